@@ -1,0 +1,12 @@
+//! `wthor puzzles` (placeholder: its issue fills it in).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Arguments of `wthor puzzles`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {}
+
+pub(crate) fn run(_args: &Args, _out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`wthor puzzles` is not implemented yet")
+}
