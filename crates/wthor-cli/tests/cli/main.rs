@@ -1,0 +1,45 @@
+//! Integration tests of the `wthor` binary: one test binary, one module per
+//! subcommand (each module owned by the issue that builds its command).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs the `wthor` binary with `args` from the workspace root.
+pub(crate) fn wthor(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wthor"))
+        .args(args)
+        .current_dir(workspace_root())
+        .output()
+        .expect("the wthor binary runs")
+}
+
+/// The workspace root (where `testdata/` is).
+pub(crate) fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The real-data directory from `WTHOR_DATA`: `None` (and a message) when the
+/// variable is unset, a failed test when it names a missing folder.
+pub(crate) fn wthor_data() -> Option<PathBuf> {
+    match std::env::var_os("WTHOR_DATA") {
+        None => {
+            eprintln!("skipped: WTHOR_DATA not set");
+            None
+        }
+        Some(dir) => {
+            let dir = PathBuf::from(dir);
+            assert!(dir.is_dir(), "WTHOR_DATA={} is not a directory", dir.display());
+            Some(dir)
+        }
+    }
+}
+
+#[test]
+fn help_lists_the_subcommands() {
+    let out = wthor(&["--help"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for cmd in ["info", "convert", "validate", "perft", "replay", "solve", "puzzles"] {
+        assert!(text.contains(cmd), "--help lacks {cmd}");
+    }
+}
