@@ -36,7 +36,16 @@ const fn ray(sq: usize, dc: i32, dr: i32) -> u64 {
 /// Rays from every square in the 8 directions; the first four go towards
 /// higher bit indices, the last four towards lower ones.
 static RAYS: [[u64; 64]; 8] = {
-    const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
+    const DIRS: [(i32, i32); 8] = [
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+        (-1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+    ];
     let mut rays = [[0u64; 64]; 8];
     let mut d = 0;
     while d < 8 {
@@ -96,7 +105,11 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
     while d < 8 {
         let ray = RAYS[d][sq];
         let stop = ray & !o;
-        let first = if stop == 0 { 0 } else { 1u64 << (63 - stop.leading_zeros()) };
+        let first = if stop == 0 {
+            0
+        } else {
+            1u64 << (63 - stop.leading_zeros())
+        };
         let between = ray & !(first.wrapping_shl(1).wrapping_sub(1));
         flipped |= between & 0u64.wrapping_sub(u64::from(first & p != 0));
         d += 1;
@@ -137,7 +150,10 @@ mod tests {
     fn start_moves_are_d3_c4_f5_e6() {
         let (b, w) = START;
         // d3 = 19, c4 = 26, f5 = 37, e6 = 44
-        assert_eq!(legal_moves(b, w), (1 << 19) | (1 << 26) | (1 << 37) | (1 << 44));
+        assert_eq!(
+            legal_moves(b, w),
+            (1 << 19) | (1 << 26) | (1 << 37) | (1 << 44)
+        );
         assert_eq!(flips(b, w, 37), 1 << 36);
     }
 

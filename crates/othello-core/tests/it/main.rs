@@ -13,7 +13,11 @@ pub(crate) fn wthor_data() -> Option<PathBuf> {
         }
         Some(dir) => {
             let dir = PathBuf::from(dir);
-            assert!(dir.is_dir(), "WTHOR_DATA={} is not a directory", dir.display());
+            assert!(
+                dir.is_dir(),
+                "WTHOR_DATA={} is not a directory",
+                dir.display()
+            );
             Some(dir)
         }
     }
