@@ -1,6 +1,150 @@
-//! Maintenance tasks: `cargo xtask <task>` (placeholder until the xtask issue).
+//! Maintenance tasks of the wthor workspace, run as `cargo xtask <task>`.
+//!
+//! The alias lives in `.cargo/config.toml`. Tasks:
+//!
+//! - `ci`: everything `.ci/run` checks, in order, failing fast;
+//! - `fixtures [--check]`: (re)generate the fixture database in `testdata/`,
+//!   or check that the committed one is what the generator makes now;
+//! - `snapshots [--accept]`: run the insta snapshot tests and review changes;
+//! - `fuzz [--seconds N] [TARGET]`: time-boxed runs of the fuzz targets;
+//! - `bench [--package P] [--quick] [FILTER]`: run the benchmarks and print
+//!   one table of their figures.
+//!
+//! Arguments are parsed by hand: a handful of flags does not need clap's
+//! compile time on every `cargo xtask`.
 
-fn main() {
-    eprintln!("usage: cargo xtask <task> (no task is implemented yet)");
-    std::process::exit(2);
+mod bench;
+mod ci;
+mod fixtures;
+mod fuzz;
+mod snapshots;
+mod util;
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+
+const USAGE: &str = "\
+usage: cargo xtask <task> [options]
+
+tasks:
+  ci                             fmt check, clippy -D warnings, tests, fixture check, docs
+  fixtures [--check]             regenerate testdata/ (or check it is up to date)
+  snapshots [--accept]           run the insta snapshot tests and review the changes
+  fuzz [--seconds N] [TARGET]    run each fuzz target for N seconds (default 60)
+  bench [--package P] [--quick] [FILTER]
+                                 run the benchmarks and print a table of their figures
+";
+
+fn main() -> ExitCode {
+    match run(std::env::args().skip(1).collect()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: Vec<String>) -> Result<()> {
+    let mut args = Args::new(args);
+    let Some(task) = args.next_positional() else {
+        eprint!("{USAGE}");
+        bail!("no task given");
+    };
+    match task.as_str() {
+        "ci" => {
+            args.finish()?;
+            ci::run()
+        }
+        "fixtures" => {
+            let check = args.flag("--check");
+            args.finish()?;
+            if check {
+                fixtures::check()
+            } else {
+                fixtures::update()
+            }
+        }
+        "snapshots" => {
+            let accept = args.flag("--accept");
+            args.finish()?;
+            snapshots::run(accept)
+        }
+        "fuzz" => {
+            let seconds = match args.value("--seconds")? {
+                Some(s) => s
+                    .parse()
+                    .with_context(|| format!("--seconds expects a whole number, not {s:?}"))?,
+                None => fuzz::DEFAULT_SECONDS,
+            };
+            let target = args.next_positional();
+            args.finish()?;
+            fuzz::run(seconds, target.as_deref())
+        }
+        "bench" => {
+            let options = bench::Options {
+                package: args.value("--package")?.or(args.value("-p")?),
+                quick: args.flag("--quick"),
+                filter: args.next_positional(),
+            };
+            args.finish()?;
+            bench::run(&options)
+        }
+        "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        other => {
+            eprint!("{USAGE}");
+            bail!("unknown task {other:?}")
+        }
+    }
+}
+
+/// The arguments after the task name, consumed flag by flag; whatever is
+/// left at the end is an error.
+struct Args(Vec<String>);
+
+impl Args {
+    fn new(args: Vec<String>) -> Self {
+        Self(args)
+    }
+
+    /// Removes `name` if present.
+    fn flag(&mut self, name: &str) -> bool {
+        let before = self.0.len();
+        self.0.retain(|a| a != name);
+        self.0.len() != before
+    }
+
+    /// Removes `name VALUE` or `name=VALUE` and returns the value.
+    fn value(&mut self, name: &str) -> Result<Option<String>> {
+        let prefix = format!("{name}=");
+        if let Some(i) = self.0.iter().position(|a| a.starts_with(&prefix)) {
+            return Ok(Some(self.0.remove(i)[prefix.len()..].to_owned()));
+        }
+        let Some(i) = self.0.iter().position(|a| a == name) else {
+            return Ok(None);
+        };
+        if i + 1 >= self.0.len() {
+            bail!("{name} expects a value");
+        }
+        self.0.remove(i);
+        Ok(Some(self.0.remove(i)))
+    }
+
+    /// Removes and returns the first argument that is not a flag.
+    fn next_positional(&mut self) -> Option<String> {
+        let i = self.0.iter().position(|a| !a.starts_with('-'))?;
+        Some(self.0.remove(i))
+    }
+
+    fn finish(self) -> Result<()> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            bail!("unexpected arguments: {}", self.0.join(" "))
+        }
+    }
 }
