@@ -9,6 +9,7 @@ use core::hash::Hash;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 use crate::Square;
+use crate::symmetry::Symmetry;
 
 /// A set of squares held in an unsigned integer: `u64` or `u128`.
 ///
@@ -65,6 +66,10 @@ pub trait Bitboard:
     /// The set without its lowest square.
     fn without_first(self) -> Self;
 
+    /// The image of the set under a symmetry of the board (8x8 for `u64`,
+    /// 10x10 for `u128`).
+    fn symmetric(self, sym: Symmetry) -> Self;
+
     /// The squares of the set, lowest first.
     #[inline]
     fn squares(self) -> Squares<Self> {
@@ -96,7 +101,7 @@ impl<B: Bitboard> Iterator for Squares<B> {
 impl<B: Bitboard> ExactSizeIterator for Squares<B> {}
 
 macro_rules! impl_bitboard {
-    ($t:ty) => {
+    ($t:ty, $sym:ident) => {
         impl Bitboard for $t {
             const EMPTY: Self = 0;
 
@@ -138,6 +143,11 @@ macro_rules! impl_bitboard {
                 }
             }
 
+            #[inline]
+            fn symmetric(self, sym: Symmetry) -> Self {
+                sym.$sym(self)
+            }
+
             #[inline(always)]
             fn without_first(self) -> Self {
                 self & self.wrapping_sub(1)
@@ -146,5 +156,5 @@ macro_rules! impl_bitboard {
     };
 }
 
-impl_bitboard!(u64);
-impl_bitboard!(u128);
+impl_bitboard!(u64, bits8);
+impl_bitboard!(u128, bits10);

@@ -26,7 +26,10 @@ pub mod bitboard8;
 pub mod board;
 pub mod mailbox;
 pub mod notation;
+pub mod perft;
+pub mod replay;
 pub mod square;
+pub mod symmetry;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Board8, Board10, IllegalReason, PlayError, PositionError};
