@@ -22,3 +22,7 @@ pub(crate) fn wthor_data() -> Option<PathBuf> {
         }
     }
 }
+
+mod differential;
+mod perft;
+mod replay;
