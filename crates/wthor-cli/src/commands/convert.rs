@@ -1,12 +1,109 @@
-//! `wthor convert` (placeholder: its issue fills it in).
+//! `wthor convert IN -o OUT`: parse a WTHOR file and write it again.
+//!
+//! The output format is chosen by OUT's extension; for now only the same
+//! WTHOR kind as IN (any other combination is an error). The output is
+//! written to a temporary file in OUT's directory and renamed over OUT, so a
+//! failure leaves no partial file and an existing OUT intact. OUT may be IN
+//! itself (rewritten in place through the same rename).
+//!
+//! What changes: a header record count that disagrees with the file is set
+//! to the number of records written; trailing bytes shorter than a record are
+//! dropped. Each is announced as a warning of the read, on stderr.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use anyhow::Context as _;
+use wthor_format::{FileKind, ReadOptions};
+
+use super::info::read_regular;
 
 /// Arguments of `wthor convert`.
 #[derive(Debug, clap::Args)]
-pub(crate) struct Args {}
+pub(crate) struct Args {
+    /// The WTHOR file to read.
+    #[arg(value_name = "IN")]
+    input: PathBuf,
+    /// The file to write; its extension chooses the format
+    /// (.wtb, .wtd, .jou, .trn, .pzz).
+    #[arg(short, long, value_name = "OUT")]
+    output: PathBuf,
+    /// Refuse input with any warning.
+    #[arg(long)]
+    strict: bool,
+}
 
-pub(crate) fn run(_args: &Args, _out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`wthor convert` is not implemented yet")
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let input = &args.input;
+    let output = &args.output;
+    let out_kind = FileKind::from_path(output).with_context(|| {
+        format!(
+            "{}: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn or .pzz)",
+            output.display()
+        )
+    })?;
+    let mut options = ReadOptions::default();
+    options.strict = args.strict;
+    let bytes = read_regular(input)?;
+    let file = wthor_format::parse_any(&bytes, FileKind::from_path(input), &options)
+        .map_err(|e| e.with_file(input))?;
+    if file.kind() != out_kind {
+        anyhow::bail!(
+            "{}: converting {} to {} is not supported (only the same WTHOR kind for now)",
+            input.display(),
+            file.kind(),
+            out_kind
+        );
+    }
+    for warning in file.warnings() {
+        eprintln!("wthor: {}: warning: {warning}", input.display());
+    }
+    let data = file.to_bytes().map_err(|e| e.with_file(output))?;
+    write_atomically(output, &data)?;
+    writeln!(
+        out,
+        "{}: {} records of {} written",
+        output.display(),
+        file.len(),
+        file.kind()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `data` to a temporary file beside `path`, then renames it to `path`.
+fn write_atomically(path: &Path, data: &[u8]) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if path.is_dir() {
+        anyhow::bail!("{}: is a directory, expected a file name", path.display());
+    }
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".wthor-convert-");
+    // The temporary file is private (0600); the output gets the permissions
+    // of the file it replaces, or the usual 0666 minus the umask.
+    match std::fs::metadata(path) {
+        Ok(meta) => {
+            builder.permissions(meta.permissions());
+        }
+        Err(_) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt as _;
+                builder.permissions(std::fs::Permissions::from_mode(0o666));
+            }
+        }
+    }
+    let mut temp = builder
+        .tempfile_in(dir)
+        .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
+    temp.write_all(data)
+        .and_then(|()| temp.as_file().sync_all())
+        .with_context(|| format!("{}: cannot write", path.display()))?;
+    temp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("{}: cannot replace", path.display()))?;
+    Ok(())
 }
