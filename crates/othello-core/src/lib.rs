@@ -28,6 +28,7 @@ pub mod mailbox;
 pub mod notation;
 pub mod perft;
 pub mod replay;
+pub mod solver;
 pub mod square;
 pub mod symmetry;
 

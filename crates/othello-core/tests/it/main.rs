@@ -26,3 +26,4 @@ pub(crate) fn wthor_data() -> Option<PathBuf> {
 mod differential;
 mod perft;
 mod replay;
+mod solver;

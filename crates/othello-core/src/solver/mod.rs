@@ -1,0 +1,271 @@
+//! Exact endgame solver.
+//!
+//! [`Solver`] finds the exact final disc difference of an 8x8 position
+//! under perfect play of both sides, with the WTHOR convention for empty
+//! squares left at the end (they go to the winner; a draw splits them).
+//! Positions are pairs of [`u64`] bitboards in the layout of
+//! [`bitboard8`](crate::bitboard8): `p` holds the discs of the side to move,
+//! `o` those of its opponent.
+//!
+//! The search is the one of the strongest Othello engines, without an
+//! evaluation function:
+//!
+//! - principal-variation search at PV nodes, null-window search elsewhere,
+//!   all fail-soft;
+//! - a lock-free transposition table storing bounds and the best move,
+//!   shared by all threads and kept across calls;
+//! - move ordering: hash move, then fastest first (fewest opponent replies,
+//!   corners counting double), corner stability, opponent potential
+//!   mobility, parity of the empty quadrants, square value;
+//! - stability cutoffs (the opponent's stable discs bound the score) and
+//!   enhanced transposition cutoffs;
+//! - specialised code for the last four empties, which counts the flips of
+//!   the last move instead of making it;
+//! - young-brothers-wait parallel search at PV nodes on a rayon pool.
+//!
+//! ```
+//! use othello_core::solver::{Solver, SolverOptions};
+//!
+//! // FFO #1 (black to move, 14 empties): G8 wins by 18.
+//! let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO--";
+//! let (mut p, mut o) = (0u64, 0u64);
+//! for (i, c) in line.bytes().enumerate() {
+//!     match c {
+//!         b'X' => p |= 1 << i,
+//!         b'O' => o |= 1 << i,
+//!         _ => {}
+//!     }
+//! }
+//! let mut solver = Solver::new(SolverOptions { threads: 1, tt_bits: 16 });
+//! let solution = solver.solve(p, o);
+//! assert_eq!(solution.score, 18);
+//! assert_eq!(solution.best_move, Some(62)); // g8
+//! ```
+
+mod search;
+mod stability;
+mod tt;
+
+use search::{INF, Search, final_score};
+use tt::{NO_MOVE, Table};
+
+use crate::bitboard8::{flips, legal_moves};
+
+/// Settings of a [`Solver`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverOptions {
+    /// Search threads; 1 searches sequentially. Results (scores) do not
+    /// depend on it; among equally good moves, the best move may.
+    pub threads: usize,
+    /// The transposition table holds `2^tt_bits` entries of 24 bytes
+    /// (clamped to 4..=40).
+    pub tt_bits: u32,
+}
+
+impl Default for SolverOptions {
+    /// One thread per available core, a table of 2^22 entries (96 MiB).
+    fn default() -> Self {
+        SolverOptions {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            tt_bits: 22,
+        }
+    }
+}
+
+/// The exact result of [`Solver::solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The final disc difference for the side to move under perfect play
+    /// (WTHOR convention: empty squares go to the winner).
+    pub score: i32,
+    /// A move achieving `score` (a square 0..64, a1 = 0, h8 = 63), `None`
+    /// when the side to move must pass or the game is over.
+    pub best_move: Option<u8>,
+    /// The nodes searched by this call.
+    pub nodes: u64,
+}
+
+/// An exact endgame solver for 8x8 positions; it owns a transposition
+/// table reused across calls, so solving related positions one after the
+/// other (the moves of one game, the siblings of a position) is cheaper.
+pub struct Solver {
+    tt: Table,
+    pool: Option<rayon::ThreadPool>,
+    nodes: u64,
+}
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solver")
+            .field(
+                "threads",
+                &self.pool.as_ref().map_or(1, |p| p.current_num_threads()),
+            )
+            .field("nodes", &self.nodes)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `o` without the squares of `p` (inputs are meant to be disjoint) and
+/// the number of empty squares.
+#[inline]
+fn sanitize(p: u64, o: u64) -> (u64, u64, u32) {
+    let o = o & !p;
+    (p, o, (!(p | o)).count_ones())
+}
+
+impl Solver {
+    /// A solver with the given options. With `threads > 1` it owns a rayon
+    /// pool of that many threads (falling back to one thread if the pool
+    /// cannot be built).
+    #[must_use]
+    pub fn new(options: SolverOptions) -> Self {
+        let pool = if options.threads > 1 {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(options.threads)
+                .build()
+                .ok()
+        } else {
+            None
+        };
+        Solver {
+            tt: Table::new(options.tt_bits),
+            pool,
+            nodes: 0,
+        }
+    }
+
+    /// Runs `f` on a search, inside the pool when there is one, and adds
+    /// its nodes to the total.
+    fn run<R: Send>(&mut self, f: impl FnOnce(&mut Search<'_>) -> R + Send) -> (R, u64) {
+        let tt = &self.tt;
+        let (r, nodes) = match &self.pool {
+            Some(pool) => pool.install(|| {
+                let mut s = Search::new(tt, true);
+                let r = f(&mut s);
+                (r, s.nodes)
+            }),
+            None => {
+                let mut s = Search::new(tt, false);
+                let r = f(&mut s);
+                (r, s.nodes)
+            }
+        };
+        self.nodes += nodes;
+        (r, nodes)
+    }
+
+    /// The exact score and a best move of the position where the owner of
+    /// `p` is to move against `o` (squares of `p` win over those of `o` if
+    /// both name one). Handles a side that must pass (the score is still
+    /// that of the side owning `p`; `best_move` is `None`) and finished
+    /// games.
+    pub fn solve(&mut self, p: u64, o: u64) -> Solution {
+        let (p, o, n) = sanitize(p, o);
+        self.tt.new_search();
+        let ((score, best), nodes) = self.run(|s| s.pvs(p, o, -64, 64, n));
+        Solution {
+            score,
+            best_move: (best != NO_MOVE).then_some(best),
+            nodes,
+        }
+    }
+
+    /// A fail-soft search in the window `(alpha, beta)`: the exact score if
+    /// it lies strictly inside, else a bound (`<= alpha`: an upper bound,
+    /// `>= beta`: a lower bound). With `beta == alpha + 1` this is a
+    /// null-window test of `score > alpha`. An empty window (`alpha >=
+    /// beta`) is taken as `(alpha, alpha + 1)`.
+    pub fn solve_window(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let (p, o, n) = sanitize(p, o);
+        let alpha = alpha.clamp(-INF + 2, INF - 2);
+        let beta = if beta <= alpha {
+            alpha + 1
+        } else {
+            beta.min(INF - 1)
+        };
+        self.tt.new_search();
+        let (score, _) = self.run(|s| {
+            if beta == alpha + 1 {
+                s.nws(p, o, alpha, n)
+            } else {
+                s.pvs(p, o, alpha, beta, n).0
+            }
+        });
+        score
+    }
+
+    /// Win/draw/loss for the side to move: `1`, `0` or `-1`. Faster than
+    /// [`solve`](Self::solve) (a search in the window `(-1, 1)`).
+    pub fn wld(&mut self, p: u64, o: u64) -> i32 {
+        self.solve_window(p, o, -1, 1).signum()
+    }
+
+    /// The exact score of every legal move, as `(square, score)` in square
+    /// order; scores are those of the side to move. Empty when the side
+    /// must pass or the game is over.
+    pub fn move_scores(&mut self, p: u64, o: u64) -> Vec<(u8, i32)> {
+        let (p, o, _) = sanitize(p, o);
+        each_move(p, o)
+            .map(|(x, np, no)| (x, -self.solve(np, no).score))
+            .collect()
+    }
+
+    /// The legal moves whose exact score is at least `bound`, in square
+    /// order. Cheaper than [`move_scores`](Self::move_scores): one
+    /// null-window search per move. A solitaire has a unique solution when
+    /// `moves_at_least(p, o, 0)` (the winning or drawing moves) has one
+    /// element.
+    pub fn moves_at_least(&mut self, p: u64, o: u64, bound: i32) -> Vec<u8> {
+        let (p, o, _) = sanitize(p, o);
+        let mut out = Vec::new();
+        for (x, np, no) in each_move(p, o) {
+            // score(move) = -score(child) >= bound  <=>  score(child) <= -bound.
+            if -self.solve_window(np, no, -bound, -bound + 1) >= bound {
+                out.push(x);
+            }
+        }
+        out
+    }
+
+    /// The exact score and every move achieving it, in square order (empty
+    /// when the side must pass or the game is over).
+    pub fn best_moves(&mut self, p: u64, o: u64) -> (i32, Vec<u8>) {
+        let score = self.solve(p, o).score;
+        let moves = self.moves_at_least(p, o, score);
+        (score, moves)
+    }
+
+    /// All nodes searched by this solver since it was made.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Empties the transposition table (results never depend on it; only
+    /// timings do).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+}
+
+/// The legal moves of `p` with the positions they lead to, opponent to move.
+fn each_move(p: u64, o: u64) -> impl Iterator<Item = (u8, u64, u64)> {
+    let mut m = legal_moves(p, o);
+    std::iter::from_fn(move || {
+        if m == 0 {
+            return None;
+        }
+        let x = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let f = flips(p, o, x);
+        Some((x as u8, o ^ f, p | f | (1 << x)))
+    })
+}
+
+/// The final score of a finished game for the owner of `p` (WTHOR
+/// convention): used by tests and callers that score finished positions.
+#[must_use]
+pub fn game_over_score(p: u64, o: u64) -> i32 {
+    final_score(p, o & !p)
+}

@@ -1,0 +1,586 @@
+//! The 8x8 search: principal-variation search at PV nodes, null-window
+//! search everywhere else, specialised code for the last four empties.
+//!
+//! Every function is fail-soft and returns the final disc difference for the
+//! side to move (WTHOR convention: empties go to the winner). Null-window
+//! functions take `alpha` and search the window `(alpha, alpha + 1)`.
+
+use super::stability::stable_count;
+use super::tt::{NO_MOVE, Table};
+use crate::bitboard8::{flips, legal_moves};
+use rayon::prelude::*;
+
+/// More than any score.
+pub(crate) const INF: i32 = 127;
+
+/// Null-window nodes with at most this many empties use no table and order
+/// moves by parity only.
+const SHALLOW: u32 = 7;
+/// Enhanced transposition cutoffs from this many empties.
+const ETC_MIN: u32 = 12;
+/// PV nodes with at least this many empties search their siblings in parallel.
+const PARALLEL_MIN: u32 = 12;
+
+/// Stability cutoffs are tried when `alpha` reaches this (by empty count):
+/// below it the opponent cannot own enough stable discs to matter.
+/// (The values of Edax's `NWS_STABILITY_THRESHOLD`.)
+const STABILITY_THRESHOLD: [i32; 65] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
+    48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+];
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// Shallow-search move order within a parity class: corners, edges but C
+/// squares, the inside but X squares, C squares, X squares.
+const PRIORITY: [u64; 5] = [
+    CORNERS,
+    0x3c00_8181_8181_003c,
+    0x003c_7e7e_7e7e_3c00,
+    0x4281_0000_0000_8142,
+    0x0042_0000_0000_4200,
+];
+
+/// Square values used to break ties in move ordering (corners best, X worst).
+const SQUARE_VALUE: [i32; 64] = [
+    18, 4, 16, 12, 12, 16, 4, 18, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    12, 8, 10, 0, 0, 10, 8, 12, //
+    16, 6, 14, 10, 10, 14, 6, 16, //
+    4, 2, 6, 8, 8, 6, 2, 4, //
+    18, 4, 16, 12, 12, 16, 4, 18,
+];
+
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// The squares of the quadrants holding an odd number of empties.
+#[inline]
+fn odd_quadrants(empties: u64) -> u64 {
+    let mut odd = 0;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() & 1 != 0 {
+            odd |= q;
+        }
+    }
+    odd
+}
+
+/// The final score of a finished game for the side owning `p`.
+#[inline]
+pub(crate) fn final_score(p: u64, o: u64) -> i32 {
+    let pc = p.count_ones() as i32;
+    let oc = o.count_ones() as i32;
+    if pc > oc {
+        64 - 2 * oc
+    } else if pc < oc {
+        2 * pc - 64
+    } else {
+        0
+    }
+}
+
+/// How many discs the owner of `p` flips by playing on `x`, the last empty
+/// square (every other square belongs to the opponent).
+#[inline]
+fn last_flip_count(p: u64, x: usize) -> i32 {
+    flips(p, !(p | (1 << x)), x).count_ones() as i32
+}
+
+/// The squares adjacent to `b`.
+#[inline]
+fn neighbours(b: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let w = (b >> 1) & NOT_H;
+    let e = (b << 1) & NOT_A;
+    let row = b | w | e;
+    (row << 8) | (row >> 8) | w | e
+}
+
+/// One move of a move list: square, flipped discs, ordering key.
+#[derive(Clone, Copy, Default)]
+struct Move {
+    x: u8,
+    key: i32,
+    flips: u64,
+}
+
+/// A search thread: the shared table and this thread's node count.
+pub(crate) struct Search<'a> {
+    pub(crate) tt: &'a Table,
+    pub(crate) nodes: u64,
+    /// Search siblings of PV nodes in parallel (inside a rayon pool).
+    pub(crate) parallel: bool,
+}
+
+impl<'a> Search<'a> {
+    pub(crate) fn new(tt: &'a Table, parallel: bool) -> Self {
+        Search {
+            tt,
+            nodes: 0,
+            parallel,
+        }
+    }
+
+    // ----- the last empties -----------------------------------------------
+
+    /// Exact score with one empty square `x`.
+    #[inline]
+    fn solve1(&mut self, p: u64, x: usize) -> i32 {
+        self.nodes += 1;
+        let pc = p.count_ones() as i32;
+        let n = last_flip_count(p, x);
+        if n > 0 {
+            return 2 * (pc + 1 + n) - 64;
+        }
+        let m = last_flip_count(!(p | (1 << x)), x);
+        if m > 0 {
+            return 2 * (pc - m) - 64;
+        }
+        if pc > 31 { 2 * pc - 62 } else { 2 * pc - 64 }
+    }
+
+    /// Null-window search with the two empty squares `x1`, `x2`.
+    #[inline]
+    fn solve2(&mut self, p: u64, o: u64, alpha: i32, x1: usize, x2: usize) -> i32 {
+        self.nodes += 1;
+        let beta = alpha + 1;
+        let mut best = -INF;
+        let f = flips(p, o, x1);
+        if f != 0 {
+            best = -self.solve1(o ^ f, x2);
+            if best >= beta {
+                return best;
+            }
+        }
+        let f = flips(p, o, x2);
+        if f != 0 {
+            return best.max(-self.solve1(o ^ f, x1));
+        }
+        if best > -INF {
+            return best;
+        }
+        // Pass: the opponent moves, we minimise.
+        let mut worst = INF;
+        let f = flips(o, p, x1);
+        if f != 0 {
+            worst = self.solve1(p ^ f, x2);
+            if worst <= alpha {
+                return worst;
+            }
+        }
+        let f = flips(o, p, x2);
+        if f != 0 {
+            return worst.min(self.solve1(p ^ f, x1));
+        }
+        if worst < INF {
+            return worst;
+        }
+        final_score(p, o)
+    }
+
+    /// Null-window search with three empty squares.
+    fn solve3(&mut self, p: u64, o: u64, alpha: i32, x: [usize; 3], passed: bool) -> i32 {
+        self.nodes += 1;
+        let beta = alpha + 1;
+        let mut best = -INF;
+        let [x1, x2, x3] = x;
+        for (sq, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
+            let f = flips(p, o, sq);
+            if f != 0 {
+                let s = -self.solve2(o ^ f, p | f | (1 << sq), -beta, a, b);
+                if s > best {
+                    if s >= beta {
+                        return s;
+                    }
+                    best = s;
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if passed {
+            return final_score(p, o);
+        }
+        -self.solve3(o, p, -beta, x, true)
+    }
+
+    /// Null-window search with four empty squares, ordered by parity.
+    fn solve4(&mut self, p: u64, o: u64, alpha: i32, empties: u64, passed: bool) -> i32 {
+        self.nodes += 1;
+        let beta = alpha + 1;
+        // Squares alone in their quadrant first.
+        let odd = odd_quadrants(empties);
+        let mut x = [0usize; 4];
+        let mut k = 0;
+        for set in [empties & odd, empties & !odd] {
+            let mut m = set;
+            while m != 0 {
+                x[k] = m.trailing_zeros() as usize;
+                k += 1;
+                m &= m - 1;
+            }
+        }
+        let mut best = -INF;
+        for i in 0..4 {
+            let sq = x[i];
+            let f = flips(p, o, sq);
+            if f != 0 {
+                let mut rest = [0usize; 3];
+                let mut j = 0;
+                for (l, &y) in x.iter().enumerate() {
+                    if l != i {
+                        rest[j] = y;
+                        j += 1;
+                    }
+                }
+                let s = -self.solve3(o ^ f, p | f | (1 << sq), -beta, rest, false);
+                if s > best {
+                    if s >= beta {
+                        return s;
+                    }
+                    best = s;
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if passed {
+            return final_score(p, o);
+        }
+        -self.solve4(o, p, -beta, empties, true)
+    }
+
+    // ----- null-window search ---------------------------------------------
+
+    /// Null-window search of any position with `n` empties.
+    #[inline]
+    pub(crate) fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        if n > SHALLOW {
+            return self.nws_deep(p, o, alpha, n);
+        }
+        let empties = !(p | o);
+        match n {
+            0 => {
+                self.nodes += 1;
+                final_score(p, o)
+            }
+            1 => {
+                // The exact score; a null window changes nothing.
+                self.solve1(p, empties.trailing_zeros() as usize)
+            }
+            2 => {
+                let x1 = empties.trailing_zeros() as usize;
+                let x2 = (empties & (empties - 1)).trailing_zeros() as usize;
+                self.solve2(p, o, alpha, x1, x2)
+            }
+            3 => {
+                let x1 = empties.trailing_zeros() as usize;
+                let e = empties & (empties - 1);
+                let x2 = e.trailing_zeros() as usize;
+                let x3 = (e & (e - 1)).trailing_zeros() as usize;
+                self.solve3(p, o, alpha, [x1, x2, x3], false)
+            }
+            4 => self.solve4(p, o, alpha, empties, false),
+            _ => self.nws_shallow(p, o, alpha, n),
+        }
+    }
+
+    /// Null-window search with 5..=SHALLOW empties: stability cutoff,
+    /// parity then square-class move order, no table.
+    fn nws_shallow(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        let beta = alpha + 1;
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let s = 64 - 2 * stable_count(o, p) as i32;
+            if s <= alpha {
+                return s;
+            }
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.nws_shallow(o, p, -beta, n);
+        }
+        let empties = !(p | o);
+        let odd = odd_quadrants(empties);
+        let mut best = -INF;
+        for set in [moves & odd, moves & !odd] {
+            if set == 0 {
+                continue;
+            }
+            for class in PRIORITY {
+                let mut m = set & class;
+                while m != 0 {
+                    let sq = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let f = flips(p, o, sq);
+                    let (np, no) = (o ^ f, p | f | (1 << sq));
+                    let s = if n == 5 {
+                        -self.solve4(np, no, -beta, empties & !(1 << sq), false)
+                    } else {
+                        -self.nws_shallow(np, no, -beta, n - 1)
+                    };
+                    if s > best {
+                        if s >= beta {
+                            return s;
+                        }
+                        best = s;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Fills `list` with the legal moves `moves` and their ordering keys
+    /// (hash move first, then fewest opponent replies, corner stability,
+    /// opponent potential mobility, parity and square value).
+    fn order(&self, p: u64, o: u64, moves: u64, hash_move: u8, list: &mut [Move; 64]) -> usize {
+        let empties = !(p | o);
+        let odd = odd_quadrants(empties);
+        let mut len = 0;
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let f = flips(p, o, sq);
+            let key = if sq as u8 == hash_move {
+                i32::MAX
+            } else {
+                let (np, no) = (o ^ f, p | f | (1 << sq));
+                let reply = legal_moves(np, no);
+                let mobility = (reply.count_ones() + (reply & CORNERS).count_ones()) as i32;
+                let potential = (neighbours(no) & !(np | no)).count_ones() as i32;
+                let corner_stable = {
+                    let s = ((((0x0100_0000_0000_0001 & no) << 1)
+                        | ((0x8000_0000_0000_0080 & no) >> 1)
+                        | ((0x0000_0000_0000_0081 & no) << 8)
+                        | ((0x8100_0000_0000_0000 & no) >> 8)
+                        | CORNERS)
+                        & no)
+                        .count_ones() as i32;
+                    s
+                };
+                ((36 - mobility) << 15)
+                    + (corner_stable << 11)
+                    + ((36 - potential) << 5)
+                    + if odd & (1 << sq) != 0 { 1 << 4 } else { 0 }
+                    + SQUARE_VALUE[sq]
+            };
+            list[len] = Move {
+                x: sq as u8,
+                key,
+                flips: f,
+            };
+            len += 1;
+        }
+        len
+    }
+
+    /// Moves the best-keyed move of `list[i..len]` to `list[i]`.
+    #[inline]
+    fn pick(list: &mut [Move; 64], i: usize, len: usize) {
+        let mut b = i;
+        for j in i + 1..len {
+            if list[j].key > list[b].key {
+                b = j;
+            }
+        }
+        list.swap(i, b);
+    }
+
+    /// Null-window search with more than SHALLOW empties: table, stability
+    /// and enhanced transposition cutoffs, fastest-first move order.
+    fn nws_deep(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        let beta = alpha + 1;
+        if alpha >= STABILITY_THRESHOLD[n as usize] {
+            let s = 64 - 2 * stable_count(o, p) as i32;
+            if s <= alpha {
+                return s;
+            }
+        }
+        let mut hash_move = NO_MOVE;
+        if let Some(b) = self.tt.probe(p, o) {
+            if b.lower > alpha {
+                return b.lower;
+            }
+            if b.upper <= alpha {
+                return b.upper;
+            }
+            hash_move = b.best;
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.nws_deep(o, p, -beta, n);
+        }
+        let mut list = [Move::default(); 64];
+        let len = self.order(p, o, moves, hash_move, &mut list);
+        if n >= ETC_MIN {
+            for mv in &list[..len] {
+                let sq = mv.x as usize;
+                if let Some(b) = self.tt.probe(o ^ mv.flips, p | mv.flips | (1 << sq)) {
+                    let s = -b.upper;
+                    if s > alpha {
+                        self.tt.store(p, o, n, alpha, beta, s, mv.x);
+                        return s;
+                    }
+                }
+            }
+        }
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for i in 0..len {
+            Self::pick(&mut list, i, len);
+            let mv = list[i];
+            let sq = mv.x as usize;
+            let s = -self.nws(o ^ mv.flips, p | mv.flips | (1 << sq), -beta, n - 1);
+            if s > best {
+                best = s;
+                best_move = mv.x;
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        self.tt.store(p, o, n, alpha, beta, best, best_move);
+        best
+    }
+
+    // ----- principal-variation search -------------------------------------
+
+    /// Fail-soft search in the window `(alpha, beta)`: the exact score when
+    /// it lies inside, a bound otherwise, and the best move (`NO_MOVE` when
+    /// the side must pass or the game is over).
+    pub(crate) fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, u8) {
+        if beta == alpha + 1 && n <= SHALLOW {
+            return (self.nws(p, o, alpha, n), NO_MOVE);
+        }
+        self.nodes += 1;
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return (final_score(p, o), NO_MOVE);
+            }
+            let (s, _) = self.pvs(o, p, -beta, -alpha, n);
+            return (-s, NO_MOVE);
+        }
+        let hash_move = self.tt.probe(p, o).map_or(NO_MOVE, |b| b.best);
+        let mut list = [Move::default(); 64];
+        let len = self.order(p, o, moves, hash_move, &mut list);
+        let mut alpha_now = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut i = 0;
+        while i < len {
+            Self::pick(&mut list, i, len);
+            let mv = list[i];
+            let (np, no) = (o ^ mv.flips, p | mv.flips | (1 << mv.x));
+            let s = if i == 0 {
+                -self.pvs(np, no, -beta, -alpha_now, n - 1).0
+            } else {
+                let s = -self.nws(np, no, -alpha_now - 1, n - 1);
+                if s > alpha_now && s < beta {
+                    -self.pvs(np, no, -beta, -alpha_now, n - 1).0
+                } else {
+                    s
+                }
+            };
+            i += 1;
+            if s > best {
+                best = s;
+                best_move = mv.x;
+                alpha_now = alpha_now.max(s);
+                if s >= beta {
+                    break;
+                }
+            }
+            if i == 1 && self.parallel && n >= PARALLEL_MIN && len - i >= 2 {
+                // Young brothers wait: the first move is known, search the
+                // others side by side against its score.
+                for j in i..len {
+                    Self::pick(&mut list, j, len);
+                }
+                let (b, m) = self.parallel_siblings(p, o, &list[i..len], alpha_now, beta, n);
+                if b > best {
+                    best = b;
+                    best_move = m;
+                }
+                break;
+            }
+        }
+        self.tt.store(p, o, n, alpha, beta, best, best_move);
+        (best, best_move)
+    }
+
+    /// Searches `moves` of a PV node in parallel with a null window at
+    /// `alpha`, then re-searches in order those that may beat it.
+    fn parallel_siblings(
+        &mut self,
+        p: u64,
+        o: u64,
+        moves: &[Move],
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> (i32, u8) {
+        let tt = self.tt;
+        let first: Vec<(i32, u64)> = moves
+            .par_iter()
+            .map(|mv| {
+                let mut s = Search::new(tt, true);
+                let (np, no) = (o ^ mv.flips, p | mv.flips | (1 << mv.x));
+                let v = -s.nws(np, no, -alpha - 1, n - 1);
+                (v, s.nodes)
+            })
+            .collect();
+        let mut alpha_now = alpha;
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        for (mv, &(v, nodes)) in moves.iter().zip(&first) {
+            self.nodes += nodes;
+            let (np, no) = (o ^ mv.flips, p | mv.flips | (1 << mv.x));
+            // v <= alpha: an upper bound below the first move's score.
+            // v > alpha: a lower bound; the exact value may beat alpha_now.
+            let s = if v <= alpha {
+                v
+            } else if v >= beta {
+                v
+            } else if v > alpha_now || alpha_now == alpha {
+                -self.pvs(np, no, -beta, -alpha_now, n - 1).0
+            } else {
+                let s = -self.nws(np, no, -alpha_now - 1, n - 1);
+                if s > alpha_now && s < beta {
+                    -self.pvs(np, no, -beta, -alpha_now, n - 1).0
+                } else {
+                    s
+                }
+            };
+            if s > best {
+                best = s;
+                best_move = mv.x;
+                alpha_now = alpha_now.max(s);
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        (best, best_move)
+    }
+}

@@ -1,0 +1,256 @@
+//! Stable discs: discs that no sequence of moves can flip.
+//!
+//! The count is a lower bound (some stable discs are missed), which is all
+//! the search needs: when the opponent owns `s` stable discs, the side to
+//! move ends with at most `64 - 2 s`, and a null-window search below that
+//! cuts off at once.
+
+use std::sync::LazyLock;
+
+/// `EDGE[p_line * 256 + o_line]`: the discs of `p_line` that are stable on an
+/// 8-square line taken alone (an edge disc can only be flipped along its edge).
+static EDGE: LazyLock<Box<[u8]>> = LazyLock::new(|| {
+    let mut table = vec![0u8; 1 << 16].into_boxed_slice();
+    for p in 0..256u32 {
+        for o in 0..256u32 {
+            if p & o == 0 {
+                table[(p * 256 + o) as usize] = edge_stable(p, o, p);
+            }
+        }
+    }
+    table
+});
+
+/// The line after the side owning `p` plays on the empty square `x` of an
+/// 8-square line (flipping along the line only; the move may be legal
+/// through another direction and flip nothing here).
+fn line_play(p: u32, o: u32, x: u32) -> (u32, u32) {
+    let mut p = p | (1 << x);
+    let mut o = o;
+    // Towards lower bits.
+    let mut y = x as i32 - 1;
+    let mut run = 0;
+    while y >= 0 && o & (1 << y) != 0 {
+        run |= 1 << y;
+        y -= 1;
+    }
+    if y >= 0 && p & (1 << y) != 0 {
+        p |= run;
+        o &= !run;
+    }
+    // Towards higher bits.
+    let mut y = x + 1;
+    let mut run = 0;
+    while y < 8 && o & (1 << y) != 0 {
+        run |= 1 << y;
+        y += 1;
+    }
+    if y < 8 && p & (1 << y) != 0 {
+        p |= run;
+        o &= !run;
+    }
+    (p, o)
+}
+
+/// The discs of `stable` still owned by `p` after every possible sequence of
+/// moves of both sides on the line.
+fn edge_stable(p: u32, o: u32, stable: u32) -> u8 {
+    let mut stable = stable & p;
+    let empty = !(p | o) & 0xff;
+    if stable == 0 || empty == 0 {
+        return stable as u8;
+    }
+    for x in 0..8 {
+        if empty & (1 << x) != 0 {
+            let (np, no) = line_play(p, o, x);
+            stable = u32::from(edge_stable(np, no, stable));
+            if stable == 0 {
+                return 0;
+            }
+            let (no, np) = line_play(o, p, x);
+            stable = u32::from(edge_stable(np, no, stable));
+            if stable == 0 {
+                return 0;
+            }
+        }
+    }
+    stable as u8
+}
+
+/// Column a (bits 0, 8, …, 56) packed into a byte, row 1 in bit 0.
+#[inline]
+fn pack_a(b: u64) -> usize {
+    (((b & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as usize
+}
+
+/// The byte's bits spread on column a.
+static UNPACK_A: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut r = 0;
+        while r < 8 {
+            if i & (1 << r) != 0 {
+                t[i] |= 1 << (8 * r);
+            }
+            r += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The stable discs of `p` on the four edges.
+#[inline]
+fn stable_edges(p: u64, o: u64) -> u64 {
+    let edge = &**EDGE;
+    let row1 = u64::from(edge[((p & 0xff) << 8 | (o & 0xff)) as usize]);
+    let row8 = u64::from(edge[((p >> 56) << 8 | (o >> 56)) as usize]) << 56;
+    let col_a = UNPACK_A[edge[pack_a(p) << 8 | pack_a(o)] as usize];
+    let col_h = UNPACK_A[edge[pack_a(p >> 7) << 8 | pack_a(o >> 7)] as usize] << 7;
+    row1 | row8 | col_a | col_h
+}
+
+/// The 15 diagonals (a1-h8 direction) and 15 anti-diagonals.
+static DIAGONALS: [[u64; 15]; 2] = {
+    let mut d = [[0u64; 15]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, c) = (sq / 8, sq % 8);
+        d[0][7 + r - c] |= 1 << sq;
+        d[1][r + c] |= 1 << sq;
+        sq += 1;
+    }
+    d
+};
+
+/// Squares whose line is full, per direction: horizontal, vertical,
+/// diagonal (a1-h8), anti-diagonal (h1-a8).
+#[inline]
+fn full_lines(disc: u64) -> [u64; 4] {
+    let mut h = disc & (disc >> 1) & 0x7f7f_7f7f_7f7f_7f7f;
+    h &= h >> 2;
+    h &= h >> 4;
+    let h = (h & 0x0101_0101_0101_0101) * 0xff;
+    let mut v = disc & (disc >> 8);
+    v &= v >> 16;
+    v &= v >> 32;
+    let v = (v & 0xff) * 0x0101_0101_0101_0101;
+    let mut d7 = 0;
+    let mut d9 = 0;
+    for i in 0..15 {
+        let m = DIAGONALS[0][i];
+        if disc & m == m {
+            d9 |= m;
+        }
+        let m = DIAGONALS[1][i];
+        if disc & m == m {
+            d7 |= m;
+        }
+    }
+    [h, v, d9, d7]
+}
+
+/// A lower bound of the number of stable discs of `p` (opponent `o`).
+#[inline]
+pub(crate) fn stable_count(p: u64, o: u64) -> u32 {
+    stable_discs(p, o).count_ones()
+}
+
+/// A subset of the stable discs of `p` (opponent `o`).
+pub(crate) fn stable_discs(p: u64, o: u64) -> u64 {
+    const INNER: u64 = 0x007e_7e7e_7e7e_7e00;
+    let disc = p | o;
+    let central = p & INNER;
+    let full = full_lines(disc);
+    let mut stable = stable_edges(p, o) | (full[0] & full[1] & full[2] & full[3] & central);
+    if stable == 0 {
+        return 0;
+    }
+    loop {
+        let old = stable;
+        let h = (stable >> 1) | (stable << 1) | full[0];
+        let v = (stable >> 8) | (stable << 8) | full[1];
+        let d9 = (stable >> 9) | (stable << 9) | full[2];
+        let d7 = (stable >> 7) | (stable << 7) | full[3];
+        stable |= h & v & d9 & d7 & central;
+        if stable == old {
+            return stable;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard8::{flips, legal_moves};
+
+    #[test]
+    fn packing_column_a_round_trips() {
+        for i in 0..256usize {
+            assert_eq!(pack_a(UNPACK_A[i]), i);
+            assert_eq!(pack_a(UNPACK_A[i] | 0xfefe_fefe_fefe_fefe), i);
+        }
+    }
+
+    #[test]
+    fn full_board_is_all_stable_and_corners_are_stable() {
+        let p = 0x0f0f_0f0f_0f0f_0f0f;
+        assert_eq!(stable_discs(p, !p), p);
+        assert_eq!(stable_discs(1, 2), 1);
+        assert_eq!(stable_discs(1 << 9, 1), 0);
+    }
+
+    /// A cheap xorshift for seeded random games.
+    fn next(s: &mut u64) -> u64 {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        *s
+    }
+
+    /// Stable discs must stay with their owner along random continuations.
+    #[test]
+    fn stable_discs_never_flip_in_random_games() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for _ in 0..300 {
+            let (mut p, mut o) = crate::bitboard8::START;
+            let mut black_to_move = true;
+            let mut tracked: Option<(bool, u64)> = None;
+            let mut passes = 0;
+            while passes < 2 {
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    passes += 1;
+                } else {
+                    passes = 0;
+                    let k = next(&mut seed) % u64::from(moves.count_ones());
+                    let mut m = moves;
+                    for _ in 0..k {
+                        m &= m - 1;
+                    }
+                    let sq = m.trailing_zeros() as usize;
+                    let f = flips(p, o, sq);
+                    p |= f | (1 << sq);
+                    o &= !f;
+                }
+                (p, o) = (o, p);
+                black_to_move = !black_to_move;
+                let (black, white) = if black_to_move { (p, o) } else { (o, p) };
+                if let Some((is_black, s)) = tracked {
+                    let own = if is_black { black } else { white };
+                    assert_eq!(own & s, s, "a stable disc was flipped");
+                }
+                if tracked.is_none() && next(&mut seed) % 8 == 0 {
+                    let s = stable_discs(black, white);
+                    tracked = Some((true, s));
+                } else if let Some((_, s)) = tracked {
+                    // Grow the tracked set as the game goes on.
+                    let more = stable_discs(black, white);
+                    assert_eq!(more & s, s, "stability is not monotone");
+                    tracked = Some((true, more));
+                }
+            }
+        }
+    }
+}

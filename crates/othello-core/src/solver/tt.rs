@@ -1,0 +1,242 @@
+//! The transposition table: a lock-free table shared by every search thread.
+//!
+//! Each entry holds the full position (`p`, `o`), so a hit is never a hash
+//! collision. Entries are written without locks with the XOR trick of
+//! Hyatt and Mann: the two key words are stored XORed with the data word, so
+//! an entry torn by two concurrent writers fails the key check and reads as
+//! a miss instead of handing back another position's bounds.
+//!
+//! Each bucket holds two entries; a new entry replaces the one from an older
+//! search first, then the one with fewer empty squares (cheaper to redo).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// One stored position and its bounds.
+#[derive(Default)]
+struct Entry {
+    /// `p ^ data`.
+    key_p: AtomicU64,
+    /// `o ^ data`.
+    key_o: AtomicU64,
+    /// The packed [`Bounds`].
+    data: AtomicU64,
+}
+
+/// What the table knows about a position: `lower <= score <= upper`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    /// A lower bound of the exact score.
+    pub(crate) lower: i32,
+    /// An upper bound of the exact score.
+    pub(crate) upper: i32,
+    /// The best move found (a square 0..64), or `NO_MOVE`.
+    pub(crate) best: u8,
+}
+
+/// The `best` of a position without a known best move.
+pub(crate) const NO_MOVE: u8 = 64;
+
+/// Packs the bounds, the empty count and the search date into one word,
+/// never zero (the lowest byte is `lower + 65 >= 1`).
+#[inline]
+fn pack(b: Bounds, empties: u32, date: u8) -> u64 {
+    let lower = (b.lower + 65) as u64 & 0xff;
+    let upper = (b.upper + 65) as u64 & 0xff;
+    lower
+        | (upper << 8)
+        | (u64::from(b.best) << 16)
+        | (u64::from(empties) << 24)
+        | (u64::from(date) << 32)
+}
+
+#[inline]
+fn unpack(d: u64) -> Bounds {
+    Bounds {
+        lower: (d & 0xff) as i32 - 65,
+        upper: ((d >> 8) & 0xff) as i32 - 65,
+        best: ((d >> 16) & 0xff) as u8,
+    }
+}
+
+#[inline]
+fn empties_of(d: u64) -> u32 {
+    ((d >> 24) & 0xff) as u32
+}
+
+#[inline]
+fn date_of(d: u64) -> u8 {
+    ((d >> 32) & 0xff) as u8
+}
+
+/// The shared table. All methods take `&self`; writers race benignly.
+pub(crate) struct Table {
+    entries: Box<[Entry]>,
+    /// `buckets - 1`; a bucket is two adjacent entries.
+    mask: usize,
+    date: AtomicU64,
+}
+
+impl Table {
+    /// A table of `2^bits` entries (at least 2^4, at most 2^40).
+    pub(crate) fn new(bits: u32) -> Self {
+        let bits = bits.clamp(4, 40);
+        let len = 1usize << bits;
+        let entries = (0..len).map(|_| Entry::default()).collect();
+        Table {
+            entries,
+            mask: len / 2 - 1,
+            date: AtomicU64::new(1),
+        }
+    }
+
+    /// Starts a new search: entries of older searches become first victims.
+    pub(crate) fn new_search(&self) {
+        let d = self.date.load(Ordering::Relaxed);
+        self.date
+            .store(if d >= 255 { 1 } else { d + 1 }, Ordering::Relaxed);
+    }
+
+    /// Forgets everything.
+    pub(crate) fn clear(&self) {
+        for e in &*self.entries {
+            e.key_p.store(0, Ordering::Relaxed);
+            e.key_o.store(0, Ordering::Relaxed);
+            e.data.store(0, Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, p: u64, o: u64) -> usize {
+        let h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ o.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        let h = h ^ (h >> 31);
+        (h as usize & self.mask) * 2
+    }
+
+    /// The bounds stored for `(p, o)`, if any.
+    #[inline]
+    pub(crate) fn probe(&self, p: u64, o: u64) -> Option<Bounds> {
+        let b = self.bucket(p, o);
+        for e in &self.entries[b..b + 2] {
+            let d = e.data.load(Ordering::Relaxed);
+            if d != 0
+                && e.key_p.load(Ordering::Relaxed) ^ d == p
+                && e.key_o.load(Ordering::Relaxed) ^ d == o
+            {
+                return Some(unpack(d));
+            }
+        }
+        None
+    }
+
+    /// Stores the result of a fail-soft search of `(p, o)` with `empties`
+    /// empty squares in the window `(alpha, beta)` that returned `score`.
+    #[inline]
+    pub(crate) fn store(
+        &self,
+        p: u64,
+        o: u64,
+        empties: u32,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        best: u8,
+    ) {
+        let b = self.bucket(p, o);
+        let date = self.date.load(Ordering::Relaxed) as u8;
+        let mut old = Bounds {
+            lower: -64,
+            upper: 64,
+            best: NO_MOVE,
+        };
+        // Find the entry of this position, else the victim.
+        let mut slot = None;
+        for (i, e) in self.entries[b..b + 2].iter().enumerate() {
+            let d = e.data.load(Ordering::Relaxed);
+            if d != 0
+                && e.key_p.load(Ordering::Relaxed) ^ d == p
+                && e.key_o.load(Ordering::Relaxed) ^ d == o
+            {
+                old = unpack(d);
+                slot = Some(i);
+                break;
+            }
+        }
+        let slot = slot.unwrap_or_else(|| {
+            let d0 = self.entries[b].data.load(Ordering::Relaxed);
+            let d1 = self.entries[b + 1].data.load(Ordering::Relaxed);
+            let cost = |d: u64| {
+                if d == 0 {
+                    0
+                } else if date_of(d) != date {
+                    1 + empties_of(d)
+                } else {
+                    100 + empties_of(d)
+                }
+            };
+            usize::from(cost(d1) < cost(d0))
+        });
+        let mut new = old;
+        if score > alpha && score < beta {
+            new.lower = score;
+            new.upper = score;
+        } else if score >= beta {
+            new.lower = new.lower.max(score);
+        } else {
+            new.upper = new.upper.min(score);
+        }
+        if new.lower > new.upper {
+            // Bounds from a racing writer disagree with ours: trust ours.
+            new.lower = if score >= beta { score } else { -64 };
+            new.upper = if score <= alpha { score } else { 64 };
+        }
+        if best != NO_MOVE {
+            new.best = best;
+        }
+        let d = pack(new, empties, date);
+        let e = &self.entries[b + slot];
+        e.data.store(d, Ordering::Relaxed);
+        e.key_p.store(p ^ d, Ordering::Relaxed);
+        e.key_o.store(o ^ d, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_then_probe_merges_bounds() {
+        let t = Table::new(8);
+        let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        assert_eq!(t.probe(p, o), None);
+        t.store(p, o, 60, -10, -9, -4, 19);
+        assert_eq!(
+            t.probe(p, o),
+            Some(Bounds {
+                lower: -4,
+                upper: 64,
+                best: 19
+            })
+        );
+        t.store(p, o, 60, 2, 3, 0, NO_MOVE);
+        assert_eq!(
+            t.probe(p, o),
+            Some(Bounds {
+                lower: -4,
+                upper: 0,
+                best: 19
+            })
+        );
+        t.store(p, o, 60, -64, 64, -2, 26);
+        assert_eq!(
+            t.probe(p, o),
+            Some(Bounds {
+                lower: -2,
+                upper: -2,
+                best: 26
+            })
+        );
+        assert_eq!(t.probe(o, p), None);
+    }
+}

@@ -1,0 +1,388 @@
+//! The exact solver against outside truth (the FFO endgame suite) and
+//! against a plain negamax on an independent array board.
+
+use othello_core::solver::{Solution, Solver, SolverOptions};
+
+// ----- OBF lines --------------------------------------------------------
+
+/// One FFO position: discs of the side to move and of its opponent, and the
+/// published `(square, score)` list, best first.
+struct Ffo {
+    p: u64,
+    o: u64,
+    scores: Vec<(u8, i32)>,
+}
+
+/// Reads an OBF line (`64 squares, side, ; MOVE:+SCORE; …`). Test-only.
+fn parse_obf(line: &str) -> Ffo {
+    let (board, rest) = line.split_at(64);
+    let (mut black, mut white) = (0u64, 0u64);
+    for (i, c) in board.bytes().enumerate() {
+        match c {
+            b'X' => black |= 1 << i,
+            b'O' => white |= 1 << i,
+            b'-' => {}
+            _ => panic!("bad square {c} in {line}"),
+        }
+    }
+    let mut items = rest.trim().split(';');
+    let side = items.next().unwrap().trim();
+    let (p, o) = match side {
+        "X" => (black, white),
+        "O" => (white, black),
+        _ => panic!("bad side {side}"),
+    };
+    let scores = items
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|item| {
+            let (mv, score) = item.split_once(':').unwrap();
+            let b = mv.as_bytes();
+            let sq = (b[0].to_ascii_lowercase() - b'a') + 8 * (b[1] - b'1');
+            (sq, score.parse::<i32>().unwrap())
+        })
+        .collect();
+    Ffo { p, o, scores }
+}
+
+/// FFO positions `first..=last` read from `$WTHOR_DATA/ffo`.
+fn ffo(first: usize, last: usize) -> Option<Vec<(usize, Ffo)>> {
+    let dir = crate::wthor_data()?.join("ffo");
+    let mut out = Vec::new();
+    for (name, start) in [
+        ("fforum-1-19.obf", 1),
+        ("fforum-20-39.obf", 20),
+        ("fforum-40-59.obf", 40),
+    ] {
+        let text = std::fs::read_to_string(dir.join(name))
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.join(name).display()));
+        let lines = text.lines().filter(|l| !l.trim().is_empty());
+        for (i, line) in lines.enumerate() {
+            let id = start + i;
+            if (first..=last).contains(&id) {
+                out.push((id, parse_obf(line)));
+            }
+        }
+    }
+    assert_eq!(out.len(), last - first + 1, "FFO #{first}..=#{last}");
+    Some(out)
+}
+
+#[track_caller]
+fn check_ffo(id: usize, pos: &Ffo, sol: &Solution) {
+    let best = pos.scores[0].1;
+    assert_eq!(sol.score, best, "FFO #{id}: score");
+    let mv = sol.best_move.expect("a best move");
+    assert!(
+        pos.scores.iter().any(|&(x, s)| x == mv && s == best),
+        "FFO #{id}: move {mv} is not among the best"
+    );
+}
+
+#[test]
+fn ffo_1_to_19_scores_and_best_moves() {
+    let Some(positions) = ffo(1, 19) else { return };
+    let mut solver = Solver::new(SolverOptions {
+        threads: 1,
+        tt_bits: 20,
+    });
+    for (id, pos) in &positions {
+        let sol = solver.solve(pos.p, pos.o);
+        check_ffo(*id, pos, &sol);
+        assert!(sol.nodes > 0);
+        // The win/draw/loss search agrees with the exact score.
+        assert_eq!(
+            solver.wld(pos.p, pos.o),
+            sol.score.signum(),
+            "FFO #{id}: wld"
+        );
+    }
+}
+
+#[test]
+fn ffo_1_to_19_in_parallel_equal_the_published_scores() {
+    let Some(positions) = ffo(1, 19) else { return };
+    let mut solver = Solver::new(SolverOptions {
+        threads: 2,
+        tt_bits: 20,
+    });
+    for (id, pos) in &positions {
+        check_ffo(*id, pos, &solver.solve(pos.p, pos.o));
+    }
+}
+
+#[test]
+fn ffo_1_to_4_every_published_move_score() {
+    let Some(positions) = ffo(1, 4) else { return };
+    let mut solver = Solver::new(SolverOptions {
+        threads: 1,
+        tt_bits: 20,
+    });
+    for (id, pos) in &positions {
+        let mut published = pos.scores.clone();
+        published.sort_unstable();
+        assert_eq!(solver.move_scores(pos.p, pos.o), published, "FFO #{id}");
+        let (score, best) = solver.best_moves(pos.p, pos.o);
+        let expected: Vec<u8> = published
+            .iter()
+            .filter(|&&(_, s)| s == score)
+            .map(|&(x, _)| x)
+            .collect();
+        assert_eq!(best, expected, "FFO #{id}: best moves");
+    }
+}
+
+#[test]
+fn ffo_20_to_29_scores_and_best_moves() {
+    let Some(positions) = ffo(20, 29) else { return };
+    let mut solver = Solver::new(SolverOptions {
+        threads: 1,
+        tt_bits: 20,
+    });
+    for (id, pos) in &positions {
+        check_ffo(*id, pos, &solver.solve(pos.p, pos.o));
+    }
+}
+
+// ----- a plain array board and negamax ------------------------------------
+
+/// A 10x10 array with a border: cell `(r + 1) * 10 + c + 1` holds square
+/// `r * 8 + c`: 0 empty, 1 side to move, 2 opponent, 3 border.
+#[derive(Clone)]
+struct Mailbox([u8; 100]);
+
+const DIRS: [i32; 8] = [-11, -10, -9, -1, 1, 9, 10, 11];
+
+impl Mailbox {
+    fn new(p: u64, o: u64) -> Self {
+        let mut cells = [3u8; 100];
+        for sq in 0..64 {
+            let cell = (sq / 8 + 1) * 10 + sq % 8 + 1;
+            cells[cell] = if p >> sq & 1 == 1 {
+                1
+            } else if o >> sq & 1 == 1 {
+                2
+            } else {
+                0
+            };
+        }
+        Mailbox(cells)
+    }
+
+    /// Plays on `cell` for side 1 if legal; returns whether it was.
+    fn play(&mut self, cell: usize) -> bool {
+        if self.0[cell] != 0 {
+            return false;
+        }
+        let mut any = false;
+        for d in DIRS {
+            let mut c = cell as i32 + d;
+            let mut run = 0;
+            while self.0[c as usize] == 2 {
+                c += d;
+                run += 1;
+            }
+            if run > 0 && self.0[c as usize] == 1 {
+                any = true;
+                for k in 1..=run {
+                    self.0[(cell as i32 + k * d) as usize] = 1;
+                }
+            }
+        }
+        if any {
+            self.0[cell] = 1;
+        }
+        any
+    }
+
+    fn swap(&mut self) {
+        for c in &mut self.0 {
+            if *c == 1 || *c == 2 {
+                *c = 3 - *c;
+            }
+        }
+    }
+
+    fn score(&self) -> i32 {
+        let mine = self.0.iter().filter(|&&c| c == 1).count() as i32;
+        let theirs = self.0.iter().filter(|&&c| c == 2).count() as i32;
+        let empty = 64 - mine - theirs;
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => mine - theirs + empty,
+            std::cmp::Ordering::Less => mine - theirs - empty,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+
+    /// Every child position, side to move swapped, with the square played.
+    fn children(&self) -> Vec<(u8, Mailbox)> {
+        let mut out = Vec::new();
+        for r in 0..8 {
+            for c in 0..8 {
+                let cell = (r + 1) * 10 + c + 1;
+                if self.0[cell] != 0 {
+                    continue;
+                }
+                let mut b = self.clone();
+                if b.play(cell) {
+                    b.swap();
+                    out.push(((r * 8 + c) as u8, b));
+                }
+            }
+        }
+        out
+    }
+
+    /// Plain negamax, no pruning.
+    fn negamax(&self, passed: bool) -> i32 {
+        let children = self.children();
+        if children.is_empty() {
+            if passed {
+                return self.score();
+            }
+            let mut b = self.clone();
+            b.swap();
+            return -b.negamax(true);
+        }
+        children
+            .iter()
+            .map(|(_, b)| -b.negamax(false))
+            .max()
+            .unwrap()
+    }
+}
+
+/// xorshift64.
+fn next(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+/// A position reached by random moves from the start (passing when
+/// needed), with about `empties` empty squares left, or an earlier finished
+/// one; side to move owns `p`.
+fn random_position(seed: &mut u64, empties: u32) -> (u64, u64) {
+    let (mut p, mut o) = othello_core::bitboard8::START;
+    let mut passes = 0;
+    while (!(p | o)).count_ones() > empties && passes < 2 {
+        let moves = othello_core::bitboard8::legal_moves(p, o);
+        if moves == 0 {
+            passes += 1;
+        } else {
+            passes = 0;
+            let mut m = moves;
+            for _ in 0..next(seed) % u64::from(moves.count_ones()) {
+                m &= m - 1;
+            }
+            let sq = m.trailing_zeros() as usize;
+            let f = othello_core::bitboard8::flips(p, o, sq);
+            p |= f | (1 << sq);
+            o &= !f;
+        }
+        (p, o) = (o, p);
+    }
+    (p, o)
+}
+
+#[test]
+fn random_positions_equal_plain_negamax() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut solver = Solver::new(SolverOptions {
+        threads: 1,
+        tt_bits: 16,
+    });
+    let mut parallel = Solver::new(SolverOptions {
+        threads: 2,
+        tt_bits: 16,
+    });
+    let mut checked = 0;
+    for i in 0..600 {
+        // 0..=10 empties, with some at 11 and 12.
+        let empties = match i % 100 {
+            33 | 66 => 11,
+            99 => 12,
+            k => (k % 11) as u32,
+        };
+        let (p, o) = random_position(&mut seed, empties);
+        let board = Mailbox::new(p, o);
+        let children = board.children();
+        let mut expected: Vec<(u8, i32)> = children
+            .iter()
+            .map(|(x, b)| (*x, -b.negamax(false)))
+            .collect();
+        expected.sort_unstable();
+        let truth = match expected.iter().map(|&(_, s)| s).max() {
+            Some(best) => best,
+            None => board.negamax(false),
+        };
+        let sol = solver.solve(p, o);
+        assert_eq!(sol.score, truth, "position {i}: {p:#x} {o:#x}");
+        assert_eq!(parallel.solve(p, o).score, truth, "parallel {i}");
+        assert_eq!(solver.wld(p, o), truth.signum(), "wld {i}");
+        // Fail-soft null windows bound the true score on the right side.
+        for alpha in [truth - 3, truth - 1, truth, truth + 1] {
+            let s = solver.solve_window(p, o, alpha, alpha + 1);
+            if truth > alpha {
+                assert!(s > alpha && s <= truth, "window {alpha}: {s} vs {truth}");
+            } else {
+                assert!(s <= alpha && s >= truth, "window {alpha}: {s} vs {truth}");
+            }
+        }
+        // Every move's exact score, and the best move achieves the score.
+        if i % 4 == 0 {
+            assert_eq!(solver.move_scores(p, o), expected, "move scores {i}");
+        }
+        let winning: Vec<u8> = expected
+            .iter()
+            .filter(|&&(_, s)| s >= 0)
+            .map(|&(x, _)| x)
+            .collect();
+        assert_eq!(solver.moves_at_least(p, o, 0), winning, "moves >= 0 {i}");
+        match sol.best_move {
+            None => assert!(expected.is_empty(), "no move but {expected:?}"),
+            Some(mv) => assert!(expected.contains(&(mv, truth)), "best move {i}"),
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 600);
+}
+
+#[test]
+fn finished_and_passing_positions() {
+    let mut solver = Solver::new(SolverOptions {
+        threads: 1,
+        tt_bits: 8,
+    });
+    // A full board: 40 against 24.
+    let p = 0x00ff_ffff_ffff_ffffu64 >> 8 | 0xff;
+    let p = p & !0xff00; // 40 discs
+    let o = !p;
+    let sol = solver.solve(p, o);
+    assert_eq!(sol.score, 2 * p.count_ones() as i32 - 64);
+    assert_eq!(sol.best_move, None);
+    // Both sides must pass with empties left: the winner gets them.
+    let (p, o) = (0x0000_0000_0000_0007u64, 1u64 << 63);
+    assert_eq!(solver.solve(p, o).score, 62);
+    assert_eq!(solver.solve(o, p).score, -62);
+    assert_eq!(solver.wld(o, p), -1);
+    // Nothing on the board at all, and overlapping inputs: no panic.
+    assert_eq!(solver.solve(0, 0).score, 0);
+    assert_eq!(solver.solve(!0, !0).score, 64);
+    // The side to move must pass: the score is still its own.
+    let mut seed = 7u64;
+    let mut found = 0;
+    while found < 20 {
+        let empties = 1 + (next(&mut seed) % 10) as u32;
+        let (p, o) = random_position(&mut seed, empties);
+        let passes = othello_core::bitboard8::legal_moves(p, o) == 0;
+        if passes && othello_core::bitboard8::legal_moves(o, p) != 0 {
+            let sol = solver.solve(p, o);
+            assert_eq!(sol.best_move, None);
+            assert_eq!(sol.score, Mailbox::new(p, o).negamax(false));
+            assert!(solver.move_scores(p, o).is_empty());
+            found += 1;
+        }
+    }
+}
