@@ -26,6 +26,7 @@ use othello_core::{Board, Board8, Board10};
 use rayon::prelude::*;
 use wthor_format::{BoardSize, FileKind, GameView, ReadOptions, Warning, WthorFile};
 
+
 /// Why a database could not be opened.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -270,9 +271,7 @@ impl Database {
     /// [`Error::Format`] when a file is no readable WTHOR file.
     pub fn open_with(dir: impl AsRef<Path>, options: &OpenOptions) -> Result<Database, Error> {
         let root = dir.as_ref().to_owned();
-        let mut paths = Vec::new();
-        list(&root, options.recursive, &mut paths)?;
-        paths.sort();
+        let paths = list_files(&root, options.recursive)?;
         Database::from_paths(root, &paths, options)
     }
 
@@ -293,6 +292,15 @@ impl Database {
             root: root.into(),
             files,
         })
+    }
+
+    /// A database of files already opened (in that order), `root` naming it.
+    #[must_use]
+    pub fn from_files(root: impl Into<PathBuf>, files: Vec<DbFile>) -> Database {
+        Database {
+            root: root.into(),
+            files,
+        }
     }
 
     /// The directory opened.
@@ -363,6 +371,18 @@ impl Database {
             .collect();
         CheckSummary::new(per_file)
     }
+}
+
+/// The WTHOR files of `dir` (extensions `.wtb .wtd .jou .trn .pzz`, any
+/// case), sorted by path; subdirectories too when `recursive`.
+///
+/// # Errors
+/// [`Error::Io`] when a directory cannot be listed.
+pub fn list_files(dir: &Path, recursive: bool) -> Result<Vec<PathBuf>, Error> {
+    let mut paths = Vec::new();
+    list(dir, recursive, &mut paths)?;
+    paths.sort();
+    Ok(paths)
 }
 
 fn list(dir: &Path, recursive: bool, out: &mut Vec<PathBuf>) -> Result<(), Error> {

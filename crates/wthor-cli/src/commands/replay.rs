@@ -1,12 +1,177 @@
-//! `wthor replay` (placeholder: its issue fills it in).
+//! `wthor replay FILE INDEX` or `wthor replay --moves f5d6c3...`: replay one
+//! game and print every position.
+//!
+//! `INDEX` is the 0-based record index in the file (as `wthor validate`
+//! prints it). A transcript is square names in any case (`f5D6 c3`), passes
+//! optional (`pa`, `ps`, `pass` or `--`; forced passes are inserted). Each
+//! move is printed as its number, colour and square, then the board (`X`
+//! black, `O` white) with the side to move and the disc counts; a summary
+//! ends the output. An illegal move stops the replay: it is reported and
+//! the exit code is 1.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use anyhow::Context as _;
+use othello_core::notation::parse_transcript;
+use othello_core::replay::{GameStatus, Token, replay_with, wthor_tokens};
+use othello_core::{Board, Board8, Board10, Color, Move, Size};
+use wthor_db::{DbFile, OpenOptions};
+use wthor_format::BoardSize;
 
 /// Arguments of `wthor replay`.
 #[derive(Debug, clap::Args)]
-pub(crate) struct Args {}
+#[command(group = clap::ArgGroup::new("source").required(true).args(["file", "moves"]))]
+pub(crate) struct Args {
+    /// A WTHOR game file (`.wtb` or `.wtd`).
+    #[arg(requires = "index")]
+    file: Option<PathBuf>,
+    /// The 0-based record index of the game in FILE.
+    index: Option<usize>,
+    /// A transcript to replay instead of a file (`f5d6c3...`).
+    #[arg(long, value_name = "TRANSCRIPT", conflicts_with_all = ["file", "index"])]
+    moves: Option<String>,
+    /// Board size of the transcript: 8 or 10.
+    #[arg(long, default_value_t = 8, value_parser = parse_size)]
+    size: u8,
+    /// Print only the final position and the summary.
+    #[arg(long)]
+    final_only: bool,
+}
 
-pub(crate) fn run(_args: &Args, _out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`wthor replay` is not implemented yet")
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    if let Some(text) = &args.moves {
+        let size = if args.size == 10 {
+            Size::Ten
+        } else {
+            Size::Eight
+        };
+        let moves = parse_transcript(text, size).context("reading the transcript")?;
+        let tokens: Vec<Token> = moves.into_iter().map(Token::Move).collect();
+        return match size {
+            Size::Eight => show::<Board8>(&tokens, None, args.final_only, out),
+            Size::Ten => show::<Board10>(&tokens, None, args.final_only, out),
+        };
+    }
+    let (Some(path), Some(index)) = (&args.file, args.index) else {
+        anyhow::bail!("give FILE INDEX or --moves");
+    };
+    let file = DbFile::open(path, &OpenOptions::default())?;
+    let size = file
+        .board_size()
+        .with_context(|| format!("{}: not a game file ({})", path.display(), file.kind()))?;
+    let game = file.game(index).with_context(|| {
+        format!(
+            "{}: no record {index} (the file holds {} games, indices from 0)",
+            path.display(),
+            file.len()
+        )
+    })?;
+    writeln!(
+        out,
+        "{} record {index}: tournament {}, black {}, white {}, stored score {}-{}, theoretical {}",
+        path.display(),
+        game.tournament(),
+        game.black(),
+        game.white(),
+        game.real_score(),
+        match size {
+            BoardSize::Eight => 64,
+            BoardSize::Ten => 100,
+        } - i32::from(game.real_score()),
+        game.theoretical_score()
+    )?;
+    let stored = Some(game.real_score());
+    match size {
+        BoardSize::Eight => {
+            let tokens: Vec<Token> = wthor_tokens::<Board8>(game.moves_raw()).collect();
+            show::<Board8>(&tokens, stored, args.final_only, out)
+        }
+        BoardSize::Ten => {
+            let tokens: Vec<Token> = wthor_tokens::<Board10>(game.moves_raw()).collect();
+            show::<Board10>(&tokens, stored, args.final_only, out)
+        }
+    }
+}
+
+fn show<B: Board>(
+    tokens: &[Token],
+    stored: Option<u8>,
+    final_only: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    let mut result = Ok(());
+    if !final_only {
+        result = writeln!(out, "start\n{}", B::start().diagram());
+    }
+    let mut number = 0;
+    let r = replay_with::<B, _, _>(tokens.iter().copied(), |step| {
+        if final_only || result.is_err() {
+            return;
+        }
+        // The mover is the side not to move after the step.
+        let mover = step.board.side_to_move().other();
+        result = match step.mv {
+            Move::Play(sq) => {
+                number += 1;
+                writeln!(out, "{number}. {mover} {}", sq.name(B::SIZE))
+            }
+            Move::Pass if step.inserted => writeln!(out, "{mover} passes (inserted)"),
+            Move::Pass => writeln!(out, "{mover} passes"),
+        }
+        .and_then(|()| writeln!(out, "{}", step.board.diagram()));
+    });
+    result?;
+    if final_only {
+        writeln!(out, "{}", r.board.diagram())?;
+    }
+    let (b, w) = r.discs();
+    let (sb, sw) = r.score();
+    writeln!(out, "moves: {}, passes: {}", r.moves, r.passes)?;
+    let status = match r.status {
+        GameStatus::Finished => "finished",
+        GameStatus::Unfinished => "unfinished",
+    };
+    writeln!(out, "status: {status}")?;
+    writeln!(out, "discs: black {b}, white {w}")?;
+    if r.status == GameStatus::Finished {
+        writeln!(out, "score (WTHOR rule): black {sb}, white {sw}")?;
+    }
+    if let Some(s) = stored {
+        let verdict = if r.status == GameStatus::Unfinished {
+            "unfinished: the stored score is the recorded result"
+        } else if u32::from(s) == sb {
+            "matches"
+        } else {
+            "MISMATCH"
+        };
+        writeln!(out, "stored score: black {s} ({verdict})")?;
+    }
+    if let Some(bad) = r.illegal {
+        let what = match bad.token {
+            Token::Move(m) => m.name(B::SIZE).to_string(),
+            Token::OffBoard(byte) => format!("byte {byte}"),
+        };
+        let side = match r.board.side_to_move() {
+            Color::Black => "black",
+            Color::White => "white",
+        };
+        writeln!(
+            out,
+            "illegal move {} ({what}) for {side}: {}",
+            bad.index, bad.reason
+        )?;
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A board size argument: 8 or 10.
+fn parse_size(text: &str) -> Result<u8, String> {
+    match text {
+        "8" => Ok(8),
+        "10" => Ok(10),
+        _ => Err("the board size is 8 or 10".to_owned()),
+    }
 }
