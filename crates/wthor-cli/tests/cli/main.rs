@@ -1,6 +1,10 @@
 //! Integration tests of the `wthor` binary: one test binary, one module per
 //! subcommand (each module owned by the issue that builds its command).
 
+mod perft;
+mod replay;
+mod validate;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 

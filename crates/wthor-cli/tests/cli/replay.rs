@@ -1,0 +1,66 @@
+//! `wthor replay`.
+
+use crate::validate::{WIPEOUT, write_sample};
+use crate::wthor;
+
+#[test]
+fn a_transcript_prints_every_position() {
+    let moves = WIPEOUT.concat().to_uppercase();
+    let out = wthor(&["replay", "--moves", &moves]);
+    assert!(out.status.success());
+    let t = String::from_utf8(out.stdout).unwrap();
+    assert!(t.starts_with("start\n  a b c d e f g h\n"), "{t}");
+    assert!(t.contains("1. black d3\n"), "{t}");
+    assert!(t.contains("9. black f4\n"), "{t}");
+    assert!(t.contains("status: finished\n"));
+    assert!(t.contains("discs: black 13, white 0\n"));
+    assert!(t.contains("score (WTHOR rule): black 64, white 0\n"));
+}
+
+#[test]
+fn a_10x10_transcript() {
+    let out = wthor(&["replay", "--size", "10", "--moves", "g6 pa", "--final-only"]);
+    // A pass while moves exist is illegal: reported, exit 1.
+    assert_eq!(out.status.code(), Some(1));
+    let t = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        t.contains("     a b c d e f g h i j\n") || t.contains("   a b c d e f g h i j\n"),
+        "{t}"
+    );
+    assert!(
+        t.contains("illegal move 1 (pa) for white: pass while a move is legal"),
+        "{t}"
+    );
+}
+
+#[test]
+fn a_bad_transcript_names_the_position() {
+    let out = wthor(&["replay", "--moves", "f5d6z9"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("character 4 (move 2)"), "{err}");
+}
+
+#[test]
+fn a_game_of_a_file_by_index() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    let file = dir.path().join("WTH_2001.wtb");
+    let out = wthor(&["replay", file.to_str().unwrap(), "0", "--final-only"]);
+    assert!(out.status.success());
+    let t = String::from_utf8(out.stdout).unwrap();
+    assert!(t.contains("stored score: black 64 (matches)"), "{t}");
+    let out = wthor(&["replay", file.to_str().unwrap(), "1"]);
+    let t = String::from_utf8(out.stdout).unwrap();
+    assert!(t.contains("status: unfinished"), "{t}");
+    assert!(t.contains("the stored score is the recorded result"), "{t}");
+    let out = wthor(&["replay", file.to_str().unwrap(), "2"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = wthor(&["replay", file.to_str().unwrap(), "4"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("holds 4 games")
+    );
+}
