@@ -5,6 +5,9 @@ mod perft;
 mod replay;
 mod validate;
 
+mod convert;
+mod info;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
