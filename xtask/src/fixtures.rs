@@ -1,11 +1,548 @@
-//! `cargo xtask fixtures`: the fixture database in `testdata/` (placeholder).
+//! `cargo xtask fixtures`: the fixture database in `testdata/`.
+//!
+//! Everything is generated from [`SEED`] by [`build`], deterministically: a
+//! tiny built-in PRNG, random legal games on the raw kernels of
+//! `othello-core`, exact scores from a solver, bytes laid out as
+//! `shared/spec/WTHOR.md` says. `cargo xtask fixtures` writes the result;
+//! `cargo xtask fixtures --check` (and the test below, under `cargo test
+//! --workspace`) fails, naming the files, when `testdata/` is not exactly
+//! what the generator makes now.
 
-use anyhow::Result;
+mod board;
+mod encode;
+mod malformed;
+mod rng;
 
-pub(crate) fn update() -> Result<()> {
-    anyhow::bail!("not yet")
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use crate::util;
+use board::{EIGHT, Game, Geometry, Position, TEN};
+use encode::{GameRecord, Header, PuzzleRecord};
+use othello_core::solver::{Solver, SolverOptions};
+use rng::Rng;
+
+/// The seed of everything in `testdata/`.
+pub(crate) const SEED: u64 = 0x5754_484f_5232_0001;
+
+/// P3 of the 8x8 game files: the theoretical scores are perfect play from
+/// the position with 16 empty squares (the real files use 22 or 24; 16
+/// keeps generation within seconds).
+const P3_8X8: u8 = 16;
+/// P3 of the 10x10 game files.
+const P3_10X10: u8 = 10;
+/// Empty squares of every puzzle of the solitaire file.
+const PUZZLE_EMPTIES: u8 = 12;
+/// At most this many puzzles.
+const PUZZLES: usize = 10;
+/// How many random games may be drawn to find the special games a file
+/// needs (a draw, a game ending with empty squares…) before giving up.
+const MAX_DRAWS: usize = 100_000;
+
+/// The players, in Windows-1252 (at most 19 bytes each): accents, programs
+/// with their author in parentheses, a name of exactly 19 characters.
+const PLAYERS: &[&str] = &[
+    "Hélène Dupré",
+    "José Núñez",
+    "Edax (delorme)",
+    "François Lemaître",
+    "Zoë Brønsted",
+    "Logistello (buro)",
+    "Ingrid Åkesson",
+    "Jürgen Weiß",
+    "Cassio (nicolet)",
+    "Maximilien Ferrière",
+    "Anna Kowalska",
+    "Søren Ærø",
+];
+
+/// The tournaments (at most 25 bytes each, the last one exactly 25).
+const TOURNAMENTS: &[&str] = &[
+    "Championnat de France",
+    "Open de Suède",
+    "Coupe de Genève",
+    "Tournoi de Noël",
+    "Parties d'entraînement",
+    "Grand Prix de Montréal 01",
+];
+
+/// One generated file: its path under `testdata/`, its bytes, and what it is
+/// (a line of `testdata/README.md`).
+pub(crate) struct Fixture {
+    pub(crate) path: String,
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) about: String,
 }
 
+/// `testdata/` in this checkout.
+fn testdata() -> PathBuf {
+    util::project_root().join("testdata")
+}
+
+/// `cargo xtask fixtures`: writes the fixtures and removes any other file
+/// under `testdata/`.
+pub(crate) fn update() -> Result<()> {
+    let start = std::time::Instant::now();
+    let fixtures = build()?;
+    eprintln!(
+        "generated {} files in {:.1} s",
+        fixtures.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let dir = testdata();
+    let (changed, extra) = compare(&fixtures, &dir)?;
+    for f in &fixtures {
+        if changed.contains(&f.path) {
+            let path = dir.join(&f.path);
+            std::fs::create_dir_all(path.parent().expect("a file has a folder"))?;
+            std::fs::write(&path, &f.bytes)
+                .with_context(|| format!("writing {}", path.display()))?;
+            eprintln!("wrote   testdata/{}", f.path);
+        }
+    }
+    for path in &extra {
+        std::fs::remove_file(dir.join(path)).with_context(|| format!("removing {path}"))?;
+        eprintln!("removed testdata/{path}");
+    }
+    if changed.is_empty() && extra.is_empty() {
+        eprintln!("testdata/ was already up to date");
+    }
+    Ok(())
+}
+
+/// `cargo xtask fixtures --check`: fails, naming the files, when
+/// `testdata/` differs from what [`build`] makes.
 pub(crate) fn check() -> Result<()> {
-    anyhow::bail!("not yet")
+    let fixtures = build()?;
+    let (changed, extra) = compare(&fixtures, &testdata())?;
+    if changed.is_empty() && extra.is_empty() {
+        eprintln!("testdata/: all {} fixtures are up to date", fixtures.len());
+        return Ok(());
+    }
+    let mut msg = String::from("testdata/ is not what the generator makes now:");
+    for path in &changed {
+        let state = if testdata().join(path).exists() {
+            "differs"
+        } else {
+            "missing"
+        };
+        write!(msg, "\n  {state}: testdata/{path}")?;
+    }
+    for path in &extra {
+        write!(msg, "\n  not generated: testdata/{path}")?;
+    }
+    msg += "\nrun `cargo xtask fixtures` and commit testdata/";
+    bail!(msg)
+}
+
+/// The fixtures whose file under `dir` is missing or differs, and the files
+/// under `dir` that are not fixtures (paths relative to `dir`, `/`-separated).
+fn compare(fixtures: &[Fixture], dir: &Path) -> Result<(Vec<String>, Vec<String>)> {
+    let mut changed = Vec::new();
+    for f in fixtures {
+        match std::fs::read(dir.join(&f.path)) {
+            Ok(bytes) if bytes == f.bytes => {}
+            Ok(_) => changed.push(f.path.clone()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => changed.push(f.path.clone()),
+            Err(e) => return Err(e).with_context(|| format!("reading testdata/{}", f.path)),
+        }
+    }
+    let known: BTreeSet<&str> = fixtures.iter().map(|f| f.path.as_str()).collect();
+    let mut extra = Vec::new();
+    if dir.is_dir() {
+        for path in files_under(dir)? {
+            if !known.contains(path.as_str()) {
+                extra.push(path);
+            }
+        }
+    }
+    Ok((changed, extra))
+}
+
+/// Every file under `dir`, relative and `/`-separated, sorted.
+fn files_under(dir: &Path) -> Result<Vec<String>> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).with_context(|| format!("reading {}", d.display()))? {
+            let path = entry?.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).expect("under dir");
+                let parts: Vec<_> = rel.iter().map(|p| p.to_string_lossy()).collect();
+                found.push(parts.join("/"));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Every fixture file, `testdata/README.md` last.
+pub(crate) fn build() -> Result<Vec<Fixture>> {
+    let mut rng = Rng::new(SEED);
+    let mut endgame = Endgame::new();
+    let mut out = vec![
+        Fixture {
+            path: "WTHOR.JOU".into(),
+            bytes: encode::names_file(PLAYERS, 20),
+            about: format!(
+                "{} players, Windows-1252: accented names, programs with their author \
+                 in parentheses (`Edax (delorme)`), one name of exactly 19 bytes.",
+                PLAYERS.len()
+            ),
+        },
+        Fixture {
+            path: "WTHOR.TRN".into(),
+            bytes: encode::names_file(TOURNAMENTS, 26),
+            about: format!(
+                "{} tournaments, Windows-1252 (`Open de Suède`), one name of exactly 25 bytes.",
+                TOURNAMENTS.len()
+            ),
+        },
+    ];
+    let mut games8 = Vec::new();
+    for (year, plain) in [(2001, 20), (2002, 16)] {
+        let file = GameFile::generate(&EIGHT, &mut rng, &mut endgame, year, P3_8X8, plain)?;
+        out.push(file.fixture(&EIGHT, "wtb"));
+        games8.push(file);
+    }
+    for (year, plain) in [(2001, 8), (2002, 6)] {
+        let file = GameFile::generate(&TEN, &mut rng, &mut endgame, year, P3_10X10, plain)?;
+        out.push(file.fixture(&TEN, "wtd"));
+    }
+    out.push(puzzles(&games8, &mut endgame.solver)?);
+    out.extend(malformed::fixtures(&out));
+    let readme = readme(&out);
+    out.push(readme);
+    Ok(out)
+}
+
+/// Exact endgame scores: `othello-core`'s solver on 8x8; on 10x10, which
+/// that solver does not handle, a plain alpha-beta search
+/// ([`Geometry::negamax`]) over the few empties of P3.
+struct Endgame {
+    solver: Solver,
+}
+
+impl Endgame {
+    fn new() -> Self {
+        // One thread: scores never depend on it, but the best move among
+        // equal ones could.
+        Self {
+            solver: Solver::new(SolverOptions {
+                threads: 1,
+                tt_bits: 18,
+            }),
+        }
+    }
+
+    /// The exact score of `pos` for its side to move (empties to the winner).
+    fn score(&mut self, g: &Geometry, pos: Position) -> i32 {
+        let (p, o) = pos.mover();
+        if g.side == 8 {
+            self.solver.solve(p as u64, o as u64).score
+        } else {
+            g.negamax(pos)
+        }
+    }
+}
+
+/// A generated game file: its records and the games they came from.
+struct GameFile {
+    year: u16,
+    p3: u8,
+    records: Vec<GameRecord>,
+    games: Vec<Game>,
+    /// Special games: what they are and their 0-based index in the file.
+    notes: Vec<(String, usize)>,
+}
+
+/// What a special game of a file must be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Special {
+    /// A side passes before the end.
+    Pass,
+    /// Neither side can move while squares are still empty.
+    EmptySquares,
+    /// 32-32 (50-50 on 10x10) under the WTHOR rule.
+    Draw,
+    /// Stopped while moves remain.
+    Unfinished,
+}
+
+impl Special {
+    const ALL: [Special; 4] = [
+        Special::Pass,
+        Special::EmptySquares,
+        Special::Draw,
+        Special::Unfinished,
+    ];
+
+    fn describe(self) -> &'static str {
+        match self {
+            Special::Pass => "a side passes during the game",
+            Special::EmptySquares => "ends with empty squares (neither side can move)",
+            Special::Draw => "a draw",
+            Special::Unfinished => {
+                "unfinished: stopped while moves remain; its real score is the \
+                 perfect-play result from where it stops"
+            }
+        }
+    }
+}
+
+impl GameFile {
+    /// `plain` random games plus one game of each [`Special`] kind, grouped
+    /// by tournament.
+    fn generate(
+        g: &Geometry,
+        rng: &mut Rng,
+        endgame: &mut Endgame,
+        year: u16,
+        p3: u8,
+        plain: usize,
+    ) -> Result<Self> {
+        let squares = g.squares() as usize;
+        let mut games: Vec<(Option<Special>, Game)> = Vec::new();
+        let mut wanted: Vec<Special> = Special::ALL.to_vec();
+        let mut plain_left = plain;
+        let mut draws = 0;
+        while plain_left > 0 || !wanted.is_empty() {
+            draws += 1;
+            if draws > MAX_DRAWS {
+                let missing: Vec<_> = wanted.iter().map(|s| s.describe()).collect();
+                bail!(
+                    "{}x{} {year}: no game found for: {} in {MAX_DRAWS} random games",
+                    g.side,
+                    g.side,
+                    missing.join("; ")
+                );
+            }
+            let mut game = g.random_game(rng);
+            let last = game.last();
+            let empties =
+                squares - last.black.count_ones() as usize - last.white.count_ones() as usize;
+            let is_draw = last.black.count_ones() == last.white.count_ones();
+            let kind = wanted.iter().copied().find(|s| match s {
+                Special::Pass => game.passes > 0,
+                Special::EmptySquares => empties > 0,
+                Special::Draw => is_draw,
+                // Stopped half-way between P3 and the end, where the side
+                // to move still has a move.
+                Special::Unfinished => game.moves.len() > squares - 4 - usize::from(p3) / 2,
+            });
+            match kind {
+                Some(s) => {
+                    if s == Special::Unfinished {
+                        game.truncate(squares - 4 - usize::from(p3) / 2);
+                    }
+                    wanted.retain(|w| *w != s);
+                    games.push((Some(s), game));
+                }
+                None if plain_left > 0 => {
+                    plain_left -= 1;
+                    games.push((None, game));
+                }
+                None => {}
+            }
+        }
+
+        // Tournaments and players drawn at random; games grouped by
+        // tournament as in the real files (a stable sort keeps the order of
+        // generation within a tournament).
+        let mut entries: Vec<(u16, Option<Special>, Game)> = games
+            .into_iter()
+            .map(|(s, game)| (rng.below(TOURNAMENTS.len()) as u16, s, game))
+            .collect();
+        entries.sort_by_key(|e| e.0);
+
+        let mut file = GameFile {
+            year,
+            p3,
+            records: Vec::new(),
+            games: Vec::new(),
+            notes: Vec::new(),
+        };
+        for (index, (tournament, special, game)) in entries.into_iter().enumerate() {
+            let black = rng.below(PLAYERS.len());
+            let white = (black + 1 + rng.below(PLAYERS.len() - 1)) % PLAYERS.len();
+            let last = game.last();
+            let real = if special == Some(Special::Unfinished) {
+                g.black_discs(last, endgame.score(g, last))
+            } else {
+                g.black_discs(last, g.final_score(last.mover().0, last.mover().1))
+            };
+            let at_p3 = squares - 4 - usize::from(p3);
+            let theoretical = match game.positions.get(at_p3) {
+                Some(&pos) => g.black_discs(pos, endgame.score(g, pos)),
+                // The game was over before P3 empties: the real files then
+                // store the real score.
+                None => real,
+            };
+            file.records.push(GameRecord {
+                tournament,
+                black: black as u16,
+                white: white as u16,
+                real,
+                theoretical,
+                moves: game.moves.iter().map(|&sq| g.wthor_byte(sq)).collect(),
+            });
+            if let Some(s) = special {
+                file.notes.push((s.describe().to_owned(), index));
+            }
+            file.games.push(game);
+        }
+        file.notes.sort_by_key(|n| n.1);
+        Ok(file)
+    }
+
+    fn fixture(&self, g: &Geometry, ext: &str) -> Fixture {
+        let header = Header {
+            n1: self.records.len() as u32,
+            n2: 0,
+            year: self.year,
+            p1: g.side,
+            p2: 0,
+            p3: self.p3,
+        };
+        let slots = g.squares() as usize - 4;
+        let mut about = format!(
+            "{} games, {}x{}, year {}, P3 = {}. Special games (0-based index):",
+            self.records.len(),
+            g.side,
+            g.side,
+            self.year,
+            self.p3
+        );
+        for (what, index) in &self.notes {
+            write!(about, " #{index} {what};").expect("writing to a String");
+        }
+        about.pop();
+        about.push('.');
+        Fixture {
+            path: format!("WTH_{}.{ext}", self.year),
+            bytes: encode::game_file(&header, &self.records, slots),
+            about,
+        }
+    }
+}
+
+/// The solitaire file: positions with [`PUZZLE_EMPTIES`] empty squares from
+/// the finished 8x8 fixture games, kept when exactly one move of the side to
+/// move wins or draws under perfect play.
+fn puzzles(files: &[GameFile], solver: &mut Solver) -> Result<Fixture> {
+    let g = &EIGHT;
+    let at = 60 - usize::from(PUZZLE_EMPTIES);
+    let mut puzzles = Vec::new();
+    'files: for file in files {
+        for (record, game) in file.records.iter().zip(&file.games) {
+            if puzzles.len() == PUZZLES {
+                break 'files;
+            }
+            let Some(&pos) = game.positions.get(at) else {
+                continue;
+            };
+            let (p, o) = pos.mover();
+            let (p, o) = (p as u64, o as u64);
+            if g.legal(p.into(), o.into()).count_ones() < 2 {
+                continue;
+            }
+            let [sq] = solver.moves_at_least(p, o, 0)[..] else {
+                continue;
+            };
+            let solution = solver.solve(p, o);
+            if solution.best_move != Some(sq) {
+                bail!("the solver's best move is not its only winning or drawing move");
+            }
+            puzzles.push(PuzzleRecord {
+                year: file.year,
+                tournament: record.tournament,
+                black: u32::from(record.black),
+                white: u32::from(record.white),
+                black_discs: pos.black as u64,
+                white_discs: pos.white as u64,
+                empties: PUZZLE_EMPTIES,
+                black_to_move: pos.black_to_move,
+                score: solution.score as i8,
+                first_move: g.wthor_byte(usize::from(sq)),
+                real: record.real,
+                move25: record.moves.get(24).copied().unwrap_or(0),
+            });
+        }
+    }
+    if puzzles.len() < 3 {
+        bail!(
+            "only {} puzzle positions found in the 8x8 fixture games",
+            puzzles.len()
+        );
+    }
+    Ok(Fixture {
+        path: format!("Solitaires_{PUZZLE_EMPTIES}.pzz"),
+        about: format!(
+            "{} puzzles with {PUZZLE_EMPTIES} empty squares, taken from the 8x8 fixture \
+             games (year, tournament, players, real score and move 25 are those of the game): \
+             the side to move has exactly one move that wins or draws; the stored score and \
+             first move are the solver's.",
+            puzzles.len()
+        ),
+        bytes: encode::puzzle_file(PUZZLE_EMPTIES, &puzzles),
+    })
+}
+
+/// `testdata/README.md`, made from the fixtures' own descriptions so that it
+/// cannot go stale.
+fn readme(fixtures: &[Fixture]) -> Fixture {
+    let mut text = format!(
+        "# testdata: the fixture WTHOR database\n\
+         \n\
+         Generated by `cargo xtask fixtures` (source: `xtask/src/fixtures.rs`) from the\n\
+         seed `{SEED:#018x}`; do not edit by hand. `cargo xtask fixtures --check`, and\n\
+         the test `fixtures::tests::fixtures_are_up_to_date` under `cargo test\n\
+         --workspace`, fail when these files differ from what the generator makes now.\n\
+         \n\
+         How they are made:\n\
+         \n\
+         - games are random legal games (moves drawn uniformly by a built-in SplitMix64\n\
+         \x20 PRNG) on the bitboard kernels of `othello-core`; passes are not stored;\n\
+         - real scores are black's discs under the WTHOR rule (empty squares go to the\n\
+         \x20 winner, a draw splits them);\n\
+         - theoretical scores are black's discs after perfect play from the position with\n\
+         \x20 P3 empty squares, computed by an exact search; P3 = {P3_8X8} for 8x8 and\n\
+         \x20 {P3_10X10} for 10x10, small so that generation takes seconds; a game over before\n\
+         \x20 P3 stores its real score;\n\
+         - every header carries the creation date {}{:02}-{:02}-{:02};\n\
+         - names are encoded in Windows-1252, NUL-terminated, zero-padded.\n\
+         \n\
+         | file | what it holds |\n\
+         |---|---|\n",
+        encode::DATE[0],
+        encode::DATE[1],
+        encode::DATE[2],
+        encode::DATE[3],
+    );
+    for f in fixtures {
+        writeln!(text, "| `{}` | {} |", f.path, f.about).expect("writing to a String");
+    }
+    text += "\nThe files under `malformed/` are for error tests; they are not part of the \
+             database and readers must reject or report them.\n";
+    Fixture {
+        path: "README.md".into(),
+        bytes: text.into_bytes(),
+        about: String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fixtures_are_up_to_date() {
+        if let Err(e) = super::check() {
+            panic!("{e:#}");
+        }
+    }
 }
