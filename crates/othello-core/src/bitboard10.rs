@@ -46,19 +46,22 @@ const fn ray(sq: usize, dc: i32, dr: i32) -> u128 {
     bits
 }
 
+/// The 8 directions as `(column step, row step)`: the first four go
+/// towards higher bit indices, the last four towards lower ones.
+const DIRS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (-1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+];
+
 /// Rays from every square in the 8 directions; the first four go towards
 /// higher bit indices, the last four towards lower ones.
 static RAYS: [[u128; 100]; 8] = {
-    const DIRS: [(i32, i32); 8] = [
-        (1, 0),
-        (-1, 1),
-        (0, 1),
-        (1, 1),
-        (-1, 0),
-        (1, -1),
-        (0, -1),
-        (-1, -1),
-    ];
     let mut rays = [[0u128; 100]; 8];
     let mut d = 0;
     while d < 8 {
@@ -73,21 +76,22 @@ static RAYS: [[u128; 100]; 8] = {
 };
 
 /// Candidate moves along one axis (both senses) through runs of `mask`
-/// (at most 8 discs long on a 10x10 board).
+/// (at most 8 discs long on a 10x10 board): runs of 1 and 2 by single
+/// steps, then of 4 and 8 by doubling the step.
 #[inline(always)]
 fn axis_moves(p: u128, mask: u128, d: u32) -> u128 {
     let mut up = mask & (p << d);
     let mut down = mask & (p >> d);
     up |= mask & (up << d);
     down |= mask & (down >> d);
-    let pre_up = mask & (mask << d);
-    let pre_down = pre_up >> d;
-    up |= pre_up & (up << (2 * d));
-    down |= pre_down & (down >> (2 * d));
-    up |= pre_up & (up << (2 * d));
-    down |= pre_down & (down >> (2 * d));
-    up |= pre_up & (up << (2 * d));
-    down |= pre_down & (down >> (2 * d));
+    let pre2_up = mask & (mask << d);
+    let pre2_down = pre2_up >> d;
+    up |= pre2_up & (up << (2 * d));
+    down |= pre2_down & (down >> (2 * d));
+    let pre4_up = pre2_up & (pre2_up << (2 * d));
+    let pre4_down = pre2_down & (pre2_down >> (2 * d));
+    up |= pre4_up & (up << (4 * d));
+    down |= pre4_down & (down >> (4 * d));
     (up << d) | (down >> d)
 }
 
