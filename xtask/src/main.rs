@@ -7,8 +7,8 @@
 //!   or check that the committed one is what the generator makes now;
 //! - `snapshots [--accept]`: run the insta snapshot tests and review changes;
 //! - `fuzz [--seconds N] [TARGET]`: time-boxed runs of the fuzz targets;
-//! - `bench [--package P] [--quick] [FILTER]`: run the benchmarks and print
-//!   one table of their figures.
+//! - `bench [--package P] [--quick] [BENCH] [-- ARGS]`: run the benchmarks
+//!   and print one table of their figures.
 //!
 //! Arguments are parsed by hand: a handful of flags does not need clap's
 //! compile time on every `cargo xtask`.
@@ -32,8 +32,9 @@ tasks:
   fixtures [--check]             regenerate testdata/ (or check it is up to date)
   snapshots [--accept]           run the insta snapshot tests and review the changes
   fuzz [--seconds N] [TARGET]    run each fuzz target for N seconds (default 60)
-  bench [--package P] [--quick] [FILTER]
-                                 run the benchmarks and print a table of their figures
+  bench [--package P] [--quick] [BENCH] [-- ARGS]
+                                 run the benchmarks (or the bench targets named BENCH)
+                                 and print a table of their figures
 ";
 
 fn main() -> ExitCode {
@@ -83,10 +84,12 @@ fn run(args: Vec<String>) -> Result<()> {
             fuzz::run(seconds, target.as_deref())
         }
         "bench" => {
+            let passed = args.after_double_dash();
             let options = bench::Options {
                 package: args.value("--package")?.or(args.value("-p")?),
                 quick: args.flag("--quick"),
-                filter: args.next_positional(),
+                bench: args.next_positional(),
+                args: passed,
             };
             args.finish()?;
             bench::run(&options)
@@ -132,6 +135,14 @@ impl Args {
         }
         self.0.remove(i);
         Ok(Some(self.0.remove(i)))
+    }
+
+    /// Removes and returns everything after `--`.
+    fn after_double_dash(&mut self) -> Vec<String> {
+        match self.0.iter().position(|a| a == "--") {
+            Some(i) => self.0.split_off(i).into_iter().skip(1).collect(),
+            None => Vec::new(),
+        }
     }
 
     /// Removes and returns the first argument that is not a flag.
