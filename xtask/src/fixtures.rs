@@ -153,33 +153,16 @@ fn compare(fixtures: &[Fixture], dir: &Path) -> Result<(Vec<String>, Vec<String>
     let known: BTreeSet<&str> = fixtures.iter().map(|f| f.path.as_str()).collect();
     let mut extra = Vec::new();
     if dir.is_dir() {
-        for path in files_under(dir)? {
-            if !known.contains(path.as_str()) {
-                extra.push(path);
+        for path in util::files_under(dir, |_| false)? {
+            let rel = path.strip_prefix(dir).expect("under dir");
+            let rel: Vec<_> = rel.iter().map(|p| p.to_string_lossy()).collect();
+            let rel = rel.join("/");
+            if !known.contains(rel.as_str()) {
+                extra.push(rel);
             }
         }
     }
     Ok((changed, extra))
-}
-
-/// Every file under `dir`, relative and `/`-separated, sorted.
-fn files_under(dir: &Path) -> Result<Vec<String>> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).with_context(|| format!("reading {}", d.display()))? {
-            let path = entry?.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path.strip_prefix(dir).expect("under dir");
-                let parts: Vec<_> = rel.iter().map(|p| p.to_string_lossy()).collect();
-                found.push(parts.join("/"));
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
 }
 
 /// Every fixture file, `testdata/README.md` last.

@@ -64,23 +64,10 @@ pub(crate) fn run(accept: bool) -> Result<()> {
 /// The `*.snap.new` and `*.pending-snap` files under `dir`, sorted; `target/`
 /// and hidden folders are skipped.
 fn pending(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut found = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in
-            std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))?
-        {
-            let path = entry?.path();
-            let name = path.file_name().unwrap_or_default().to_string_lossy();
-            if path.is_dir() {
-                if !name.starts_with('.') && name != "target" {
-                    stack.push(path);
-                }
-            } else if name.ends_with(".snap.new") || name.ends_with(".pending-snap") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
+    let mut files = util::files_under(dir, |name| name.starts_with('.') || name == "target")?;
+    files.retain(|path| {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        name.ends_with(".snap.new") || name.ends_with(".pending-snap")
+    });
+    Ok(files)
 }

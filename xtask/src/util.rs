@@ -62,3 +62,22 @@ pub(crate) fn display(cmd: &Command) -> String {
 pub(crate) fn header(title: &str) {
     eprintln!("\n==== {title} ====");
 }
+
+/// Every file under `dir`, sorted, without entering the folders whose name
+/// `skip` accepts.
+pub(crate) fn files_under(dir: &Path, skip: impl Fn(&str) -> bool) -> Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).with_context(|| format!("reading {}", d.display()))? {
+            let path = entry?.path();
+            if !path.is_dir() {
+                found.push(path);
+            } else if !skip(&path.file_name().unwrap_or_default().to_string_lossy()) {
+                stack.push(path);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
