@@ -522,10 +522,27 @@ fn readme(fixtures: &[Fixture]) -> Fixture {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn fixtures_are_up_to_date() {
-        if let Err(e) = super::check() {
+        if let Err(e) = check() {
             panic!("{e:#}");
+        }
+    }
+
+    /// The plain search that scores the 10x10 fixtures agrees with
+    /// `othello-core`'s solver on 8x8 positions of 10 empties.
+    #[test]
+    fn negamax_agrees_with_the_solver() {
+        let mut rng = Rng::new(7);
+        let mut endgame = Endgame::new();
+        for _ in 0..20 {
+            let game = EIGHT.random_game(&mut rng);
+            let Some(&pos) = game.positions.get(50) else {
+                continue;
+            };
+            assert_eq!(EIGHT.negamax(pos), endgame.score(&EIGHT, pos), "{pos:?}");
         }
     }
 }
