@@ -24,6 +24,7 @@ pub enum BoardSize {
 impl BoardSize {
     /// Squares on a side: 8 or 10.
     #[must_use]
+    #[inline]
     pub const fn side(self) -> u8 {
         match self {
             Self::Eight => 8,
@@ -33,6 +34,7 @@ impl BoardSize {
 
     /// Number of move bytes in a game record: 60 or 96.
     #[must_use]
+    #[inline]
     pub const fn moves_len(self) -> usize {
         match self {
             Self::Eight => 60,
@@ -42,12 +44,14 @@ impl BoardSize {
 
     /// Length of a game record: 68 or 104 bytes.
     #[must_use]
+    #[inline]
     pub const fn record_len(self) -> usize {
         8 + self.moves_len()
     }
 
     /// The multiplier of the row in a move byte: 10 or 12.
     #[must_use]
+    #[inline]
     pub const fn row_stride(self) -> u8 {
         match self {
             Self::Eight => 10,
@@ -57,6 +61,7 @@ impl BoardSize {
 
     /// The P1 header value written for this size: 8 or 10.
     #[must_use]
+    #[inline]
     pub const fn p1(self) -> u8 {
         self.side()
     }
@@ -79,7 +84,7 @@ impl fmt::Display for BoardSize {
 }
 
 /// Marks a byte that is no square in the decode tables.
-const OFF: u8 = 0xFF;
+pub(crate) const OFF: u8 = 0xFF;
 
 /// Byte → `row << 4 | column` (both from 0), or [`OFF`].
 const fn decode_table(side: u8, stride: u8) -> [u8; 256] {
@@ -113,16 +118,19 @@ static DECODE_10: [u8; 256] = decode_table(10, 12);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square {
-    row: u8,
-    column: u8,
+    /// `row << 4 | column`, both from 0.
+    packed: u8,
 }
 
 impl Square {
     /// The square at `column` and `row` (from 0), if both are below `size`'s side.
     #[must_use]
+    #[inline]
     pub const fn new(column: u8, row: u8, size: BoardSize) -> Option<Self> {
         if column < size.side() && row < size.side() {
-            Some(Self { row, column })
+            Some(Self {
+                packed: (row << 4) | column,
+            })
         } else {
             None
         }
@@ -134,39 +142,45 @@ impl Square {
     #[must_use]
     pub fn from_wthor(byte: u8, size: BoardSize) -> Option<Self> {
         let packed = size.table()[usize::from(byte)];
-        (packed != OFF).then_some(Self {
-            row: packed >> 4,
-            column: packed & 0x0F,
-        })
+        (packed != OFF).then_some(Self { packed })
+    }
+
+    #[inline]
+    pub(crate) const fn from_packed(packed: u8) -> Self {
+        Self { packed }
     }
 
     /// The move byte of this square.
     #[must_use]
+    #[inline]
     pub const fn to_wthor(self, size: BoardSize) -> u8 {
-        (self.column + 1) + size.row_stride() * (self.row + 1)
+        (self.column() + 1) + size.row_stride() * (self.row() + 1)
     }
 
     /// Column from 0 (a = 0).
     #[must_use]
+    #[inline]
     pub const fn column(self) -> u8 {
-        self.column
+        self.packed & 0x0F
     }
 
     /// Row from 0 (row 1 = 0).
     #[must_use]
+    #[inline]
     pub const fn row(self) -> u8 {
-        self.row
+        self.packed >> 4
     }
 
     /// `row × side + column`: 0..64 on 8x8 (a1 = 0, h8 = 63), 0..100 on 10x10.
     #[must_use]
+    #[inline]
     pub const fn index(self, size: BoardSize) -> usize {
-        self.row as usize * size.side() as usize + self.column as usize
+        self.row() as usize * size.side() as usize + self.column() as usize
     }
 }
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", char::from(b'a' + self.column), self.row + 1)
+        write!(f, "{}{}", char::from(b'a' + self.column()), self.row() + 1)
     }
 }

@@ -18,7 +18,7 @@ use std::slice::ChunksExact;
 use nom::IResult;
 use nom::bytes::complete::take;
 
-use crate::board::{BoardSize, Square};
+use crate::board::{BoardSize, OFF, Square};
 use crate::error::{HeaderField, Sink, Warning, WarningKind};
 use crate::header::{HEADER_LEN, Header, read_header, write_header};
 use crate::records::{count_u32, expect_field, whole_records};
@@ -34,6 +34,7 @@ pub struct GameView<'a> {
 impl<'a> GameView<'a> {
     /// Views `bytes` as one record, if it is exactly one record long.
     #[must_use]
+    #[inline]
     pub fn new(bytes: &'a [u8], size: BoardSize) -> Option<Self> {
         (bytes.len() == size.record_len()).then_some(Self { bytes, size })
     }
@@ -109,27 +110,31 @@ impl<'a> GameView<'a> {
     #[inline]
     #[must_use]
     pub fn moves(&self) -> Moves<'a> {
+        let bytes = self.moves_raw();
         Moves {
-            bytes: self.moves_raw().iter(),
-            size: self.size,
-            number: 0,
+            bytes: bytes.iter(),
+            len: bytes.len(),
+            table: self.size.table(),
         }
     }
 
     /// The board size of the record.
     #[must_use]
+    #[inline]
     pub const fn board_size(&self) -> BoardSize {
         self.size
     }
 
     /// The whole record as stored (68 or 104 bytes).
     #[must_use]
+    #[inline]
     pub const fn as_bytes(&self) -> &'a [u8] {
         self.bytes
     }
 
     /// An owned copy.
     #[must_use]
+    #[inline]
     pub fn to_game(&self) -> Game {
         Game {
             tournament: self.tournament(),
@@ -159,8 +164,8 @@ impl fmt::Debug for GameView<'_> {
 /// A move byte that is no square of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OffBoard {
-    /// The move number, from 1.
-    pub move_number: usize,
+    /// The move number, from 1 (at most 96).
+    pub move_number: u8,
     /// The byte.
     pub value: u8,
 }
@@ -181,8 +186,25 @@ impl std::error::Error for OffBoard {}
 #[derive(Clone, Debug)]
 pub struct Moves<'a> {
     bytes: std::slice::Iter<'a, u8>,
-    size: BoardSize,
-    number: usize,
+    len: usize,
+    table: &'static [u8; 256],
+}
+
+impl Moves<'_> {
+    /// The slow path: the end of the list, or a byte off the board.
+    #[cold]
+    fn not_a_square(&mut self, byte: u8) -> Option<Result<Square, OffBoard>> {
+        if byte == 0 {
+            self.bytes = [].iter();
+            return None;
+        }
+        let number = self.len - self.bytes.len();
+        Some(Err(OffBoard {
+            // At most 96: the move lists are 60 or 96 bytes.
+            move_number: u8::try_from(number).unwrap_or(u8::MAX),
+            value: byte,
+        }))
+    }
 }
 
 impl Iterator for Moves<'_> {
@@ -191,15 +213,15 @@ impl Iterator for Moves<'_> {
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         let &byte = self.bytes.next()?;
-        if byte == 0 {
-            self.bytes = [].iter();
-            return None;
+        let packed = self.table[usize::from(byte)];
+        if packed == OFF {
+            return self.not_a_square(byte);
         }
-        self.number += 1;
-        Some(Square::from_wthor(byte, self.size).ok_or(OffBoard {
-            move_number: self.number,
-            value: byte,
-        }))
+        Some(Ok(Square::from_packed(packed)))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.bytes.len()))
     }
 }
 
@@ -229,6 +251,7 @@ impl Game {
     ///
     /// [`ErrorKind::InvalidValue`] for a move that is no square of `size`
     /// or more moves than a record holds.
+    #[inline]
     pub fn from_squares(
         tournament: u16,
         black: u16,
@@ -259,6 +282,7 @@ impl Game {
     /// # Errors
     ///
     /// [`ErrorKind::InvalidValue`] when `moves` is not exactly 60 or 96 bytes.
+    #[inline]
     pub fn to_bytes(&self, size: BoardSize) -> Result<Vec<u8>, Error> {
         let mut out = Vec::with_capacity(size.record_len());
         write_game(self, size, &mut out)?;
@@ -348,30 +372,35 @@ pub struct GameFile<'a> {
 impl<'a> GameFile<'a> {
     /// The header as stored (N1 may disagree with [`GameFile::len`]: see the warnings).
     #[must_use]
+    #[inline]
     pub const fn header(&self) -> &Header {
         &self.header
     }
 
     /// 8x8 or 10x10.
     #[must_use]
+    #[inline]
     pub const fn board_size(&self) -> BoardSize {
         self.size
     }
 
     /// Number of whole records read.
     #[must_use]
+    #[inline]
     pub const fn len(&self) -> usize {
         self.records.len() / self.size.record_len()
     }
 
     /// No record at all.
     #[must_use]
+    #[inline]
     pub const fn is_empty(&self) -> bool {
         self.records.is_empty()
     }
 
     /// The game at `index` (from 0).
     #[must_use]
+    #[inline]
     pub fn get(&self, index: usize) -> Option<GameView<'a>> {
         let len = self.size.record_len();
         let start = index.checked_mul(len)?;
@@ -384,6 +413,7 @@ impl<'a> GameFile<'a> {
 
     /// Every game, in file order.
     #[must_use]
+    #[inline]
     pub fn games(&self) -> Games<'a> {
         Games {
             chunks: self.records.chunks_exact(self.size.record_len()),
@@ -393,12 +423,14 @@ impl<'a> GameFile<'a> {
 
     /// The warnings found while reading (empty in strict mode).
     #[must_use]
+    #[inline]
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
     }
 
     /// The bytes of the whole records, as stored.
     #[must_use]
+    #[inline]
     pub const fn records_bytes(&self) -> &'a [u8] {
         self.records
     }
@@ -410,6 +442,7 @@ impl<'a> GameFile<'a> {
     /// # Errors
     ///
     /// [`ErrorKind::Io`] when `out` fails.
+    #[inline]
     pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> Result<(), Error> {
         let mut header = self.header;
         header.n1 = count_u32(self.len(), "games")?;
@@ -559,32 +592,60 @@ pub fn parse_game_file_as<'a>(
     })
 }
 
+/// Per byte: 0 for a square, [`BAD_ZERO`] for 0, [`BAD_OFF`] for anything else.
+const fn badness(size: BoardSize) -> [u8; 256] {
+    let table = size.table();
+    let mut out = [BAD_OFF; 256];
+    let mut b = 0;
+    while b < 256 {
+        if table[b] != OFF {
+            out[b] = 0;
+        }
+        b += 1;
+    }
+    out[0] = BAD_ZERO;
+    out
+}
+
+const BAD_ZERO: u8 = 1;
+const BAD_OFF: u8 = 2;
+static BADNESS_8: [u8; 256] = badness(BoardSize::Eight);
+static BADNESS_10: [u8; 256] = badness(BoardSize::Ten);
+
 /// Warns about move bytes off the board and non-zero bytes after the end.
 fn check_moves_all(records: &[u8], size: BoardSize, sink: &mut Sink) -> Result<(), Error> {
-    let table = size.table();
+    let badness = match size {
+        BoardSize::Eight => &BADNESS_8,
+        BoardSize::Ten => &BADNESS_10,
+    };
     let record_len = size.record_len();
     for (index, record) in records.chunks_exact(record_len).enumerate() {
         let moves = &record[8..];
-        // Fast path: a full game, every byte a square.
-        if moves.iter().all(|&b| table[usize::from(b)] != 0xFF) {
+        // Fast path, branch-free over the bytes: every byte a square (a full
+        // game), or only squares and zeros.
+        let bad = moves
+            .iter()
+            .fold(0u8, |acc, &b| acc | badness[usize::from(b)]);
+        if bad == 0 {
+            continue;
+        }
+        let end = moves.iter().position(|&b| b == 0).unwrap_or(moves.len());
+        let (played, rest) = moves.split_at(end);
+        if bad == BAD_ZERO && rest.iter().all(|&b| b == 0) {
             continue;
         }
         let base = (HEADER_LEN + index * record_len + 8) as u64;
-        let end = moves.iter().position(|&b| b == 0).unwrap_or(moves.len());
-        if let Some(at) = moves[..end]
-            .iter()
-            .position(|&b| table[usize::from(b)] == 0xFF)
-        {
+        if let Some(at) = played.iter().position(|&b| badness[usize::from(b)] != 0) {
             sink.warn(
                 base + at as u64,
                 Some(index as u64),
                 WarningKind::MoveOffBoard {
                     move_number: at + 1,
-                    value: moves[at],
+                    value: played[at],
                 },
             )?;
         }
-        if let Some(at) = moves[end..].iter().position(|&b| b != 0) {
+        if let Some(at) = rest.iter().position(|&b| b != 0) {
             let at = end + at;
             sink.warn(
                 base + at as u64,

@@ -52,6 +52,7 @@ impl CreationDate {
     /// assert_eq!(date.to_string(), "2007-05-22");
     /// ```
     #[must_use]
+    #[inline]
     pub const fn full_year(self) -> u16 {
         self.century as u16 * 100 + self.year as u16
     }
@@ -95,6 +96,7 @@ pub struct Header {
 impl Header {
     /// The board size stated by P1: 0 or 8 → 8x8, 10 → 10x10, anything else `None`.
     #[must_use]
+    #[inline]
     pub const fn board_size(&self) -> Option<BoardSize> {
         match self.p1 {
             0 | 8 => Some(BoardSize::Eight),
@@ -112,6 +114,7 @@ impl Header {
     /// assert_eq!(header.depth(), 24);
     /// ```
     #[must_use]
+    #[inline]
     pub const fn depth(&self) -> u8 {
         if self.p3 == 0 { 22 } else { self.p3 }
     }

@@ -34,6 +34,7 @@ pub enum NameKind {
 impl NameKind {
     /// The field width: 20 or 26 bytes.
     #[must_use]
+    #[inline]
     pub const fn width(self) -> usize {
         match self {
             Self::Players => 20,
@@ -51,6 +52,7 @@ pub struct NameView<'a> {
 impl<'a> NameView<'a> {
     /// The whole field as stored (20 or 26 bytes).
     #[must_use]
+    #[inline]
     pub const fn raw(&self) -> &'a [u8] {
         self.raw
     }
@@ -70,12 +72,14 @@ impl<'a> NameView<'a> {
     /// The name decoded with `encoding` (bytes after the first NUL ignored).
     /// Borrowed when the bytes are ASCII and the encoding ASCII-compatible.
     #[must_use]
+    #[inline]
     pub fn decode(&self, encoding: &'static Encoding) -> Cow<'a, str> {
         encoding.decode_without_bom_handling(self.text_bytes()).0
     }
 
     /// An owned copy of the raw field.
     #[must_use]
+    #[inline]
     pub fn to_name(&self) -> Name {
         Name {
             raw: self.raw.to_vec(),
@@ -113,6 +117,7 @@ impl Name {
     /// [`ErrorKind::InvalidValue`](crate::ErrorKind::InvalidValue) when the text
     /// has a NUL, a character the encoding cannot represent, or is longer than
     /// the field allows (width − 1 bytes).
+    #[inline]
     pub fn from_text(
         text: &str,
         kind: NameKind,
@@ -142,6 +147,7 @@ impl Name {
 
     /// Views the raw field.
     #[must_use]
+    #[inline]
     pub fn view(&self) -> NameView<'_> {
         NameView { raw: &self.raw }
     }
@@ -194,30 +200,35 @@ pub struct NamesFile<'a> {
 impl<'a> NamesFile<'a> {
     /// The header as stored.
     #[must_use]
+    #[inline]
     pub const fn header(&self) -> &Header {
         &self.header
     }
 
     /// Players or tournaments.
     #[must_use]
+    #[inline]
     pub const fn kind(&self) -> NameKind {
         self.kind
     }
 
     /// Number of whole records read.
     #[must_use]
+    #[inline]
     pub const fn len(&self) -> usize {
         self.records.len() / self.kind.width()
     }
 
     /// No record at all.
     #[must_use]
+    #[inline]
     pub const fn is_empty(&self) -> bool {
         self.records.is_empty()
     }
 
     /// The record at `index` (from 0).
     #[must_use]
+    #[inline]
     pub fn get(&self, index: usize) -> Option<NameView<'a>> {
         let width = self.kind.width();
         let start = index.checked_mul(width)?;
@@ -240,12 +251,14 @@ impl<'a> NamesFile<'a> {
     /// # Ok::<(), wthor_format::Error>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn name(&self, index: usize) -> Option<Cow<'a, str>> {
         Some(self.get(index)?.decode(self.encoding))
     }
 
     /// Every record, in file order.
     #[must_use]
+    #[inline]
     pub fn names(&self) -> Names<'a> {
         Names {
             chunks: self.records.chunks_exact(self.kind.width()),
@@ -254,12 +267,14 @@ impl<'a> NamesFile<'a> {
 
     /// The encoding used by [`NamesFile::name`].
     #[must_use]
+    #[inline]
     pub const fn encoding(&self) -> &'static Encoding {
         self.encoding
     }
 
     /// The warnings found while reading.
     #[must_use]
+    #[inline]
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
     }
@@ -271,6 +286,7 @@ impl<'a> NamesFile<'a> {
     ///
     /// [`ErrorKind::InvalidValue`](crate::ErrorKind::InvalidValue) with more
     /// than 65,535 records; [`ErrorKind::Io`](crate::ErrorKind::Io).
+    #[inline]
     pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> Result<(), Error> {
         let mut header = self.header;
         header.n2 = count_u16(self.len())?;

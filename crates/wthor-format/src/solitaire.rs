@@ -134,6 +134,7 @@ pub struct PuzzleView<'a> {
 impl<'a> PuzzleView<'a> {
     /// Views `bytes` as one record, if it is exactly 36 bytes long.
     #[must_use]
+    #[inline]
     pub fn new(bytes: &'a [u8]) -> Option<Self> {
         Some(Self {
             bytes: bytes.try_into().ok()?,
@@ -155,30 +156,35 @@ impl<'a> PuzzleView<'a> {
 
     /// Year of the game.
     #[must_use]
+    #[inline]
     pub fn year(&self) -> u16 {
         self.u16_at(0)
     }
 
     /// Tournament number.
     #[must_use]
+    #[inline]
     pub fn tournament(&self) -> u16 {
         self.u16_at(2)
     }
 
     /// Black player number.
     #[must_use]
+    #[inline]
     pub fn black(&self) -> u32 {
         self.u32_at(4)
     }
 
     /// White player number.
     #[must_use]
+    #[inline]
     pub fn white(&self) -> u32 {
         self.u32_at(8)
     }
 
     /// The packed position (16 bytes).
     #[must_use]
+    #[inline]
     pub fn position_raw(&self) -> &'a [u8; 16] {
         let (_, rest) = self.bytes.split_at(12);
         let (position, _) = rest.split_at(16);
@@ -187,66 +193,77 @@ impl<'a> PuzzleView<'a> {
 
     /// The decoded position, indexed `row × 8 + column` (a1 = 0).
     #[must_use]
+    #[inline]
     pub fn position(&self) -> [Cell; 64] {
         decode_position(self.position_raw())
     }
 
     /// Stored number of empty squares.
     #[must_use]
+    #[inline]
     pub fn empties(&self) -> u8 {
         self.bytes[28]
     }
 
     /// Side to move: 1 black, 2 white.
     #[must_use]
+    #[inline]
     pub fn side_to_move(&self) -> u8 {
         self.bytes[29]
     }
 
     /// Solution score: disc difference for the side to move after perfect play.
     #[must_use]
+    #[inline]
     pub fn score(&self) -> i8 {
         i8::from_le_bytes([self.bytes[30]])
     }
 
     /// First move of the solution, as a raw move byte (column + 10 × row).
     #[must_use]
+    #[inline]
     pub fn first_move_raw(&self) -> u8 {
         self.bytes[31]
     }
 
     /// First move of the solution, decoded.
     #[must_use]
+    #[inline]
     pub fn first_move(&self) -> Option<Square> {
         Square::from_wthor(self.first_move_raw(), BoardSize::Eight)
     }
 
     /// Real score of the game (black's discs).
     #[must_use]
+    #[inline]
     pub fn real_score(&self) -> u8 {
         self.bytes[32]
     }
 
     /// Move 25 of the game as a raw move byte, 0 if unknown.
     #[must_use]
+    #[inline]
     pub fn move25(&self) -> u8 {
         self.bytes[33]
     }
 
     /// The two reserved bytes.
     #[must_use]
+    #[inline]
     pub fn reserved(&self) -> [u8; 2] {
         [self.bytes[34], self.bytes[35]]
     }
 
     /// The record as stored.
     #[must_use]
+    #[inline]
     pub const fn as_bytes(&self) -> &'a [u8; PUZZLE_LEN] {
         self.bytes
     }
 
     /// An owned copy.
     #[must_use]
+    #[inline]
     pub fn to_puzzle(&self) -> Puzzle {
         Puzzle {
             year: self.year(),
@@ -303,6 +320,7 @@ pub struct Puzzle {
 impl Puzzle {
     /// The record as its 36 bytes.
     #[must_use]
+    #[inline]
     pub fn to_bytes(&self) -> [u8; PUZZLE_LEN] {
         let mut out = [0u8; PUZZLE_LEN];
         out[0..2].copy_from_slice(&self.year.to_le_bytes());
@@ -400,30 +418,35 @@ pub struct SolitaireFile<'a> {
 impl<'a> SolitaireFile<'a> {
     /// The header as stored.
     #[must_use]
+    #[inline]
     pub const fn header(&self) -> &Header {
         &self.header
     }
 
     /// The presence table as stored.
     #[must_use]
+    #[inline]
     pub fn presence_table(&self) -> [u32; 64] {
         parse_presence_table(self.table).map_or([0; 64], |(_, table)| table)
     }
 
     /// Number of whole records read.
     #[must_use]
+    #[inline]
     pub const fn len(&self) -> usize {
         self.records.len() / PUZZLE_LEN
     }
 
     /// No record at all.
     #[must_use]
+    #[inline]
     pub const fn is_empty(&self) -> bool {
         self.records.is_empty()
     }
 
     /// The puzzle at `index` (from 0).
     #[must_use]
+    #[inline]
     pub fn get(&self, index: usize) -> Option<PuzzleView<'a>> {
         let start = index.checked_mul(PUZZLE_LEN)?;
         PuzzleView::new(self.records.get(start..start.checked_add(PUZZLE_LEN)?)?)
@@ -431,6 +454,7 @@ impl<'a> SolitaireFile<'a> {
 
     /// Every puzzle, in file order.
     #[must_use]
+    #[inline]
     pub fn puzzles(&self) -> Puzzles<'a> {
         Puzzles {
             chunks: self.records.chunks_exact(PUZZLE_LEN),
@@ -439,6 +463,7 @@ impl<'a> SolitaireFile<'a> {
 
     /// The warnings found while reading.
     #[must_use]
+    #[inline]
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
     }
@@ -449,6 +474,7 @@ impl<'a> SolitaireFile<'a> {
     /// # Errors
     ///
     /// [`ErrorKind::Io`] when `out` fails.
+    #[inline]
     pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> Result<(), Error> {
         let (header, table) = counted(&self.header, &self.presence_table(), self.len())?;
         write_header(&header, out)?;
