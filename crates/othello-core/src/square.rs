@@ -197,13 +197,15 @@ impl Square {
     #[inline]
     #[must_use]
     pub const fn from_wthor(byte: u8, size: Size) -> Option<Square> {
-        let stride = size.wthor_stride();
-        let col = byte % stride;
-        let row = byte / stride;
-        if col == 0 || row == 0 {
-            return None;
+        let index = match size {
+            Size::Eight => FROM_WTHOR_8[byte as usize],
+            Size::Ten => FROM_WTHOR_10[byte as usize],
+        };
+        if index == NO_SQUARE {
+            None
+        } else {
+            Some(Square(index))
         }
-        Square::from_coords(col - 1, row - 1, size)
     }
 
     /// Parses an algebraic square name, a column letter (`a`..`h` or
@@ -226,6 +228,29 @@ impl Square {
         SquareName(self, size)
     }
 }
+
+/// Marks a byte that names no square in the tables below.
+const NO_SQUARE: u8 = u8::MAX;
+
+/// The square index of every WTHOR move byte, [`NO_SQUARE`] when none.
+const fn wthor_table(size: Size) -> [u8; 256] {
+    let mut t = [NO_SQUARE; 256];
+    let side = size.side();
+    let stride = size.wthor_stride();
+    let mut row = 0;
+    while row < side {
+        let mut col = 0;
+        while col < side {
+            t[((row + 1) * stride + col + 1) as usize] = row * side + col;
+            col += 1;
+        }
+        row += 1;
+    }
+    t
+}
+
+static FROM_WTHOR_8: [u8; 256] = wthor_table(Size::Eight);
+static FROM_WTHOR_10: [u8; 256] = wthor_table(Size::Ten);
 
 /// Parses a square name at the start of `bytes`, returning it and the number
 /// of bytes it used (the row number is read greedily, at most two digits).
