@@ -194,6 +194,7 @@ impl fmt::Display for WarningKind {
 /// In strict mode ([`ReadOptions::strict`](crate::ReadOptions)) every warning is
 /// returned as an [`Error`] of kind [`ErrorKind::Strict`] instead.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Warning {
     /// Byte offset in the file where the odd data starts.
     pub offset: u64,

@@ -13,6 +13,15 @@
 //!   disagreed with the file is rewritten to the number of records written
 //!   (and trailing bytes shorter than a record are dropped).
 //!
+//! Entry points: [`parse_any`] (detects the kind with [`detect_kind`]), or
+//! one kind: [`parse_game_file`], [`parse_names_file`], [`parse_solitaire_file`].
+//! Over a memory map (the crate itself does no I/O):
+//!
+//! ```text
+//! let map = unsafe { memmap2::Mmap::map(&std::fs::File::open(path)?)? };
+//! let games = wthor_format::parse_game_file(&map, &ReadOptions::default())?;
+//! ```
+//!
 //! ```
 //! use wthor_format::{FileKind, ReadOptions, parse_any, WthorFile};
 //! # use wthor_format::{BoardSize, Game, Header, write_game_file};

@@ -145,6 +145,23 @@ impl Name {
         Ok(Self { raw })
     }
 
+    /// The same name with every byte after the first NUL set to 0 (what the
+    /// documentation asks writers to do; write-back of parsed records keeps
+    /// them by default, for byte identity).
+    ///
+    /// ```
+    /// let name = wthor_format::Name { raw: b"Anna\0junk".to_vec() };
+    /// assert_eq!(name.cleaned().raw, b"Anna\0\0\0\0\0");
+    /// ```
+    #[must_use]
+    pub fn cleaned(&self) -> Self {
+        let mut raw = self.raw.clone();
+        if let Some(nul) = raw.iter().position(|&b| b == 0) {
+            raw[nul..].fill(0);
+        }
+        Self { raw }
+    }
+
     /// Views the raw field.
     #[must_use]
     #[inline]
