@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod verify;
 
 /// Tools for the WTHOR Othello game database.
 #[derive(Debug, Parser)]

@@ -26,6 +26,8 @@ use othello_core::{Board, Board8, Board10};
 use rayon::prelude::*;
 use wthor_format::{BoardSize, FileKind, GameView, ReadOptions, Warning, WthorFile};
 
+pub mod cache;
+pub mod verify;
 
 /// Why a database could not be opened.
 #[derive(Debug, thiserror::Error)]

@@ -1,12 +1,372 @@
-//! `wthor puzzles` (placeholder: its issue fills it in).
+//! `wthor puzzles FILE.pzz...`: list solitaire puzzles, or verify them with
+//! the exact solver (`--verify`).
+//!
+//! The list gives, per puzzle, its index (from 0), the year and players of
+//! its game (names from the players file beside the puzzles, e.g.
+//! `Solitaires.jou`), the empties, the side to move, and the stored first
+//! move and score.
+//!
+//! `--verify` checks, per puzzle: the position decodes (2-bit squares, side
+//! to move 1 or 2), the stored empties count is the board's, the stored
+//! score and first move are the solver's, and the defining property: the
+//! side to move has exactly one winning move (exactly one drawing move when
+//! the best is a draw). Puzzles with problems are listed with their index
+//! and what is wrong, then counts. `--results`, `--shard` and the progress
+//! bar work as for `wthor validate --solve`.
+//!
+//! Exit code: 0 when every file could be read; 1 when one could not, or
+//! with `--strict` when a puzzle has a problem.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use anyhow::Context as _;
+use serde::Serialize;
+use wthor_db::verify::{
+    PuzzleCheck, RecordKey, Shard, Workers, check_puzzle, median_p90, run_parallel, select,
+};
+use wthor_format::{FileKind, ReadOptions, SolitaireFile, WthorFile, parse_any};
+
+use crate::verify::{PlayerNames, open_results, progress};
 
 /// Arguments of `wthor puzzles`.
 #[derive(Debug, clap::Args)]
-pub(crate) struct Args {}
+pub(crate) struct Args {
+    /// Solitaire files (`.pzz`), or directories (their `.pzz` files).
+    #[arg(required = true, value_name = "FILE.pzz")]
+    paths: Vec<PathBuf>,
+    /// Verify every puzzle with the exact solver instead of listing.
+    #[arg(long)]
+    verify: bool,
+    /// Only puzzles with at most N empty squares.
+    #[arg(long, value_name = "N")]
+    max_empties: Option<u8>,
+    /// Print one JSON object per puzzle (JSON Lines).
+    #[arg(long)]
+    json: bool,
+    /// With --verify: check only shard K of N (the i-th selected puzzle,
+    /// from 0, goes to shard i mod N + 1).
+    #[arg(long, value_name = "K/N", requires = "verify")]
+    shard: Option<Shard>,
+    /// With --verify: append one JSON object per verified puzzle to FILE;
+    /// puzzles already there are skipped (resume).
+    #[arg(long, value_name = "FILE.jsonl", requires = "verify")]
+    results: Option<PathBuf>,
+    /// With --verify: puzzles solved in parallel (default: all cores).
+    #[arg(long, value_name = "N", requires = "verify")]
+    threads: Option<usize>,
+    /// With --verify: transposition table of 2^BITS entries per solver.
+    #[arg(long, value_name = "BITS", default_value_t = 20, requires = "verify")]
+    tt_bits: u32,
+    /// Exit 1 when a puzzle does not verify.
+    #[arg(long, requires = "verify")]
+    strict: bool,
+}
 
-pub(crate) fn run(_args: &Args, _out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`wthor puzzles` is not implemented yet")
+/// One puzzle file, read whole.
+struct Input {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    names: PlayerNames,
+}
+
+impl Input {
+    fn puzzles(&self) -> SolitaireFile<'_> {
+        match parse_any(
+            &self.bytes,
+            Some(FileKind::Solitaires),
+            &ReadOptions::default(),
+        ) {
+            Ok(WthorFile::Solitaires(s)) => s,
+            _ => unreachable!("checked when read"),
+        }
+    }
+}
+
+/// One puzzle as listed with `--json`.
+#[derive(Debug, Serialize)]
+struct Listed {
+    file: String,
+    index: usize,
+    year: u16,
+    black: String,
+    white: String,
+    empties: u8,
+    side: String,
+    first_move: String,
+    score: i8,
+}
+
+/// One line of the results file (and of `--verify --json`).
+#[derive(Debug, Serialize)]
+struct Verified<'a> {
+    #[serde(flatten)]
+    key: &'a RecordKey,
+    year: u16,
+    black: String,
+    white: String,
+    #[serde(flatten)]
+    check: &'a PuzzleCheck,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let mut failed = false;
+    let mut inputs = Vec::new();
+    for path in expand(&args.paths)? {
+        let bytes = match super::info::read_regular(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("wthor: {e:#}");
+                failed = true;
+                continue;
+            }
+        };
+        match parse_any(&bytes, Some(FileKind::Solitaires), &ReadOptions::default()) {
+            Ok(WthorFile::Solitaires(_)) => {}
+            Ok(_) => unreachable!("parsed as solitaires"),
+            Err(e) => {
+                eprintln!("wthor: {}: {e}", path.display());
+                failed = true;
+                continue;
+            }
+        }
+        let names = PlayerNames::beside(&path);
+        inputs.push(Input { path, bytes, names });
+    }
+    let files: Vec<SolitaireFile<'_>> = inputs.iter().map(Input::puzzles).collect();
+    // Every puzzle of the inputs within --max-empties, in input order.
+    let wanted: Vec<Vec<usize>> = files
+        .iter()
+        .map(|f| {
+            (0..f.len())
+                .filter(|&i| {
+                    let p = f.get(i).expect("index below the count");
+                    args.max_empties.is_none_or(|m| p.empties() <= m)
+                })
+                .collect()
+        })
+        .collect();
+    let side = |b: u8| match b {
+        1 => "black".to_owned(),
+        2 => "white".to_owned(),
+        other => format!("side {other}"),
+    };
+    let file_name = |f: usize| {
+        inputs[f].path.file_name().map_or_else(
+            || inputs[f].path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        )
+    };
+
+    if !args.verify {
+        for (f, list) in wanted.iter().enumerate() {
+            for &i in list {
+                let p = files[f].get(i).expect("index below the count");
+                let names = &inputs[f].names;
+                let listed = Listed {
+                    file: file_name(f),
+                    index: i,
+                    year: p.year(),
+                    black: names.get(p.black() as usize),
+                    white: names.get(p.white() as usize),
+                    empties: p.empties(),
+                    side: side(p.side_to_move()),
+                    first_move: p
+                        .first_move()
+                        .map_or_else(|| format!("byte {}", p.first_move_raw()), |s| s.to_string()),
+                    score: p.score(),
+                };
+                if args.json {
+                    serde_json::to_writer(&mut *out, &listed)?;
+                    writeln!(out)?;
+                } else {
+                    writeln!(
+                        out,
+                        "{} {:>5} {} {} vs {}: {} empties, {} to move, {} {:+}",
+                        listed.file,
+                        listed.index,
+                        listed.year,
+                        listed.black,
+                        listed.white,
+                        listed.empties,
+                        listed.side,
+                        listed.first_move,
+                        listed.score
+                    )?;
+                }
+            }
+        }
+        return Ok(if failed {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
+
+    let counts: Vec<usize> = wanted.iter().map(Vec::len).collect();
+    let selected = select(&counts, None, args.shard);
+    let log = open_results(args.results.as_deref())?;
+    let jobs: Vec<(usize, usize, RecordKey)> = selected
+        .into_iter()
+        .map(|(f, k)| {
+            let i = wanted[f][k];
+            let p = files[f].get(i).expect("index below the count");
+            let key = RecordKey::new(&inputs[f].path, files[f].header().created, i, p.as_bytes());
+            (f, i, key)
+        })
+        .collect();
+    let total = jobs.len();
+    let jobs: Vec<_> = jobs
+        .into_iter()
+        .filter(|(_, _, k)| log.as_ref().is_none_or(|l| !l.contains(k)))
+        .collect();
+    let skipped = total - jobs.len();
+    let log = log.map(Mutex::new);
+    let bar = progress(jobs.len(), "puzzles");
+    let bad = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, usize, PuzzleCheck)>> = Mutex::new(Vec::new());
+    let workers = Workers {
+        workers: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1),
+        solver_threads: 1,
+        tt_bits: args.tt_bits,
+    };
+    let result = run_parallel(
+        &jobs,
+        workers,
+        |(f, i, _), solver| check_puzzle(&files[*f].get(*i).expect("index"), solver),
+        |(f, i, key), check: PuzzleCheck| -> anyhow::Result<()> {
+            if let Some(log) = &log {
+                let p = files[*f].get(*i).expect("index");
+                let names = &inputs[*f].names;
+                let record = Verified {
+                    key,
+                    year: p.year(),
+                    black: names.get(p.black() as usize),
+                    white: names.get(p.white() as usize),
+                    check: &check,
+                };
+                log.lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .append(key, &record)
+                    .with_context(|| {
+                        format!(
+                            "{}: cannot append",
+                            args.results.as_deref().unwrap_or(Path::new("")).display()
+                        )
+                    })?;
+            }
+            if !check.ok {
+                let n = bad.fetch_add(1, Ordering::Relaxed) + 1;
+                bar.set_message(format!("{n} with problems"));
+            }
+            bar.inc(1);
+            done.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push((*f, *i, check));
+            Ok(())
+        },
+    );
+    bar.finish_and_clear();
+    result?;
+
+    let mut done = done
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    done.sort_by_key(|(f, i, _)| (*f, *i));
+    let mut times = Vec::new();
+    let mut problems = 0;
+    // Puzzles whose only problem is a stored score that fits a count
+    // without the empties.
+    let mut uncounted = 0;
+    for (f, i, check) in &done {
+        times.push(check.seconds);
+        let p = files[*f].get(*i).expect("index");
+        let names = &inputs[*f].names;
+        if args.json {
+            let key = RecordKey::new(
+                &inputs[*f].path,
+                files[*f].header().created,
+                *i,
+                p.as_bytes(),
+            );
+            let record = Verified {
+                key: &key,
+                year: p.year(),
+                black: names.get(p.black() as usize),
+                white: names.get(p.white() as usize),
+                check,
+            };
+            serde_json::to_writer(&mut *out, &record)?;
+            writeln!(out)?;
+        }
+        if check.ok {
+            continue;
+        }
+        problems += 1;
+        uncounted += usize::from(check.empties_uncounted && check.problems.len() == 1);
+        if !args.json {
+            writeln!(
+                out,
+                "{}: puzzle {} ({}, {} vs {}): {}",
+                inputs[*f].path.display(),
+                i,
+                p.year(),
+                names.get(p.black() as usize),
+                names.get(p.white() as usize),
+                check.problems.join("; ")
+            )?;
+        }
+    }
+    if !args.json {
+        write!(
+            out,
+            "puzzles: {} verified: {} ok, {} with problems ({} of them only a stored score that fits a disc count without the empties)",
+            done.len(),
+            done.len() - problems,
+            problems,
+            uncounted
+        )?;
+        if skipped > 0 {
+            write!(out, "; {skipped} already in the results file")?;
+        }
+        writeln!(out)?;
+        if let Some((median, p90)) = median_p90(&mut times) {
+            writeln!(
+                out,
+                "time per puzzle: median {:.3} ms, 90th percentile {:.3} ms",
+                median * 1e3,
+                p90 * 1e3
+            )?;
+        }
+    }
+    Ok(if failed || (args.strict && problems > 0) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Files as given; a directory stands for its `.pzz` files, by name.
+fn expand(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let files = wthor_db::list_files(path, false)
+                .with_context(|| format!("{}: cannot list", path.display()))?;
+            out.extend(
+                files
+                    .into_iter()
+                    .filter(|p| FileKind::from_path(p) == Some(FileKind::Solitaires)),
+            );
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
 }

@@ -1,12 +1,209 @@
-//! `wthor solve` (placeholder: its issue fills it in).
+//! `wthor solve`: the exact score and a best move of 8x8 positions.
+//!
+//! A position is an OBF line (64 squares `X`/`O`/`-` from a1 to h8, a space,
+//! the side to move `X` or `O`; a trailing `; A2:+38; …` as in `.obf`
+//! files is ignored), given as the argument, one per line of `--file`, or a
+//! game of a WTHOR file replayed to a number of empties or moves. Each
+//! position gives one line: the exact final disc difference for the side
+//! to move (empties to the winner) and a best move, e.g. `+38 a2` (`pass`
+//! when the side must pass, `end` when the game is over); with `--wld`,
+//! `win`, `draw` or `loss`; with `--json`, one JSON object.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context as _, bail};
+use othello_core::solver::{Solver, SolverOptions};
+use othello_core::{Board, Board8, Color, Size, Square};
+use serde::Serialize;
+use wthor_db::verify::{Reach, replay_moves_prefix, replay_to_empties};
+use wthor_format::{BoardSize, ReadOptions, WthorFile, parse_any};
 
 /// Arguments of `wthor solve`.
 #[derive(Debug, clap::Args)]
-pub(crate) struct Args {}
+#[command(group(clap::ArgGroup::new("input").required(true).args(["position", "file", "game"])))]
+pub(crate) struct Args {
+    /// An OBF position, e.g. "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X".
+    #[arg(value_name = "OBF", allow_hyphen_values = true)]
+    position: Option<String>,
+    /// Solve every position of an OBF file (one per line, blank lines skipped).
+    #[arg(long, value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Solve a game of a WTHOR file (INDEX from 0) at `--empties` or `--move`.
+    #[arg(long, num_args = 2, value_names = ["FILE", "INDEX"])]
+    game: Option<Vec<String>>,
+    /// With --game: the first position with this many empty squares.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "game",
+        conflicts_with = "move_number"
+    )]
+    empties: Option<u32>,
+    /// With --game: the position after the first N recorded moves.
+    #[arg(long = "move", value_name = "N", requires = "game")]
+    move_number: Option<usize>,
+    /// Print one JSON object per position.
+    #[arg(long)]
+    json: bool,
+    /// Search threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Only win, draw or loss (faster than the exact score).
+    #[arg(long)]
+    wld: bool,
+    /// Transposition table of 2^BITS entries (24 bytes each).
+    #[arg(long, value_name = "BITS", default_value_t = 22)]
+    tt_bits: u32,
+}
 
-pub(crate) fn run(_args: &Args, _out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`wthor solve` is not implemented yet")
+/// One solved position, as printed with `--json`.
+#[derive(Debug, Serialize)]
+struct Report {
+    obf: String,
+    side: &'static str,
+    empties: u32,
+    /// Exact disc difference for the side to move (absent with `--wld`).
+    score: Option<i32>,
+    /// `win`, `draw` or `loss` (with `--wld`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wld: Option<&'static str>,
+    best_move: Option<String>,
+    nodes: u64,
+    seconds: f64,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let positions = positions(args)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| SolverOptions::default().threads)
+        .max(1);
+    let mut solver = Solver::new(SolverOptions {
+        threads,
+        tt_bits: args.tt_bits,
+    });
+    for board in positions {
+        let report = solve(&mut solver, &board, args.wld);
+        if args.json {
+            serde_json::to_writer(&mut *out, &report)?;
+            writeln!(out)?;
+        } else if let Some(wld) = report.wld {
+            writeln!(out, "{wld}")?;
+        } else {
+            let score = report.score.expect("exact score without --wld");
+            let mv = match &report.best_move {
+                Some(m) => m.as_str(),
+                None if board.is_game_over() => "end",
+                None => "pass",
+            };
+            writeln!(out, "{score:+} {mv}")?;
+        }
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn solve(solver: &mut Solver, board: &Board8, wld: bool) -> Report {
+    let (p, o) = (board.player(), board.opponent());
+    let before = solver.nodes();
+    let t = Instant::now();
+    let (score, wld, best) = if wld {
+        let r = solver.wld(p, o);
+        let text = match r {
+            1 => "win",
+            0 => "draw",
+            _ => "loss",
+        };
+        (None, Some(text), None)
+    } else {
+        let s = solver.solve(p, o);
+        (Some(s.score), None, s.best_move)
+    };
+    Report {
+        obf: board.to_obf(),
+        side: match board.side_to_move() {
+            Color::Black => "black",
+            Color::White => "white",
+        },
+        empties: board.empty_count(),
+        score,
+        wld,
+        best_move: best.map(|x| Square::new_unchecked(x).name(Size::Eight).to_string()),
+        nodes: solver.nodes() - before,
+        seconds: t.elapsed().as_secs_f64(),
+    }
+}
+
+/// The positions asked for, all parsed before any is solved (so that a bad
+/// line fails at once).
+fn positions(args: &Args) -> anyhow::Result<Vec<Board8>> {
+    if let Some(text) = &args.position {
+        let board = Board8::from_obf(text.trim()).context("the position argument")?;
+        return Ok(vec![board]);
+    }
+    if let Some(path) = &args.file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("{}: cannot read", path.display()))?;
+        let mut boards = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let board = Board8::from_obf(line)
+                .with_context(|| format!("{}: line {}", path.display(), i + 1))?;
+            boards.push(board);
+        }
+        return Ok(boards);
+    }
+    let game = args.game.as_deref().unwrap_or_default();
+    let [file, index] = game else {
+        bail!("--game takes a file and a game index");
+    };
+    let path = PathBuf::from(file);
+    let index: usize = index
+        .parse()
+        .with_context(|| format!("--game: bad game index {index:?} (a number from 0)"))?;
+    let bytes = super::info::read_regular(&path)?;
+    let parsed = parse_any(
+        &bytes,
+        wthor_format::FileKind::from_path(&path),
+        &ReadOptions::default(),
+    )
+    .with_context(|| format!("{}: cannot parse", path.display()))?;
+    let WthorFile::Games(games) = parsed else {
+        bail!("{}: not a game file", path.display());
+    };
+    if games.board_size() == BoardSize::Ten {
+        bail!("{}: 10x10 solving unavailable", path.display());
+    }
+    let Some(view) = games.get(index) else {
+        bail!(
+            "{}: no game {index} (the file holds {} games, numbered from 0)",
+            path.display(),
+            games.len()
+        );
+    };
+    let moves = view.moves_raw();
+    let at = |what: String| format!("{} game {index}: {what}", path.display());
+    let board = match (args.empties, args.move_number) {
+        (Some(n), _) => match replay_to_empties::<Board8>(moves, n) {
+            Reach::At { board, .. } => board,
+            Reach::Ended { moves, empties, .. } => bail!(at(format!(
+                "the game ends after {moves} moves with {empties} empties, before {n} empties"
+            ))),
+            Reach::Illegal { index: bad } => bail!(at(format!(
+                "move {} is illegal, before {n} empties",
+                bad + 1
+            ))),
+        },
+        (None, Some(n)) => replay_moves_prefix::<Board8>(moves, n).ok_or_else(|| {
+            anyhow::anyhow!(at(format!("the record does not hold {n} legal moves")))
+        })?,
+        (None, None) => bail!("--game needs --empties N or --move N"),
+    };
+    Ok(vec![board])
 }

@@ -47,11 +47,22 @@ pub(crate) struct Args {
     /// Read files into memory instead of memory-mapping them.
     #[arg(long)]
     no_mmap: bool,
-    // `--solve` (check the theoretical scores with the exact solver) belongs
-    // to the solver's issue and is added there.
+    /// Exact-solver check of the theoretical scores (with `--solve`, instead
+    /// of the replay check).
+    #[command(flatten)]
+    solve: crate::verify::SolveArgs,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    if args.solve.solve {
+        return crate::verify::run_theory(
+            &args.solve,
+            &args.paths,
+            args.recursive,
+            args.strict,
+            out,
+        );
+    }
     let mut options = OpenOptions::default();
     options.mmap = !args.no_mmap;
     options.recursive = args.recursive;

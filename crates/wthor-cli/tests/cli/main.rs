@@ -1,12 +1,13 @@
 //! Integration tests of the `wthor` binary: one test binary, one module per
 //! subcommand (each module owned by the issue that builds its command).
 
-mod perft;
-mod replay;
-mod validate;
-
 mod convert;
 mod info;
+mod perft;
+mod puzzles;
+mod replay;
+mod solve;
+mod validate;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

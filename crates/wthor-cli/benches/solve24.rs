@@ -1,0 +1,70 @@
+//! Exact solving of real game positions at 24 empties (the WTHOR depth),
+//! one thread: a deterministic random sample of the games of
+//! `$WTHOR_DATA/wthor/WTH_2025.wtb` (`SAMPLE` games, default 200, seed 1),
+//! each replayed to 24 empties and solved by a fresh single-threaded solver.
+//! Prints `bench: <name> = <value> <unit>` lines: median and 90th
+//! percentile seconds per game, nodes per second, and how many stored
+//! theoretical scores agreed.
+//!
+//! `cargo bench -p wthor-cli --bench solve24` (`SAMPLE=20` for a quick run).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use othello_core::solver::{Solver, SolverOptions};
+use othello_core::{Board, Board8};
+use wthor_db::verify::{Reach, black_discs, median_p90, replay_to_empties, select};
+use wthor_format::{ReadOptions, parse_game_file};
+
+fn main() {
+    let Some(data) = std::env::var_os("WTHOR_DATA") else {
+        println!("bench: solve24 skipped: WTHOR_DATA not set");
+        return;
+    };
+    let path = PathBuf::from(data).join("wthor/WTH_2025.wtb");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let file = parse_game_file(&bytes, &ReadOptions::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let sample: usize = std::env::var("SAMPLE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200);
+    let depth = file.header().depth();
+    let picked = select(&[file.len()], Some((sample, 1)), None);
+    let mut times = Vec::new();
+    let (mut nodes, mut agree) = (0u64, 0usize);
+    let mut total = 0.0;
+    for &(_, i) in &picked {
+        let game = file.get(i).expect("index below the count");
+        let Reach::At { board, .. } = replay_to_empties::<Board8>(game.moves_raw(), depth.into())
+        else {
+            continue;
+        };
+        let mut solver = Solver::new(SolverOptions {
+            threads: 1,
+            tt_bits: 22,
+        });
+        let t = Instant::now();
+        let s = solver.solve(board.player(), board.opponent());
+        let secs = t.elapsed().as_secs_f64();
+        total += secs;
+        nodes += s.nodes;
+        times.push(secs);
+        agree +=
+            usize::from(black_discs(s.score, board.side_to_move()) == game.theoretical_score());
+        eprintln!("game {i}: {:+} in {secs:.2} s", s.score);
+    }
+    let solved = times.len();
+    let Some((median, p90)) = median_p90(&mut times) else {
+        println!("bench: solve24 skipped: no game reaches {depth} empties");
+        return;
+    };
+    println!("bench: solve24_games = {solved} games");
+    println!("bench: solve24_median = {median:.3} s");
+    println!("bench: solve24_p90 = {p90:.3} s");
+    println!(
+        "bench: solve24_nodes_per_second = {:.0} nodes/s",
+        nodes as f64 / total
+    );
+    println!("bench: solve24_stored_agree = {agree} games");
+}

@@ -1,0 +1,490 @@
+//! `wthor solve` and `wthor validate --solve`: positions with few empties,
+//! synthetic game files with a small depth (P3 = 12), and FFO #1–#19 when
+//! `WTHOR_DATA` is set.
+
+use std::path::Path;
+
+use othello_core::solver::{Solver, SolverOptions};
+use othello_core::{Board, Board8, Color, Move, Size};
+use wthor_format::{BoardSize, Game, Header, write_game_file};
+
+use crate::{wthor, wthor_data};
+
+/// FFO #1: black to move, 14 empties, G8 wins by 18.
+const FFO1: &str =
+    "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;";
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn an_obf_argument_gives_the_score_and_a_best_move() {
+    let out = wthor(&["solve", "--threads", "1", FFO1]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "+18 g8\n");
+    let out = wthor(&["solve", "--threads", "1", "--wld", FFO1]);
+    assert_eq!(stdout(&out), "win\n");
+    let out = wthor(&["solve", "--threads", "1", "--json", FFO1]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["score"], 18);
+    assert_eq!(v["best_move"], "g8");
+    assert_eq!(v["side"], "black");
+    assert_eq!(v["empties"], 14);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert!(v["seconds"].is_number());
+    assert!(v["obf"].as_str().unwrap().ends_with(" X"));
+}
+
+#[test]
+fn a_file_gives_one_line_per_position_and_bad_lines_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.obf");
+    // FFO #1 with the colours and side swapped: the same score for white.
+    let swapped: String = FFO1[..64]
+        .chars()
+        .map(|c| match c {
+            'X' => 'O',
+            'O' => 'X',
+            c => c,
+        })
+        .collect();
+    std::fs::write(&file, format!("{FFO1}\n\n{swapped} O\n")).unwrap();
+    let out = wthor(&["solve", "--threads", "1", "--file", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "+18 g8\n+18 g8\n");
+
+    std::fs::write(&file, format!("{FFO1}\nXXO Z\n")).unwrap();
+    let out = wthor(&["solve", "--threads", "1", "--file", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("line 2") && err.contains("bad OBF"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(stdout(&out), "", "nothing solved before the error");
+
+    let out = wthor(&["solve", "not a position"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("bad OBF"), "{}", stderr(&out));
+}
+
+/// A deterministic pseudo-random game played to the end, as WTHOR bytes.
+fn random_game(seed: u64) -> Vec<u8> {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut board = Board8::start();
+    let mut bytes = Vec::new();
+    loop {
+        let moves: Vec<Move> = board.moves().collect();
+        if moves.is_empty() {
+            if board.is_game_over() {
+                return bytes;
+            }
+            board = board.pass();
+            continue;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mv = moves[(state % moves.len() as u64) as usize];
+        let Move::Play(sq) = mv else {
+            board = board.pass();
+            continue;
+        };
+        bytes.push(sq.to_wthor(Size::Eight));
+        board = board.play(mv).unwrap();
+    }
+}
+
+/// Black's discs after perfect play from the first position with `depth`
+/// empties, by the library solver (the truth the command must agree with).
+fn theoretical(moves: &[u8], depth: u32) -> u8 {
+    let wthor_db::verify::Reach::At { board, .. } =
+        wthor_db::verify::replay_to_empties::<Board8>(moves, depth)
+    else {
+        panic!("game too short")
+    };
+    let mut solver = Solver::new(SolverOptions {
+        threads: 1,
+        tt_bits: 16,
+    });
+    let s = solver.solve(board.player(), board.opponent()).score;
+    let diff = if board.side_to_move() == Color::Black {
+        s
+    } else {
+        -s
+    };
+    ((64 + diff) / 2) as u8
+}
+
+/// A WTH_2001.wtb with P3 = 12: 8 random games with their right
+/// theoretical score except game 3 (off by 2) and game 5 (70, impossible),
+/// then the 9-move wipe-out (short). Returns the right scores.
+fn write_games(dir: &Path) -> Vec<u8> {
+    let mut games = Vec::new();
+    let mut right = Vec::new();
+    for seed in 1..=8 {
+        let moves = random_game(seed);
+        let t = theoretical(&moves, 12);
+        right.push(t);
+        let stored = match seed {
+            4 => {
+                if t >= 2 {
+                    t - 2
+                } else {
+                    t + 2
+                }
+            }
+            6 => 70,
+            _ => t,
+        };
+        let mut padded = moves.clone();
+        padded.resize(60, 0);
+        games.push(Game {
+            tournament: 0,
+            black: 0,
+            white: 1,
+            real_score: 32,
+            theoretical_score: stored,
+            moves: padded,
+        });
+    }
+    games.push(
+        Game::from_squares(
+            0,
+            1,
+            0,
+            64,
+            64,
+            &["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3", "f4"],
+            BoardSize::Eight,
+        )
+        .unwrap(),
+    );
+    let header = Header {
+        year: 2001,
+        p1: 8,
+        p3: 12,
+        ..Header::default()
+    };
+    let mut bytes = Vec::new();
+    write_game_file(&header, BoardSize::Eight, &games, &mut bytes).unwrap();
+    std::fs::write(dir.join("WTH_2001.wtb"), bytes).unwrap();
+    right
+}
+
+fn validate_solve(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let file = dir.join("WTH_2001.wtb");
+    let mut args = vec![
+        "validate",
+        "--solve",
+        "--threads",
+        "1",
+        "--tt-bits",
+        "16",
+        file.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    wthor(&args)
+}
+
+#[test]
+fn wrong_and_impossible_theoretical_scores_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let right = write_games(dir.path());
+    let out = validate_solve(dir.path(), &[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let t = stdout(&out);
+    assert!(
+        t.contains(&format!(
+            "record 3 (2001): #0 vs #1: mismatch: stored {}, solved {}",
+            if right[3] >= 2 {
+                right[3] - 2
+            } else {
+                right[3] + 2
+            },
+            right[3]
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains(&format!(
+            "record 5 (2001): #0 vs #1: impossible stored value 70 (> 64), solved {}",
+            right[5]
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains("record 8 (2001): #1 vs #0: the game ends after 9 moves, before 12 empties; stored 64, final score 64"),
+        "{t}"
+    );
+    assert!(
+        t.contains(
+            "9 games checked: 6 ok, 1 mismatches, 1 impossible, 1 short, 0 illegal, 0 unavailable"
+        ),
+        "{t}"
+    );
+    // Findings fail the run only with --strict.
+    let strict = validate_solve(dir.path(), &["--strict"]);
+    assert_eq!(strict.status.code(), Some(1));
+}
+
+#[test]
+fn a_second_run_resumes_from_the_results_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_games(dir.path());
+    let results = dir.path().join("r.jsonl");
+    let r = results.to_str().unwrap();
+    let first = validate_solve(dir.path(), &["--results", r]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(
+        stdout(&first).contains("9 games checked"),
+        "{}",
+        stdout(&first)
+    );
+    let lines = std::fs::read_to_string(&results).unwrap();
+    assert_eq!(lines.lines().count(), 9);
+    let rec: serde_json::Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+    for field in [
+        "file", "created", "index", "hash", "year", "black", "white", "stored", "solved", "status",
+        "seconds",
+    ] {
+        assert!(rec.get(field).is_some(), "{field} missing in {rec}");
+    }
+    assert_eq!(rec["file"], "WTH_2001.wtb");
+
+    let second = validate_solve(dir.path(), &["--results", r]);
+    assert!(second.status.success());
+    let t = stdout(&second);
+    assert!(
+        t.contains("0 games checked") && t.contains("9 already in the results file"),
+        "{t}"
+    );
+
+    // An interrupted run leaves a truncated line: dropped with a warning,
+    // and only that game is checked again.
+    let kept: Vec<&str> = lines.lines().take(7).collect();
+    std::fs::write(
+        &results,
+        format!(
+            "{}\n{}",
+            kept.join("\n"),
+            &lines.lines().nth(7).unwrap()[..20]
+        ),
+    )
+    .unwrap();
+    let third = validate_solve(dir.path(), &["--results", r]);
+    assert!(third.status.success(), "{}", stderr(&third));
+    assert!(
+        stderr(&third).contains("truncated last line"),
+        "{}",
+        stderr(&third)
+    );
+    assert!(
+        stdout(&third).contains("2 games checked"),
+        "{}",
+        stdout(&third)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&results).unwrap().lines().count(),
+        9
+    );
+}
+
+#[test]
+fn shards_cover_every_game_exactly_once() {
+    let dir = tempfile::tempdir().unwrap();
+    write_games(dir.path());
+    let mut seen = Vec::new();
+    for k in 1..=3 {
+        let results = dir.path().join(format!("r{k}.jsonl"));
+        let shard = format!("{k}/3");
+        let out = validate_solve(
+            dir.path(),
+            &["--shard", &shard, "--results", results.to_str().unwrap()],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        for line in std::fs::read_to_string(&results).unwrap().lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            seen.push(v["index"].as_u64().unwrap());
+        }
+    }
+    seen.sort_unstable();
+    assert_eq!(seen, (0..9).collect::<Vec<_>>());
+    let bad = validate_solve(dir.path(), &["--shard", "4/3"]);
+    assert_eq!(bad.status.code(), Some(2), "a usage error");
+}
+
+#[test]
+fn a_cached_position_is_not_solved_again_and_a_bad_cache_is_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    write_games(dir.path());
+    let cache = dir.path().join("cache.bin");
+    let c = cache.to_str().unwrap();
+    let first = validate_solve(dir.path(), &["--cache", c]);
+    assert!(
+        stdout(&first).contains("cache: 0 hits, 8 misses, 8 added, 8 positions"),
+        "{}",
+        stdout(&first)
+    );
+    let second = validate_solve(dir.path(), &["--cache", c, "--sample", "4", "--seed", "7"]);
+    let t = stdout(&second);
+    assert!(t.contains("mismatch") || t.contains("ok"), "{t}");
+    let misses: Vec<&str> = t.lines().filter(|l| l.starts_with("cache:")).collect();
+    assert_eq!(misses.len(), 1, "{t}");
+    assert!(misses[0].contains(" 0 misses, 0 added, 8 positions"), "{t}");
+    assert!(
+        !t.contains("solve time per game"),
+        "no game was solved:\n{t}"
+    );
+
+    std::fs::write(&cache, b"not a cache").unwrap();
+    let third = validate_solve(dir.path(), &["--cache", c]);
+    assert!(third.status.success());
+    assert!(
+        stderr(&third).contains("not a valid solve cache"),
+        "{}",
+        stderr(&third)
+    );
+    assert!(stdout(&third).contains("8 added"), "{}", stdout(&third));
+}
+
+#[test]
+fn the_same_sample_is_drawn_every_time() {
+    let dir = tempfile::tempdir().unwrap();
+    write_games(dir.path());
+    let indices = |seed: &str| {
+        let results = dir.path().join(format!("s{seed}-{}.jsonl", rand_suffix()));
+        let out = validate_solve(
+            dir.path(),
+            &[
+                "--sample",
+                "3",
+                "--seed",
+                seed,
+                "--results",
+                results.to_str().unwrap(),
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let mut v: Vec<u64> = std::fs::read_to_string(&results)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    let a = indices("5");
+    assert_eq!(a.len(), 3);
+    assert_eq!(a, indices("5"));
+}
+
+fn rand_suffix() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+#[test]
+fn ten_by_ten_games_are_reported_unavailable() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = Game::from_squares(0, 0, 1, 50, 50, &["g6"], BoardSize::Ten).unwrap();
+    let header = Header {
+        year: 2001,
+        p1: 10,
+        ..Header::default()
+    };
+    let mut bytes = Vec::new();
+    write_game_file(&header, BoardSize::Ten, &[game], &mut bytes).unwrap();
+    let file = dir.path().join("WTH_2001.wtd");
+    std::fs::write(&file, bytes).unwrap();
+    let out = wthor(&[
+        "validate",
+        "--solve",
+        "--threads",
+        "1",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let t = stdout(&out);
+    assert!(t.contains("10x10 solving unavailable"), "{t}");
+    assert!(t.contains("1 unavailable"), "{t}");
+}
+
+#[test]
+fn a_game_is_solved_at_a_number_of_empties_or_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let right = write_games(dir.path());
+    let file = dir.path().join("WTH_2001.wtb");
+    let f = file.to_str().unwrap();
+    let out = wthor(&[
+        "solve",
+        "--threads",
+        "1",
+        "--json",
+        "--game",
+        f,
+        "0",
+        "--empties",
+        "12",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["empties"], 12);
+    let diff = v["score"].as_i64().unwrap() * if v["side"] == "black" { 1 } else { -1 };
+    assert_eq!((64 + diff) / 2, i64::from(right[0]));
+    // After 48 recorded moves (48 discs): the same position.
+    let out = wthor(&[
+        "solve",
+        "--threads",
+        "1",
+        "--json",
+        "--game",
+        f,
+        "0",
+        "--move",
+        "48",
+    ]);
+    let w: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(w["obf"], v["obf"]);
+    let out = wthor(&["solve", "--game", f, "8", "--empties", "12"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("game 8: the game ends after 9 moves"),
+        "{}",
+        stderr(&out)
+    );
+    let out = wthor(&["solve", "--game", f, "99", "--empties", "12"]);
+    assert!(stderr(&out).contains("no game 99"), "{}", stderr(&out));
+}
+
+#[test]
+fn ffo_1_to_19_match_their_annotations() {
+    let Some(data) = wthor_data() else { return };
+    let file = data.join("ffo/fforum-1-19.obf");
+    let out = wthor(&["solve", "--threads", "1", "--file", file.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let want: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            // "…; G8:+18; …": the first annotation is a best move.
+            let best = l.split(';').nth(1).unwrap().trim();
+            best.split(':').nth(1).unwrap().to_owned()
+        })
+        .collect();
+    let got: Vec<String> = stdout(&out)
+        .lines()
+        .map(|l| l.split(' ').next().unwrap().to_owned())
+        .collect();
+    assert_eq!(got, want);
+}
