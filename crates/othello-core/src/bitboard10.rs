@@ -95,6 +95,28 @@ fn axis_moves(p: u128, mask: u128, d: u32) -> u128 {
     (up << d) | (down >> d)
 }
 
+/// `BIT[i]` is bit `i` alone.
+static BIT: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = 1 << i;
+        i += 1;
+    }
+    t
+};
+
+/// `ABOVE[i]` holds the bits above bit `i`.
+static ABOVE: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 127 {
+        t[i] = !((2u128 << i) - 1);
+        i += 1;
+    }
+    t
+};
+
 /// The legal moves of the side owning `p` against `o` (empty when it must pass).
 #[inline]
 #[must_use]
@@ -128,13 +150,10 @@ pub fn flips(p: u128, o: u128, sq: usize) -> u128 {
     while d < 8 {
         let ray = RAYS[d][sq];
         let stop = ray & !o;
-        let first = if stop == 0 {
-            0
-        } else {
-            1u128 << (127 - stop.leading_zeros())
-        };
-        let between = ray & !(first.wrapping_shl(1).wrapping_sub(1));
-        flipped |= between & 0u128.wrapping_sub(u128::from(first & p != 0));
+        // The highest bit of `stop` (127 when there is none: never a disc).
+        let high = ((127 ^ stop.leading_zeros()) & 127) as usize;
+        let between = ray & ABOVE[high];
+        flipped |= between & 0u128.wrapping_sub(u128::from(p & BIT[high] != 0));
         d += 1;
     }
     flipped
