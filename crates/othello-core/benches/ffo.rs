@@ -17,7 +17,10 @@ use std::time::Instant;
 
 /// One FFO line: discs of the side to move and of the opponent, and the
 /// published scores `(square, score)`, best first.
-fn parse_obf(line: &str) -> Option<(u64, u64, Vec<(u8, i32)>)> {
+type Ffo = (u64, u64, Vec<(u8, i32)>);
+
+/// Reads one FFO line.
+fn parse_obf(line: &str) -> Option<Ffo> {
     let (board, rest) = line.split_at_checked(64)?;
     let (mut black, mut white) = (0u64, 0u64);
     for (i, c) in board.bytes().enumerate() {

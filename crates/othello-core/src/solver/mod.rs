@@ -42,14 +42,18 @@
 //! assert_eq!(solution.best_move, Some(62)); // g8
 //! ```
 
+mod generic;
 mod search;
 mod stability;
 mod tt;
 
+pub use generic::{GenericSolution, GenericSolver};
+
 use search::{INF, Search, final_score};
 use tt::{NO_MOVE, Table};
 
-use crate::bitboard8::{flips, legal_moves};
+use crate::bitboard8::legal_moves;
+use search::flips;
 
 /// Settings of a [`Solver`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -138,14 +138,12 @@ fn full_lines(disc: u64) -> [u64; 4] {
     let v = (v & 0xff) * 0x0101_0101_0101_0101;
     let mut d7 = 0;
     let mut d9 = 0;
-    for i in 0..15 {
-        let m = DIAGONALS[0][i];
-        if disc & m == m {
-            d9 |= m;
+    for (&m9, &m7) in DIAGONALS[0].iter().zip(&DIAGONALS[1]) {
+        if disc & m9 == m9 {
+            d9 |= m9;
         }
-        let m = DIAGONALS[1][i];
-        if disc & m == m {
-            d7 |= m;
+        if disc & m7 == m7 {
+            d7 |= m7;
         }
     }
     [h, v, d9, d7]
@@ -187,9 +185,9 @@ mod tests {
 
     #[test]
     fn packing_column_a_round_trips() {
-        for i in 0..256usize {
-            assert_eq!(pack_a(UNPACK_A[i]), i);
-            assert_eq!(pack_a(UNPACK_A[i] | 0xfefe_fefe_fefe_fefe), i);
+        for (i, &col) in UNPACK_A.iter().enumerate() {
+            assert_eq!(pack_a(col), i);
+            assert_eq!(pack_a(col | 0xfefe_fefe_fefe_fefe), i);
         }
     }
 

@@ -137,8 +137,7 @@ impl Table {
         p: u64,
         o: u64,
         empties: u32,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
         score: i32,
         best: u8,
     ) {
@@ -210,7 +209,7 @@ mod tests {
         let t = Table::new(8);
         let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
         assert_eq!(t.probe(p, o), None);
-        t.store(p, o, 60, -10, -9, -4, 19);
+        t.store(p, o, 60, (-10, -9), -4, 19);
         assert_eq!(
             t.probe(p, o),
             Some(Bounds {
@@ -219,7 +218,7 @@ mod tests {
                 best: 19
             })
         );
-        t.store(p, o, 60, 2, 3, 0, NO_MOVE);
+        t.store(p, o, 60, (2, 3), 0, NO_MOVE);
         assert_eq!(
             t.probe(p, o),
             Some(Bounds {
@@ -228,7 +227,7 @@ mod tests {
                 best: 19
             })
         );
-        t.store(p, o, 60, -64, 64, -2, 26);
+        t.store(p, o, 60, (-64, 64), -2, 26);
         assert_eq!(
             t.probe(p, o),
             Some(Bounds {

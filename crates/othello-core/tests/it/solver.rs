@@ -235,20 +235,30 @@ impl Mailbox {
 
     /// Plain negamax, no pruning.
     fn negamax(&self, passed: bool) -> i32 {
-        let children = self.children();
-        if children.is_empty() {
-            if passed {
-                return self.score();
+        let mut best = None;
+        for r in 0..8 {
+            for c in 0..8 {
+                let cell = (r + 1) * 10 + c + 1;
+                if self.0[cell] != 0 {
+                    continue;
+                }
+                let mut b = self.clone();
+                if b.play(cell) {
+                    b.swap();
+                    let s = -b.negamax(false);
+                    best = Some(best.map_or(s, |v: i32| v.max(s)));
+                }
             }
-            let mut b = self.clone();
-            b.swap();
-            return -b.negamax(true);
         }
-        children
-            .iter()
-            .map(|(_, b)| -b.negamax(false))
-            .max()
-            .unwrap()
+        match best {
+            Some(s) => s,
+            None if passed => self.score(),
+            None => {
+                let mut b = self.clone();
+                b.swap();
+                -b.negamax(true)
+            }
+        }
     }
 }
 
@@ -299,11 +309,13 @@ fn random_positions_equal_plain_negamax() {
     });
     let mut checked = 0;
     for i in 0..600 {
-        // 0..=10 empties, with some at 11 and 12.
-        let empties = match i % 100 {
-            33 | 66 => 11,
-            99 => 12,
-            k => (k % 11) as u32,
+        // 0..=9 empties, with some at 10, 11 and 12 (the plain negamax
+        // takes about 0.1 s, 1 s and 6 s on those).
+        let empties = match i {
+            599 => 12,
+            299 | 499 => 11,
+            _ if i % 30 == 29 => 10,
+            _ => (i % 10) as u32,
         };
         let (p, o) = random_position(&mut seed, empties);
         let board = Mailbox::new(p, o);
@@ -384,5 +396,127 @@ fn finished_and_passing_positions() {
             assert!(solver.move_scores(p, o).is_empty());
             found += 1;
         }
+    }
+}
+
+// ----- the generic solver, both sizes -----------------------------------
+
+use othello_core::mailbox::{Mailbox8, Mailbox10};
+use othello_core::solver::GenericSolver;
+use othello_core::{Bitboard, Board, Board8, Board10, Color};
+
+/// Plain negamax over any board, no pruning; the final score from
+/// [`Board::wthor_score`].
+fn board_negamax<B: Board>(b: &B) -> i32 {
+    let moves = b.legal_moves();
+    if moves.is_empty() {
+        let passed = b.pass();
+        if passed.legal_moves().is_empty() {
+            let (black, white) = b.wthor_score();
+            let diff = black as i32 - white as i32;
+            return if b.side_to_move() == Color::Black {
+                diff
+            } else {
+                -diff
+            };
+        }
+        return -board_negamax(&passed);
+    }
+    moves
+        .squares()
+        .map(|sq| -board_negamax(&b.play_unchecked(sq)))
+        .max()
+        .unwrap()
+}
+
+/// A random game from the start stopped at `empties` empty squares (or
+/// earlier when it ends).
+fn random_board<B: Board>(seed: &mut u64, empties: u32) -> B {
+    let mut b = B::start();
+    while b.empty_count() > empties && !b.is_game_over() {
+        let moves = b.legal_moves();
+        if moves.is_empty() {
+            b = b.pass();
+            continue;
+        }
+        let k = next(seed) % u64::from(moves.count());
+        let sq = moves.squares().nth(k as usize).unwrap();
+        b = b.play_unchecked(sq);
+    }
+    b
+}
+
+#[test]
+fn generic_solver_on_10x10_equals_negamax_on_the_mailbox_board() {
+    let mut seed = 0x0123_4567_89ab_cdefu64;
+    let mut solver = GenericSolver::<Board10>::new();
+    for i in 0..300 {
+        let empties = match i {
+            299 => 11,
+            99 | 199 => 10,
+            _ => (i % 10) as u32,
+        };
+        let b: Board10 = random_board(&mut seed, empties);
+        let mailbox = Mailbox10::from_discs_unchecked(b.player(), b.opponent(), b.side_to_move());
+        let expected: Vec<_> = mailbox
+            .legal_moves()
+            .squares()
+            .map(|sq| (sq, -board_negamax(&mailbox.play_unchecked(sq))))
+            .collect();
+        let truth = match expected.iter().map(|e| e.1).max() {
+            Some(best) => best,
+            None => board_negamax(&mailbox),
+        };
+        let sol = solver.solve(&b);
+        assert_eq!(sol.score, truth, "10x10 position {i}: {}", b.to_obf());
+        match sol.best_move {
+            None => assert!(expected.is_empty()),
+            Some(mv) => assert!(expected.contains(&(mv, truth)), "best move {i}"),
+        }
+        if i % 5 == 0 {
+            assert_eq!(solver.move_scores(&b), expected, "move scores {i}");
+        }
+        let winning: Vec<_> = expected.iter().filter(|e| e.1 >= 0).map(|e| e.0).collect();
+        assert_eq!(solver.moves_at_least(&b, 0), winning, "moves >= 0 {i}");
+    }
+}
+
+#[test]
+fn generic_solver_on_8x8_equals_the_fast_solver() {
+    let mut seed = 0xfeed_beef_u64;
+    let mut generic = GenericSolver::<Board8>::new();
+    let mut mailbox = GenericSolver::<Mailbox8>::new();
+    let mut fast = Solver::new(SolverOptions {
+        threads: 1,
+        tt_bits: 16,
+    });
+    for i in 0..200 {
+        let b: Board8 = random_board(&mut seed, (i % 15) as u32);
+        let truth = fast.solve(b.player(), b.opponent()).score;
+        assert_eq!(generic.solve(&b).score, truth, "8x8 position {i}");
+        if i % 15 < 9 {
+            let m = Mailbox8::from_discs_unchecked(b.player(), b.opponent(), b.side_to_move());
+            assert_eq!(mailbox.solve(&m).score, truth, "mailbox position {i}");
+        }
+    }
+}
+
+#[test]
+fn generic_solver_solves_ffo_1_to_3() {
+    let Some(positions) = ffo(1, 3) else { return };
+    let mut solver = GenericSolver::<Board8>::new();
+    for (id, pos) in &positions {
+        let b = Board8::from_discs(pos.p, pos.o, Color::Black).unwrap();
+        let sol = solver.solve(&b);
+        let mv = sol.best_move.map(|m| m.index() as u8);
+        check_ffo(
+            *id,
+            pos,
+            &Solution {
+                score: sol.score,
+                best_move: mv,
+                nodes: sol.nodes,
+            },
+        );
     }
 }
