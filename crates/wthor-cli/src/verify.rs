@@ -27,11 +27,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use othello_core::solver::GenericSolver;
 use serde::Serialize;
 use wthor_db::cache::SolveCache;
 use wthor_db::verify::{
     RecordKey, ResultsLog, Shard, TheoryCheck, TheoryStatus, Workers, check_theoretical,
-    median_p90, run_parallel, select, unavailable_10x10,
+    check_theoretical_10x10, median_p90, run_parallel, select,
 };
 use wthor_format::{
     BoardSize, FileKind, GameFile, NameKind, ReadOptions, WthorFile, parse_any, parse_names_file,
@@ -165,13 +166,25 @@ pub(crate) fn progress(len: usize, what: &str) -> ProgressBar {
             ProgressDrawTarget::hidden()
         },
     );
-    let template = format!(
-        "{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {what} ({{per_sec}}, ETA {{eta}}) {{msg}}"
-    );
-    if let Ok(style) = ProgressStyle::with_template(&template) {
+    if let Ok(style) = ProgressStyle::with_template(&bar_template(what)) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar
+}
+
+/// The progress line: elapsed time, bar, count, rate, time left, message.
+fn bar_template(what: &str) -> String {
+    format!(
+        "{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {what} ({{per_sec}}, ETA {{eta}}) {{msg}}"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_progress_template_is_valid() {
+        assert!(indicatif::ProgressStyle::with_template(&super::bar_template("games")).is_ok());
+    }
 }
 
 /// Opens the results log, printing its warnings.
@@ -287,7 +300,9 @@ struct Done {
 }
 
 /// `wthor validate --solve PATH...`: checks the theoretical score of every
-/// game (or of the sample/shard) and prints the findings and a summary.
+/// game (or of the sample/shard) and prints the findings and a summary
+/// (with `json`, one JSON object per checked game, as in the results file,
+/// then `{"summary": {...}}`).
 /// Returns the exit code: 1 when a file could not be read (or, with
 /// `strict`, on a finding: a mismatch, an impossible value, an illegal
 /// move or a game that could not be solved), else 0.
@@ -296,6 +311,7 @@ pub(crate) fn run_theory(
     paths: &[PathBuf],
     recursive: bool,
     strict: bool,
+    json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
     let mut failed = false;
@@ -362,7 +378,12 @@ pub(crate) fn run_theory(
                 solver,
                 cache.as_ref(),
             ),
-            BoardSize::Ten => unavailable_10x10(depth, g.theoretical_score()),
+            BoardSize::Ten => check_theoretical_10x10(
+                g.moves_raw(),
+                depth,
+                g.theoretical_score(),
+                &mut GenericSolver::new(),
+            ),
         }
     };
     let finish = |(f, i, key): &(usize, usize, RecordKey), check: TheoryCheck| {
@@ -416,7 +437,21 @@ pub(crate) fn run_theory(
         if d.check.score.is_some() && !d.check.cached {
             times.push(d.check.seconds);
         }
-        if d.check.status != TheoryStatus::Ok {
+        if json {
+            let file = &files[d.file];
+            let g = file.get(d.index).expect("selected index");
+            let names = &inputs[d.file].names;
+            let key = key_of(d.file, d.index);
+            let record = GameRecord {
+                key: &key,
+                year: file.header().year,
+                black: names.get(g.black().into()),
+                white: names.get(g.white().into()),
+                check: &d.check,
+            };
+            serde_json::to_writer(&mut *out, &record)?;
+            writeln!(out)?;
+        } else if d.check.status != TheoryStatus::Ok {
             let file = &files[d.file];
             let g = file.get(d.index).expect("selected index");
             let names = &inputs[d.file].names;
@@ -433,6 +468,35 @@ pub(crate) fn run_theory(
         }
     }
     let n = |s| tally.get(&s).copied().unwrap_or(0);
+    let findings = n(TheoryStatus::Mismatch)
+        + n(TheoryStatus::Impossible)
+        + n(TheoryStatus::Illegal)
+        + n(TheoryStatus::Unavailable);
+    let code = if failed || (strict && findings > 0) {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    };
+    if json {
+        let median_p90 = median_p90(&mut times);
+        let summary = serde_json::json!({
+            "summary": {
+                "checked": done.len(),
+                "ok": n(TheoryStatus::Ok),
+                "mismatches": n(TheoryStatus::Mismatch),
+                "impossible": n(TheoryStatus::Impossible),
+                "short": n(TheoryStatus::Short),
+                "illegal": n(TheoryStatus::Illegal),
+                "unavailable": n(TheoryStatus::Unavailable),
+                "already_done": skipped,
+                "median_seconds": median_p90.map(|m| m.0),
+                "p90_seconds": median_p90.map(|m| m.1),
+            }
+        });
+        serde_json::to_writer(&mut *out, &summary)?;
+        writeln!(out)?;
+        return Ok(code);
+    }
     write!(
         out,
         "theoretical scores: {} games checked: {} ok, {} mismatches, {} impossible, {} short, {} illegal, {} unavailable",
@@ -463,15 +527,7 @@ pub(crate) fn run_theory(
             c.len()
         )?;
     }
-    let findings = n(TheoryStatus::Mismatch)
-        + n(TheoryStatus::Impossible)
-        + n(TheoryStatus::Illegal)
-        + n(TheoryStatus::Unavailable);
-    Ok(if failed || (strict && findings > 0) {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(code)
 }
 
 /// One finding in words.
@@ -520,8 +576,11 @@ fn describe(c: &TheoryCheck) -> String {
             c.depth,
             c.stored
         ),
-        TheoryStatus::Unavailable => {
-            format!("10x10 solving unavailable; stored {} not checked", c.stored)
-        }
+        TheoryStatus::Unavailable => format!(
+            "10x10 solving unavailable at {} empties (the generic solver goes to {}); stored {} not checked",
+            c.depth,
+            wthor_db::verify::MAX_10X10_EMPTIES,
+            c.stored
+        ),
     }
 }

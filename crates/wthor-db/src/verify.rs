@@ -34,8 +34,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use othello_core::replay::{GameStatus, replay_with, wthor_tokens};
-use othello_core::solver::{Solver, SolverOptions};
-use othello_core::{Board, Board8, Color, Move, Size, Square};
+use othello_core::solver::{GenericSolver, Solver, SolverOptions};
+use othello_core::{Board, Board8, Board10, Color, Move, Size, Square};
 use serde::{Deserialize, Serialize};
 use wthor_format::{Cell, PuzzleView};
 
@@ -436,7 +436,7 @@ pub enum TheoryStatus {
     Short,
     /// A move before the depth is illegal.
     Illegal,
-    /// The board size has no exact solver (10x10).
+    /// Not solved: a 10x10 game deeper than [`MAX_10X10_EMPTIES`].
     Unavailable,
 }
 
@@ -572,7 +572,70 @@ pub fn check_theoretical(
     check
 }
 
-/// The check of one 10x10 game: no exact solver for that size yet.
+/// The most empties at which 10x10 games are solved (by the generic solver,
+/// which has none of the 8x8 solver's speed-ups); deeper checks are
+/// reported as unavailable.
+pub const MAX_10X10_EMPTIES: u8 = 14;
+
+/// Checks the theoretical score `stored` of a 10x10 game at `depth` empty
+/// squares with the generic solver (black's discs out of 100); at more than
+/// [`MAX_10X10_EMPTIES`] empties, [`unavailable_10x10`].
+pub fn check_theoretical_10x10(
+    moves: &[u8],
+    depth: u8,
+    stored: u8,
+    solver: &mut GenericSolver<Board10>,
+) -> TheoryCheck {
+    if depth > MAX_10X10_EMPTIES {
+        return unavailable_10x10(depth, stored);
+    }
+    let mut check = unavailable_10x10(depth, stored);
+    match replay_to_empties::<Board10>(moves, u32::from(depth)) {
+        Reach::At { board, moves } => {
+            let t = Instant::now();
+            let side = board.side_to_move();
+            let s = solver.solve(&board);
+            let diff = if side == Color::Black {
+                s.score
+            } else {
+                -s.score
+            };
+            let solved = ((100 + diff) / 2).clamp(0, 100) as u8;
+            check.status = if stored > 100 {
+                TheoryStatus::Impossible
+            } else if stored == solved {
+                TheoryStatus::Ok
+            } else {
+                TheoryStatus::Mismatch
+            };
+            check.solved = Some(solved);
+            check.side = Some(color_name(side));
+            check.score = Some(s.score);
+            check.best_move = s.best_move.map(|sq| sq.name(Size::Ten).to_string());
+            check.moves = moves;
+            check.nodes = s.nodes;
+            check.seconds = t.elapsed().as_secs_f64();
+        }
+        Reach::Ended {
+            moves,
+            finished,
+            final_score,
+            ..
+        } => {
+            check.status = TheoryStatus::Short;
+            check.moves = moves;
+            check.final_score = Some(final_score);
+            check.finished = Some(finished);
+        }
+        Reach::Illegal { index } => {
+            check.status = TheoryStatus::Illegal;
+            check.illegal_move = Some(index);
+        }
+    }
+    check
+}
+
+/// The check of a 10x10 game too deep for the generic solver.
 #[must_use]
 pub fn unavailable_10x10(depth: u8, stored: u8) -> TheoryCheck {
     TheoryCheck {

@@ -60,6 +60,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             &args.paths,
             args.recursive,
             args.strict,
+            args.json,
             out,
         );
     }

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use othello_core::solver::{Solver, SolverOptions};
-use othello_core::{Board, Board8, Color, Move, Size};
+use othello_core::solver::{GenericSolver, Solver, SolverOptions};
+use othello_core::{Board, Board8, Board10, Color, Move, Size};
 use wthor_format::{BoardSize, Game, Header, write_game_file};
 
 use crate::{wthor, wthor_data};
@@ -226,6 +226,16 @@ fn wrong_and_impossible_theoretical_scores_are_reported() {
         ),
         "{t}"
     );
+    // --json: one object per game, then the summary.
+    let out = validate_solve(dir.path(), &["--json"]);
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 10);
+    assert_eq!(lines[3]["status"], "mismatch");
+    assert_eq!(lines[3]["solved"], right[3]);
+    assert_eq!(lines[9]["summary"]["mismatches"], 1);
     // Findings fail the run only with --strict.
     let strict = validate_solve(dir.path(), &["--strict"]);
     assert_eq!(strict.status.code(), Some(1));
@@ -417,6 +427,81 @@ fn ten_by_ten_games_are_reported_unavailable() {
     let t = stdout(&out);
     assert!(t.contains("10x10 solving unavailable"), "{t}");
     assert!(t.contains("1 unavailable"), "{t}");
+}
+
+#[test]
+fn ten_by_ten_games_are_solved_at_a_small_depth() {
+    // A pseudo-random 10x10 game, its theoretical score at 10 empties by
+    // the generic solver; stored right in game 0, wrong in game 1.
+    let mut state: u64 = 0x1234_5678_9abc_def1;
+    let mut board = Board10::start();
+    let mut bytes = Vec::new();
+    while !board.is_game_over() {
+        let moves: Vec<Move> = board.moves().collect();
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mv = moves[(state % moves.len() as u64) as usize];
+        if let Move::Play(sq) = mv {
+            bytes.push(sq.to_wthor(Size::Ten));
+        }
+        board = board.play(mv).unwrap();
+    }
+    let wthor_db::verify::Reach::At { board: at, .. } =
+        wthor_db::verify::replay_to_empties::<Board10>(&bytes, 10)
+    else {
+        panic!("game too short")
+    };
+    let s = GenericSolver::new().solve(&at).score;
+    let diff = if at.side_to_move() == Color::Black {
+        s
+    } else {
+        -s
+    };
+    let right = ((100 + diff) / 2) as u8;
+    bytes.resize(96, 0);
+    let game = |stored| Game {
+        tournament: 0,
+        black: 0,
+        white: 1,
+        real_score: 50,
+        theoretical_score: stored,
+        moves: bytes.clone(),
+    };
+    let header = Header {
+        year: 2001,
+        p1: 10,
+        p3: 10,
+        ..Header::default()
+    };
+    let mut file = Vec::new();
+    let wrong = if right >= 2 { right - 2 } else { right + 2 };
+    write_game_file(
+        &header,
+        BoardSize::Ten,
+        &[game(right), game(wrong)],
+        &mut file,
+    )
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("WTH_2001.wtd");
+    std::fs::write(&path, file).unwrap();
+    let out = wthor(&[
+        "validate",
+        "--solve",
+        "--threads",
+        "1",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let t = stdout(&out);
+    assert!(
+        t.contains(&format!(
+            "record 1 (2001): #0 vs #1: mismatch: stored {wrong}, solved {right}"
+        )),
+        "{t}"
+    );
+    assert!(t.contains("2 games checked: 1 ok, 1 mismatches"), "{t}");
 }
 
 #[test]
