@@ -170,8 +170,16 @@ impl DbFile {
         let warnings = parsed.warnings().to_vec();
         let (records, size) = match &parsed {
             WthorFile::Games(g) => {
-                let start = g.records_bytes().as_ptr() as usize - bytes.as_ptr() as usize;
-                (start..start + g.records_bytes().len(), Some(g.board_size()))
+                // The records are a sub-slice of `bytes`: find where (an
+                // empty slice may point anywhere).
+                let records = g.records_bytes();
+                let start = (records.as_ptr() as usize)
+                    .checked_sub(bytes.as_ptr() as usize)
+                    .filter(|s| !records.is_empty() && s + records.len() <= bytes.len());
+                match start {
+                    Some(start) => (start..start + records.len(), Some(g.board_size())),
+                    None => (0..0, Some(g.board_size())),
+                }
             }
             _ => (0..0, None),
         };
@@ -243,8 +251,14 @@ impl DbFile {
 
     /// The games of the file (none for other kinds).
     pub fn games(&self) -> impl ExactSizeIterator<Item = GameView<'_>> + '_ {
-        let n = if self.size.is_some() { self.len } else { 0 };
-        (0..n).map(|i| self.game(i).expect("index below the record count"))
+        (0..self.game_count()).map(|i| self.game(i).expect("index below the record count"))
+    }
+
+    /// The number of games (0 for files of other kinds).
+    #[must_use]
+    pub fn game_count(&self) -> usize {
+        self.size
+            .map_or(0, |size| self.records.len() / size.record_len())
     }
 }
 
@@ -320,11 +334,7 @@ impl Database {
     /// The number of games of all game files.
     #[must_use]
     pub fn game_count(&self) -> usize {
-        self.files
-            .iter()
-            .filter(|f| f.size.is_some())
-            .map(DbFile::len)
-            .sum()
+        self.files.iter().map(DbFile::game_count).sum()
     }
 
     /// Every game as `(file index, game index, view)`.
@@ -361,7 +371,7 @@ impl Database {
             .par_iter()
             .enumerate()
             .map(|(f, file)| {
-                (0..if file.size.is_some() { file.len } else { 0 })
+                (0..file.game_count())
                     .into_par_iter()
                     .with_min_len(256)
                     .map(|i| {

@@ -106,3 +106,20 @@ fn real_database_parallel_check_equals_sequential() {
     assert_eq!(s.totals.illegal, 0);
     assert_eq!(s.totals.mismatches, 16);
 }
+
+#[test]
+fn a_file_without_games_has_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = Header {
+        year: 2002,
+        p1: 8,
+        ..Header::default()
+    };
+    let mut bytes = Vec::new();
+    write_game_file(&header, BoardSize::Eight, &[], &mut bytes).unwrap();
+    std::fs::write(dir.path().join("WTH_2002.wtb"), &bytes).unwrap();
+    let db = Database::open(dir.path()).unwrap();
+    assert_eq!(db.game_count(), 0);
+    assert!(db.files()[0].game(0).is_none());
+    assert_eq!(db.check_games().totals.games, 0);
+}
