@@ -15,9 +15,9 @@ pub(crate) const INF: i32 = 127;
 
 /// Null-window nodes with at most this many empties use no table and order
 /// moves by parity only.
-const SHALLOW: u32 = 7;
+const SHALLOW: u32 = 6;
 /// Enhanced transposition cutoffs from this many empties.
-const ETC_MIN: u32 = 12;
+const ETC_MIN: u32 = 9;
 /// PV nodes with at least this many empties search their siblings in parallel.
 const PARALLEL_MIN: u32 = 12;
 
@@ -481,8 +481,17 @@ impl<'a> Search<'a> {
 
     /// Fills `list` with the legal moves `moves` and their ordering keys
     /// (hash move first, then fewest opponent replies, corner stability,
-    /// opponent potential mobility, parity and square value).
-    fn order(&self, p: u64, o: u64, moves: u64, hash_move: u8, list: &mut [Move; 64]) -> usize {
+    /// opponent potential mobility, parity and square value); with
+    /// `prefetch`, asks for the children's table buckets on the way.
+    fn order(
+        &self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        hash_move: u8,
+        list: &mut [Move; 64],
+        prefetch: bool,
+    ) -> usize {
         let empties = !(p | o);
         let odd = odd_quadrants(empties);
         let mut len = 0;
@@ -491,6 +500,9 @@ impl<'a> Search<'a> {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
             let f = flips(p, o, sq);
+            if prefetch {
+                self.tt.prefetch(o ^ f, p | f | (1 << sq));
+            }
             let key = if sq as u8 == hash_move {
                 i32::MAX
             } else {
@@ -562,9 +574,18 @@ impl<'a> Search<'a> {
             return -self.nws_deep(o, p, -beta, n);
         }
         let mut list = [Move::default(); 64];
-        let len = self.order(p, o, moves, hash_move, &mut list);
+        let len = self.order(p, o, moves, hash_move, &mut list, n > SHALLOW + 1);
+        let mut best = -INF;
+        let mut best_move = NO_MOVE;
+        let mut len = len;
         if n >= ETC_MIN {
-            for mv in &list[..len] {
+            // Enhanced transposition cutoffs: a child known to be bad enough
+            // for the opponent cuts at once; a child known to be good
+            // enough for it cannot raise alpha and is left out, its bound
+            // kept.
+            let mut i = 0;
+            while i < len {
+                let mv = list[i];
                 let sq = mv.x as usize;
                 if let Some(b) = self.tt.probe(o ^ mv.flips, p | mv.flips | (1 << sq)) {
                     let s = -b.upper;
@@ -572,11 +593,20 @@ impl<'a> Search<'a> {
                         self.tt.store(p, o, n, (alpha, beta), s, mv.x);
                         return s;
                     }
+                    let s = -b.lower;
+                    if s <= alpha {
+                        if s > best {
+                            best = s;
+                            best_move = mv.x;
+                        }
+                        len -= 1;
+                        list[i] = list[len];
+                        continue;
+                    }
                 }
+                i += 1;
             }
         }
-        let mut best = -INF;
-        let mut best_move = NO_MOVE;
         for i in 0..len {
             Self::pick(&mut list, i, len);
             let mv = list[i];
@@ -614,7 +644,7 @@ impl<'a> Search<'a> {
         }
         let hash_move = self.tt.probe(p, o).map_or(NO_MOVE, |b| b.best);
         let mut list = [Move::default(); 64];
-        let len = self.order(p, o, moves, hash_move, &mut list);
+        let len = self.order(p, o, moves, hash_move, &mut list, true);
         let mut alpha_now = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;

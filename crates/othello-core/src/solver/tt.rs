@@ -68,10 +68,15 @@ fn date_of(d: u64) -> u8 {
     ((d >> 32) & 0xff) as u8
 }
 
+/// Two entries in one cache line.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Entry; 2]);
+
 /// The shared table. All methods take `&self`; writers race benignly.
 pub(crate) struct Table {
-    entries: Box<[Entry]>,
-    /// `buckets - 1`; a bucket is two adjacent entries.
+    buckets: Box<[Bucket]>,
+    /// `buckets.len() - 1`.
     mask: usize,
     date: AtomicU64,
 }
@@ -80,11 +85,11 @@ impl Table {
     /// A table of `2^bits` entries (at least 2^4, at most 2^40).
     pub(crate) fn new(bits: u32) -> Self {
         let bits = bits.clamp(4, 40);
-        let len = 1usize << bits;
-        let entries = (0..len).map(|_| Entry::default()).collect();
+        let len = 1usize << (bits - 1);
+        let buckets = (0..len).map(|_| Bucket::default()).collect();
         Table {
-            entries,
-            mask: len / 2 - 1,
+            buckets,
+            mask: len - 1,
             date: AtomicU64::new(1),
         }
     }
@@ -98,7 +103,7 @@ impl Table {
 
     /// Forgets everything.
     pub(crate) fn clear(&self) {
-        for e in &*self.entries {
+        for e in self.buckets.iter().flat_map(|b| &b.0) {
             e.key_p.store(0, Ordering::Relaxed);
             e.key_o.store(0, Ordering::Relaxed);
             e.data.store(0, Ordering::Relaxed);
@@ -106,18 +111,33 @@ impl Table {
     }
 
     #[inline]
-    fn bucket(&self, p: u64, o: u64) -> usize {
+    fn bucket(&self, p: u64, o: u64) -> &Bucket {
         let h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ o.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
         let h = h ^ (h >> 31);
-        (h as usize & self.mask) * 2
+        &self.buckets[h as usize & self.mask]
+    }
+
+    /// Asks the processor to bring the bucket of `(p, o)` into the cache
+    /// (a hint, no effect on results).
+    #[inline]
+    pub(crate) fn prefetch(&self, p: u64, o: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let b: *const Bucket = self.bucket(p, o);
+            // SAFETY: a prefetch never faults and reads nothing; SSE is part
+            // of the x86_64 baseline.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(b.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (p, o);
     }
 
     /// The bounds stored for `(p, o)`, if any.
     #[inline]
     pub(crate) fn probe(&self, p: u64, o: u64) -> Option<Bounds> {
-        let b = self.bucket(p, o);
-        for e in &self.entries[b..b + 2] {
+        for e in &self.bucket(p, o).0 {
             let d = e.data.load(Ordering::Relaxed);
             if d != 0
                 && e.key_p.load(Ordering::Relaxed) ^ d == p
@@ -150,7 +170,7 @@ impl Table {
         };
         // Find the entry of this position, else the victim.
         let mut slot = None;
-        for (i, e) in self.entries[b..b + 2].iter().enumerate() {
+        for (i, e) in b.0.iter().enumerate() {
             let d = e.data.load(Ordering::Relaxed);
             if d != 0
                 && e.key_p.load(Ordering::Relaxed) ^ d == p
@@ -162,8 +182,8 @@ impl Table {
             }
         }
         let slot = slot.unwrap_or_else(|| {
-            let d0 = self.entries[b].data.load(Ordering::Relaxed);
-            let d1 = self.entries[b + 1].data.load(Ordering::Relaxed);
+            let d0 = b.0[0].data.load(Ordering::Relaxed);
+            let d1 = b.0[1].data.load(Ordering::Relaxed);
             let cost = |d: u64| {
                 if d == 0 {
                     0
@@ -193,7 +213,7 @@ impl Table {
             new.best = best;
         }
         let d = pack(new, empties, date);
-        let e = &self.entries[b + slot];
+        let e = &b.0[slot];
         e.data.store(d, Ordering::Relaxed);
         e.key_p.store(p ^ d, Ordering::Relaxed);
         e.key_o.store(o ^ d, Ordering::Relaxed);
