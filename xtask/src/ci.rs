@@ -10,6 +10,9 @@ use anyhow::{Context, Result};
 
 use crate::{fixtures, util};
 
+/// The README's test command (`cargo test --workspace`), as CI runs it.
+const TEST_ARGS: &[&str] = &["test", "--workspace"];
+
 pub(crate) fn run() -> Result<()> {
     match std::env::var_os("WTHOR_DATA") {
         Some(dir) => eprintln!("WTHOR_DATA={}", dir.to_string_lossy()),
@@ -35,9 +38,8 @@ pub(crate) fn run() -> Result<()> {
             ]))
         },
     )?;
-    // The README's test command, exactly as written there.
     step("test: cargo test --workspace", || {
-        util::run(util::cargo().args(["test", "--workspace"]))
+        util::run(util::cargo().args(TEST_ARGS))
     })?;
     step("fixtures: cargo xtask fixtures --check", fixtures::check)?;
     step(
@@ -68,4 +70,48 @@ fn step(title: &str, f: impl FnOnce() -> Result<()>) -> Result<()> {
         start.elapsed().as_secs_f64()
     );
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The commands of the README's quick start: the lines of its `sh` blocks.
+    fn quick_start() -> Vec<String> {
+        let path = util::project_root().join("README.md");
+        let readme = std::fs::read_to_string(&path).expect("README.md is readable");
+        let section = readme
+            .split("\n## Quick start\n")
+            .nth(1)
+            .expect("README.md has a `## Quick start` section");
+        let section = section.split("\n## ").next().unwrap_or(section);
+        let mut commands = Vec::new();
+        let mut in_block = false;
+        for line in section.lines() {
+            match line.trim() {
+                "```sh" => in_block = true,
+                "```" => in_block = false,
+                l if in_block && !l.is_empty() => commands.push(l.to_owned()),
+                _ => {}
+            }
+        }
+        commands
+    }
+
+    #[test]
+    fn readme_gives_two_commands_and_ci_runs_its_test_command() {
+        let commands = quick_start();
+        assert_eq!(
+            commands.len(),
+            2,
+            "the quick start has exactly two commands: {commands:?}"
+        );
+        assert!(
+            commands[0].starts_with("cargo run --release -- ")
+                && commands[0].ends_with(" testdata"),
+            "the first command runs wthor on testdata/: {}",
+            commands[0]
+        );
+        assert_eq!(commands[1], format!("cargo {}", TEST_ARGS.join(" ")));
+    }
 }
