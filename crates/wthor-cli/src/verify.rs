@@ -434,10 +434,12 @@ pub(crate) fn run_theory(
     done.sort_by_key(|d| (d.file, d.index));
     let mut tally: HashMap<TheoryStatus, usize> = HashMap::new();
     let mut times = Vec::new();
+    let mut cpu_times = Vec::new();
     for d in &done {
         *tally.entry(d.check.status).or_default() += 1;
         if d.check.score.is_some() && !d.check.cached {
             times.push(d.check.seconds);
+            cpu_times.extend(d.check.cpu_seconds);
         }
         if json {
             let file = &files[d.file];
@@ -480,7 +482,8 @@ pub(crate) fn run_theory(
         ExitCode::SUCCESS
     };
     if json {
-        let median_p90 = median_p90(&mut times);
+        let wall = median_p90(&mut times);
+        let cpu = median_p90(&mut cpu_times);
         let summary = serde_json::json!({
             "summary": {
                 "checked": done.len(),
@@ -491,8 +494,10 @@ pub(crate) fn run_theory(
                 "illegal": n(TheoryStatus::Illegal),
                 "unavailable": n(TheoryStatus::Unavailable),
                 "already_done": skipped,
-                "median_seconds": median_p90.map(|m| m.0),
-                "p90_seconds": median_p90.map(|m| m.1),
+                "median_seconds": wall.map(|m| m.0),
+                "p90_seconds": wall.map(|m| m.1),
+                "median_cpu_seconds": cpu.map(|m| m.0),
+                "p90_cpu_seconds": cpu.map(|m| m.1),
             }
         });
         serde_json::to_writer(&mut *out, &summary)?;
@@ -519,6 +524,12 @@ pub(crate) fn run_theory(
             out,
             "solve time per game: median {median:.3} s, 90th percentile {p90:.3} s ({} solved)",
             times.len()
+        )?;
+    }
+    if let Some((median, p90)) = median_p90(&mut cpu_times) {
+        writeln!(
+            out,
+            "on-CPU time per game: median {median:.3} s, 90th percentile {p90:.3} s"
         )?;
     }
     if let Some(c) = &cache {

@@ -394,6 +394,19 @@ pub struct Solved {
     pub cached: bool,
     /// Wall-clock seconds spent.
     pub seconds: f64,
+    /// Seconds this thread spent on a CPU, when the system tells
+    /// ([`thread_cpu_seconds`]): on a shared machine the wall clock also
+    /// counts the time spent waiting for a core.
+    pub cpu_seconds: Option<f64>,
+}
+
+/// The CPU time of the calling thread in seconds, from
+/// `/proc/thread-self/schedstat` (Linux); `None` elsewhere.
+#[must_use]
+pub fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
 }
 
 /// Solves `(p, o)` (side to move, opponent), looking in `cache` first and
@@ -412,6 +425,7 @@ pub fn solve_cached(
     guess: Option<i32>,
 ) -> Solved {
     let t = Instant::now();
+    let cpu0 = thread_cpu_seconds();
     if let Some(score) = cache.and_then(|c| c.get(p, o)) {
         return Solved {
             score,
@@ -419,6 +433,7 @@ pub fn solve_cached(
             nodes: 0,
             cached: true,
             seconds: t.elapsed().as_secs_f64(),
+            cpu_seconds: None,
         };
     }
     let before = solver.nodes();
@@ -441,6 +456,7 @@ pub fn solve_cached(
         nodes: solver.nodes() - before,
         cached: false,
         seconds: t.elapsed().as_secs_f64(),
+        cpu_seconds: cpu0.zip(thread_cpu_seconds()).map(|(a, b)| b - a),
     }
 }
 
@@ -508,8 +524,12 @@ pub struct TheoryCheck {
     pub nodes: u64,
     /// Whether the score came from the cache.
     pub cached: bool,
-    /// Seconds spent solving.
+    /// Seconds spent solving (wall clock).
     pub seconds: f64,
+    /// On-CPU seconds of the solving thread, when known (one-thread
+    /// solvers; see [`Solved::cpu_seconds`]).
+    #[serde(default)]
+    pub cpu_seconds: Option<f64>,
 }
 
 /// Black's discs at the end under the WTHOR rule (empties to the winner) from
@@ -555,6 +575,7 @@ pub fn check_theoretical(
         nodes: 0,
         cached: false,
         seconds: 0.0,
+        cpu_seconds: None,
     };
     match replay_to_empties::<Board8>(moves, u32::from(depth)) {
         Reach::At { board, moves } => {
@@ -581,6 +602,7 @@ pub fn check_theoretical(
             check.nodes = s.nodes;
             check.cached = s.cached;
             check.seconds = s.seconds;
+            check.cpu_seconds = s.cpu_seconds;
         }
         Reach::Ended {
             moves,
@@ -681,6 +703,7 @@ pub fn unavailable_10x10(depth: u8, stored: u8) -> TheoryCheck {
         nodes: 0,
         cached: false,
         seconds: 0.0,
+        cpu_seconds: None,
     }
 }
 
