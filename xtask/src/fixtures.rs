@@ -94,21 +94,21 @@ pub(crate) fn update() -> Result<()> {
         start.elapsed().as_secs_f64()
     );
     let dir = testdata();
-    let (changed, extra) = compare(&fixtures, &dir)?;
-    for f in &fixtures {
-        if changed.contains(&f.path) {
-            let path = dir.join(&f.path);
+    let changes = compare(&fixtures, &dir)?;
+    for (change, rel) in &changes {
+        let path = dir.join(rel);
+        if *change == Change::NotGenerated {
+            std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+            eprintln!("removed testdata/{rel}");
+        } else {
+            let fixture = fixtures.iter().find(|f| f.path == *rel).expect("a fixture");
             std::fs::create_dir_all(path.parent().expect("a file has a folder"))?;
-            std::fs::write(&path, &f.bytes)
+            std::fs::write(&path, &fixture.bytes)
                 .with_context(|| format!("writing {}", path.display()))?;
-            eprintln!("wrote   testdata/{}", f.path);
+            eprintln!("wrote   testdata/{rel}");
         }
     }
-    for path in &extra {
-        std::fs::remove_file(dir.join(path)).with_context(|| format!("removing {path}"))?;
-        eprintln!("removed testdata/{path}");
-    }
-    if changed.is_empty() && extra.is_empty() {
+    if changes.is_empty() {
         eprintln!("testdata/ was already up to date");
     }
     Ok(())
@@ -118,52 +118,61 @@ pub(crate) fn update() -> Result<()> {
 /// `testdata/` differs from what [`build`] makes.
 pub(crate) fn check() -> Result<()> {
     let fixtures = build()?;
-    let (changed, extra) = compare(&fixtures, &testdata())?;
-    if changed.is_empty() && extra.is_empty() {
+    let changes = compare(&fixtures, &testdata())?;
+    if changes.is_empty() {
         eprintln!("testdata/: all {} fixtures are up to date", fixtures.len());
         return Ok(());
     }
     let mut msg = String::from("testdata/ is not what the generator makes now:");
-    for path in &changed {
-        let state = if testdata().join(path).exists() {
-            "differs"
-        } else {
-            "missing"
+    for (change, rel) in &changes {
+        let what = match change {
+            Change::Differs => "differs",
+            Change::Missing => "missing",
+            Change::NotGenerated => "not generated",
         };
-        write!(msg, "\n  {state}: testdata/{path}")?;
-    }
-    for path in &extra {
-        write!(msg, "\n  not generated: testdata/{path}")?;
+        write!(msg, "\n  {what}: testdata/{rel}")?;
     }
     msg += "\nrun `cargo xtask fixtures` and commit testdata/";
     bail!(msg)
 }
 
-/// The fixtures whose file under `dir` is missing or differs, and the files
-/// under `dir` that are not fixtures (paths relative to `dir`, `/`-separated).
-fn compare(fixtures: &[Fixture], dir: &Path) -> Result<(Vec<String>, Vec<String>)> {
-    let mut changed = Vec::new();
+/// How a file under `testdata/` disagrees with the generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Change {
+    /// The file's bytes are not the fixture's.
+    Differs,
+    /// A fixture has no file.
+    Missing,
+    /// A file is no fixture.
+    NotGenerated,
+}
+
+/// Every disagreement between `fixtures` and the files under `dir`, with the
+/// path relative to `dir` (`/`-separated).
+fn compare(fixtures: &[Fixture], dir: &Path) -> Result<Vec<(Change, String)>> {
+    let mut changes = Vec::new();
     for f in fixtures {
         match std::fs::read(dir.join(&f.path)) {
             Ok(bytes) if bytes == f.bytes => {}
-            Ok(_) => changed.push(f.path.clone()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => changed.push(f.path.clone()),
+            Ok(_) => changes.push((Change::Differs, f.path.clone())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                changes.push((Change::Missing, f.path.clone()));
+            }
             Err(e) => return Err(e).with_context(|| format!("reading testdata/{}", f.path)),
         }
     }
     let known: BTreeSet<&str> = fixtures.iter().map(|f| f.path.as_str()).collect();
-    let mut extra = Vec::new();
     if dir.is_dir() {
         for path in util::files_under(dir, |_| false)? {
             let rel = path.strip_prefix(dir).expect("under dir");
             let rel: Vec<_> = rel.iter().map(|p| p.to_string_lossy()).collect();
             let rel = rel.join("/");
             if !known.contains(rel.as_str()) {
-                extra.push(rel);
+                changes.push((Change::NotGenerated, rel));
             }
         }
     }
-    Ok((changed, extra))
+    Ok(changes)
 }
 
 /// Every fixture file, `testdata/README.md` last.
