@@ -23,7 +23,7 @@
 //! assert_eq!(check.final_score, Some(64));
 //! ```
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
@@ -950,13 +950,6 @@ pub fn median_p90(values: &mut [f64]) -> Option<(f64, f64)> {
     let rank =
         |q: f64| values[((q * values.len() as f64).ceil() as usize).clamp(1, values.len()) - 1];
     Some((rank(0.5), rank(0.9)))
-}
-
-/// Keys of records to skip: those already in a results log.
-#[must_use]
-pub fn done_keys(log: Option<&ResultsLog>) -> HashSet<RecordKey> {
-    log.map(|l| l.records().keys().cloned().collect())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]
