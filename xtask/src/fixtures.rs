@@ -35,9 +35,11 @@ pub(crate) const SEED: u64 = 0x5754_484f_5232_0001;
 const P3_8X8: u8 = 16;
 /// P3 of the 10x10 game files (12 would triple the generation time).
 const P3_10X10: u8 = 10;
-/// Empty squares of every puzzle of the solitaire file.
-const PUZZLE_EMPTIES: u8 = 12;
-/// At most this many puzzles.
+/// The empty squares of the puzzles of each solitaire file: all puzzles of
+/// a file have the same number. After 48 moves black is to move unless a
+/// side passed, after 47 white: both sides get puzzles.
+const PUZZLE_EMPTIES: [u8; 2] = [12, 13];
+/// At most this many puzzles per file.
 const PUZZLES: usize = 10;
 /// How many random games may be drawn to find the special games a file
 /// needs (a draw, a game ending with empty squares…) before giving up.
@@ -208,7 +210,9 @@ pub(crate) fn build() -> Result<Vec<Fixture>> {
         let file = GameFile::generate(&TEN, &mut rng, &mut endgame, year, P3_10X10, plain)?;
         out.push(file.fixture(&TEN, "wtd"));
     }
-    out.push(puzzles(&games8, &mut endgame.solver)?);
+    for empties in PUZZLE_EMPTIES {
+        out.push(puzzles(&games8, &mut endgame.solver, empties)?);
+    }
     out.extend(malformed::fixtures(&out));
     let readme = readme(&out);
     out.push(readme);
@@ -433,12 +437,12 @@ impl GameFile {
     }
 }
 
-/// The solitaire file: positions with [`PUZZLE_EMPTIES`] empty squares from
+/// A solitaire file: positions with `empties` empty squares from
 /// the finished 8x8 fixture games, kept when exactly one move of the side to
 /// move wins or draws under perfect play.
-fn puzzles(files: &[GameFile], solver: &mut Solver) -> Result<Fixture> {
+fn puzzles(files: &[GameFile], solver: &mut Solver, empties: u8) -> Result<Fixture> {
     let g = &EIGHT;
-    let at = 60 - usize::from(PUZZLE_EMPTIES);
+    let at = 60 - usize::from(empties);
     let mut puzzles = Vec::new();
     'files: for file in files {
         for (record, game) in file.records.iter().zip(&file.games) {
@@ -467,7 +471,7 @@ fn puzzles(files: &[GameFile], solver: &mut Solver) -> Result<Fixture> {
                 white: u32::from(record.white),
                 black_discs: pos.black as u64,
                 white_discs: pos.white as u64,
-                empties: PUZZLE_EMPTIES,
+                empties,
                 black_to_move: pos.black_to_move,
                 score: solution.score as i8,
                 first_move: g.wthor_byte(usize::from(sq)),
@@ -478,20 +482,20 @@ fn puzzles(files: &[GameFile], solver: &mut Solver) -> Result<Fixture> {
     }
     if puzzles.len() < 3 {
         bail!(
-            "only {} puzzle positions found in the 8x8 fixture games",
+            "only {} puzzle positions with {empties} empties in the 8x8 fixture games",
             puzzles.len()
         );
     }
     Ok(Fixture {
-        path: format!("Solitaires_{PUZZLE_EMPTIES}.pzz"),
+        path: format!("Solitaires_{empties}.pzz"),
         about: format!(
-            "{} puzzles with {PUZZLE_EMPTIES} empty squares, taken from the 8x8 fixture \
+            "{} puzzles with {empties} empty squares, taken from the 8x8 fixture \
              games (year, tournament, players, real score and move 25 are those of the game): \
              the side to move has exactly one move that wins or draws; the stored score and \
              first move are the solver's.",
             puzzles.len()
         ),
-        bytes: encode::puzzle_file(PUZZLE_EMPTIES, &puzzles),
+        bytes: encode::puzzle_file(empties, &puzzles),
     })
 }
 
