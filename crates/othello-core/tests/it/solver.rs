@@ -132,11 +132,25 @@ fn ffo_1_to_4_every_published_move_score() {
     }
 }
 
+/// #20–#35 and #39 (15–26 empties) take a few seconds together; #36–#38
+/// (21–24 empties, 3–20 s each) are left to the benchmark.
 #[test]
-fn ffo_20_to_29_scores_and_best_moves() {
-    let Some(positions) = ffo(20, 29) else { return };
+fn ffo_20_to_35_and_39_scores_and_best_moves() {
+    let Some(positions) = ffo(20, 39) else { return };
     let mut solver = Solver::new(SolverOptions {
         threads: 1,
+        tt_bits: 20,
+    });
+    for (id, pos) in positions.iter().filter(|(id, _)| !(36..=38).contains(id)) {
+        check_ffo(*id, pos, &solver.solve(pos.p, pos.o));
+    }
+}
+
+#[test]
+fn ffo_20_to_29_in_parallel_equal_the_published_scores() {
+    let Some(positions) = ffo(20, 29) else { return };
+    let mut solver = Solver::new(SolverOptions {
+        threads: 2,
         tt_bits: 20,
     });
     for (id, pos) in &positions {
