@@ -25,12 +25,12 @@ pub(crate) fn run(accept: bool) -> Result<()> {
             .env("INSTA_UPDATE", "new")
             .env("INSTA_FORCE_PASS", "1"),
     );
-    let pending = pending(&util::project_root())?;
+    let root = util::project_root();
+    let pending = pending(&root)?;
     if pending.is_empty() {
         eprintln!("no snapshot changed");
         return tests;
     }
-    let root = util::project_root();
     let rel = |p: &Path| p.strip_prefix(&root).unwrap_or(p).display().to_string();
     if accept {
         for new in &pending {
