@@ -55,6 +55,9 @@ use tt::{NO_MOVE, Table};
 use crate::bitboard8::legal_moves;
 use search::flips;
 
+/// From this many empties, [`Solver::solve`] searches win/draw/loss first.
+const ASPIRATION_MIN: u32 = 10;
+
 /// Settings of a [`Solver`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolverOptions {
@@ -167,7 +170,34 @@ impl Solver {
     pub fn solve(&mut self, p: u64, o: u64) -> Solution {
         let (p, o, n) = sanitize(p, o);
         self.tt.new_search();
-        let ((score, best), nodes) = self.run(|s| s.pvs(p, o, -64, 64, n));
+        let ((score, best), nodes) = self.run(|s| {
+            if n < ASPIRATION_MIN {
+                return s.pvs(p, o, -64, 64, n);
+            }
+            // Aspiration: win, draw or loss first (a narrow window, cheap),
+            // then the exact score on the side it found.
+            let (w, mut best) = s.pvs(p, o, -1, 1, n);
+            if w == 0 {
+                return (0, best);
+            }
+            // Then null windows towards the score (MTD-like): each failed
+            // test moves the bound past it; the first one that holds ends.
+            let mut bound = w;
+            loop {
+                let alpha = if w > 0 { bound } else { bound - 1 };
+                let (t, m) = s.pvs(p, o, alpha, alpha + 1, n);
+                match (w > 0, t > alpha) {
+                    // Upwards: a failed test leaves the last lower bound
+                    // (and the move that proved it) exact.
+                    (true, false) => return (bound, best),
+                    (true, true) => (bound, best) = (t, m),
+                    // Downwards: a passed test proves the upper bound, and
+                    // its move reaches it.
+                    (false, true) => return (bound, m),
+                    (false, false) => bound = t,
+                }
+            }
+        });
         Solution {
             score,
             best_move: (best != NO_MOVE).then_some(best),

@@ -534,3 +534,34 @@ fn generic_solver_solves_ffo_1_to_3() {
         );
     }
 }
+
+/// The aspiration driver of `solve` (win/draw/loss, then null windows up
+/// or down) against a plain full-window search, with its best move checked
+/// by solving the position after it.
+#[test]
+fn solve_equals_a_full_window_search_at_13_to_16_empties() {
+    let mut seed = 0x5151_1515_u64;
+    let mut solver = Solver::new(SolverOptions {
+        threads: 1,
+        tt_bits: 18,
+    });
+    let mut other = Solver::new(SolverOptions {
+        threads: 1,
+        tt_bits: 18,
+    });
+    for i in 0..40 {
+        let (p, o) = random_position(&mut seed, 13 + i % 4);
+        let sol = solver.solve(p, o);
+        assert_eq!(sol.score, other.solve_window(p, o, -64, 64), "position {i}");
+        if let Some(mv) = sol.best_move {
+            let f = othello_core::bitboard8::flips(p, o, usize::from(mv));
+            assert_ne!(f, 0, "illegal best move {i}");
+            let (np, no) = (o ^ f, p | f | (1 << mv));
+            assert_eq!(
+                -other.solve_window(np, no, -64, 64),
+                sol.score,
+                "best move {i}"
+            );
+        }
+    }
+}
