@@ -11,8 +11,8 @@
 //! empty table; each figure is printed as `bench: <name> = <value> <unit>`.
 //! A wrong score or best move exits with an error.
 //!
-//! `GAMES24=n` also solves the positions at 24 empties of the first `n`
-//! games of `$WTHOR_DATA/transcripts/logistello_logbook_first5000.gam`
+//! `GAMES24=n` also solves the positions at 24 empties of `n` games spread
+//! evenly over `$WTHOR_DATA/transcripts/logistello_logbook_first5000.gam`
 //! (Logistello's book games, real tournament-strength play) and prints
 //! the median and 90th percentile time.
 
@@ -191,7 +191,7 @@ fn position_at(line: &str, empties: u32) -> Option<(u64, u64)> {
     ((!(p | o)).count_ones() == empties).then_some((p, o))
 }
 
-/// Solves the 24-empty positions of the first `games` Logistello games.
+/// Solves the 24-empty positions of `games` Logistello games.
 fn games24(solver: &mut Solver, data: &std::ffi::OsStr, games: usize) -> bool {
     let path = std::path::Path::new(data).join("transcripts/logistello_logbook_first5000.gam");
     let text = match std::fs::read_to_string(&path) {
