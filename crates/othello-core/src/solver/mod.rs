@@ -10,18 +10,30 @@
 //! The search is the one of the strongest Othello engines, without an
 //! evaluation function:
 //!
+//! - at the root, aspiration: a win/draw/loss search first (window
+//!   `(-1, 1)`), then null-window tests moving towards the score (like
+//!   MTD(f); every 8x8 score is even, so each test settles one value);
 //! - principal-variation search at PV nodes, null-window search elsewhere,
 //!   all fail-soft;
 //! - a lock-free transposition table storing bounds and the best move,
-//!   shared by all threads and kept across calls;
+//!   shared by all threads and kept across calls (two entries per cache
+//!   line; the children's lines are prefetched while moves are sorted);
 //! - move ordering: hash move, then fastest first (fewest opponent replies,
 //!   corners counting double), corner stability, opponent potential
-//!   mobility, parity of the empty quadrants, square value;
+//!   mobility, parity of the empty quadrants, square value; parity and
+//!   square classes only near the end;
 //! - stability cutoffs (the opponent's stable discs bound the score) and
-//!   enhanced transposition cutoffs;
+//!   enhanced transposition cutoffs (a child whose stored bound already
+//!   cuts, or already fails low, is not searched);
 //! - specialised code for the last four empties, which counts the flips of
-//!   the last move instead of making it;
-//! - young-brothers-wait parallel search at PV nodes on a rayon pool.
+//!   the last move with four table look-ups instead of making it;
+//! - young-brothers-wait parallel search at PV nodes on a rayon pool
+//!   ([`SolverOptions::threads`]); scores never depend on it. For many
+//!   positions, one sequential solver per core is the faster use of cores.
+//!
+//! [`GenericSolver`] is a simpler exact solver written once over the
+//! [`Board`](crate::Board) trait: it solves 10x10 positions with few
+//! empties (what 10x10 theoretical scores need) and 8x8 ones alike.
 //!
 //! ```
 //! use othello_core::solver::{Solver, SolverOptions};
@@ -64,17 +76,18 @@ pub struct SolverOptions {
     /// Search threads; 1 searches sequentially. Results (scores) do not
     /// depend on it; among equally good moves, the best move may.
     pub threads: usize,
-    /// The transposition table holds `2^tt_bits` entries of 24 bytes
-    /// (clamped to 4..=40).
+    /// The transposition table holds `2^tt_bits` entries, 32 bytes each
+    /// (clamped to 4..=32): 20 bits take 32 MiB, 22 bits 128 MiB.
     pub tt_bits: u32,
 }
 
 impl Default for SolverOptions {
-    /// One thread per available core, a table of 2^22 entries (96 MiB).
+    /// One thread per available core, a table of 2^21 entries (64 MiB):
+    /// larger tables did not reduce the nodes of 22–26-empty solves.
     fn default() -> Self {
         SolverOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            tt_bits: 22,
+            tt_bits: 21,
         }
     }
 }

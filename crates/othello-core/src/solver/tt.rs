@@ -82,9 +82,9 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// A table of `2^bits` entries (at least 2^4, at most 2^40).
+    /// A table of `2^bits` entries (at least 2^4, at most 2^32).
     pub(crate) fn new(bits: u32) -> Self {
-        let bits = bits.clamp(4, 40);
+        let bits = bits.clamp(4, 32);
         let len = 1usize << (bits - 1);
         let buckets = (0..len).map(|_| Bucket::default()).collect();
         Table {
