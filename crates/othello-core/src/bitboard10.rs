@@ -6,7 +6,8 @@
 //!
 //! Moves: shifts along the four axes with edge masks, runs of up to 8 discs
 //! in 4 steps (doubling the step). On x86-64 (SSE2, always there) the
-//! columns and diagonals go in vector registers and the row with integers
+//! columns and diagonals go in vector registers, as two overlapping 64-bit
+//! windows of the board (no 128-bit shifts), and the row with integers
 //! (towards higher bits by one addition), so that both kinds of execution
 //! unit work at once. Flips: one function per square, chosen from a table,
 //! in which the rays are constants, so that each ray lying in one 64-bit
@@ -182,74 +183,62 @@ pub fn legal_moves_portable(p: u128, o: u128) -> u128 {
     moves & !(p | o) & FULL
 }
 
-/// The vector walk of [`legal_moves`]: a `u128` in one SSE2 register, its
-/// low half in lane 0; a shift of the whole by `D` bits is a shift of both
-/// lanes plus the bits carried from lane 0 into lane 1 (or back).
+/// The vector walk of [`legal_moves`]: each 64-bit lane holds a window of
+/// the board, lane 0 its squares 0..64 and lane 1 its squares 36..100, and
+/// shifts stay inside the lanes (one instruction each, no carries).
+///
+/// Towards higher bits, lane 0 sees everything below its squares, so its
+/// walk is exact; lane 1 misses the runs coming from below square 36. Those
+/// cross the overlap 36..64 of the windows, where lane 0 is exact: its
+/// squares there are copied into lane 1 and the walk goes on from them. The
+/// last disc of such a run below square 64 is at most a step below it, so
+/// at most 3 discs follow before the square played (the run ends by square
+/// 99 at the latest): two more steps (1 then 2) reach them. Towards lower
+/// bits the same with the roles of the lanes swapped.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod simd {
     use core::arch::x86_64::*;
 
-    /// `x << D` on 128 bits (`R = 64 - D`).
+    /// Moves towards higher bits by steps of `D` (`D2 = 2D`, `D4 = 4D`)
+    /// through runs of `m`, from the discs `p`, both in windows.
     #[inline]
     #[target_feature(enable = "sse2")]
-    fn shl<const D: i32, const R: i32>(x: __m128i) -> __m128i {
-        if D == 40 {
-            return _mm_slli_si128::<5>(x);
-        }
-        _mm_or_si128(
-            _mm_slli_epi64::<D>(x),
-            _mm_srli_epi64::<R>(_mm_slli_si128::<8>(x)),
-        )
+    fn up<const D: i32, const D2: i32, const D4: i32>(p: __m128i, m: __m128i) -> __m128i {
+        let pre2 = _mm_and_si128(m, _mm_slli_epi64::<D>(m));
+        let pre4 = _mm_and_si128(pre2, _mm_slli_epi64::<D2>(pre2));
+        let mut f = _mm_and_si128(m, _mm_slli_epi64::<D>(p));
+        f = _mm_or_si128(f, _mm_and_si128(m, _mm_slli_epi64::<D>(f)));
+        f = _mm_or_si128(f, _mm_and_si128(pre2, _mm_slli_epi64::<D2>(f)));
+        f = _mm_or_si128(f, _mm_and_si128(pre4, _mm_slli_epi64::<D4>(f)));
+        // Lane 0 is exact: its squares 36..64 go to lane 1, which walks on.
+        f = _mm_or_si128(f, _mm_slli_si128::<8>(_mm_srli_epi64::<36>(f)));
+        f = _mm_or_si128(f, _mm_and_si128(m, _mm_slli_epi64::<D>(f)));
+        f = _mm_or_si128(f, _mm_and_si128(pre2, _mm_slli_epi64::<D2>(f)));
+        _mm_slli_epi64::<D>(f)
     }
 
-    /// `x >> D` on 128 bits (`R = 64 - D`).
+    /// Moves towards lower bits, as [`up`].
     #[inline]
     #[target_feature(enable = "sse2")]
-    fn shr<const D: i32, const R: i32>(x: __m128i) -> __m128i {
-        if D == 40 {
-            return _mm_srli_si128::<5>(x);
-        }
-        _mm_or_si128(
-            _mm_srli_epi64::<D>(x),
-            _mm_slli_epi64::<R>(_mm_srli_si128::<8>(x)),
-        )
+    fn down<const D: i32, const D2: i32, const D4: i32>(p: __m128i, m: __m128i) -> __m128i {
+        let pre2 = _mm_and_si128(m, _mm_srli_epi64::<D>(m));
+        let pre4 = _mm_and_si128(pre2, _mm_srli_epi64::<D2>(pre2));
+        let mut f = _mm_and_si128(m, _mm_srli_epi64::<D>(p));
+        f = _mm_or_si128(f, _mm_and_si128(m, _mm_srli_epi64::<D>(f)));
+        f = _mm_or_si128(f, _mm_and_si128(pre2, _mm_srli_epi64::<D2>(f)));
+        f = _mm_or_si128(f, _mm_and_si128(pre4, _mm_srli_epi64::<D4>(f)));
+        // Lane 1 is exact: its squares 36..64 go to lane 0, which walks on.
+        f = _mm_or_si128(f, _mm_srli_si128::<8>(_mm_slli_epi64::<36>(f)));
+        f = _mm_or_si128(f, _mm_and_si128(m, _mm_srli_epi64::<D>(f)));
+        f = _mm_or_si128(f, _mm_and_si128(pre2, _mm_srli_epi64::<D2>(f)));
+        _mm_srli_epi64::<D>(f)
     }
 
-    /// [`axis_moves`](super::axis_moves) on vectors: steps `D`, `D2 = 2D`,
-    /// `D4 = 4D`, each with `R* = 64 - D*`.
+    /// The two windows of `x`: squares 0..64 in lane 0, 36..100 in lane 1.
     #[inline]
     #[target_feature(enable = "sse2")]
-    fn axis<
-        const D: i32,
-        const R: i32,
-        const D2: i32,
-        const R2: i32,
-        const D4: i32,
-        const R4: i32,
-    >(
-        p: __m128i,
-        mask: __m128i,
-    ) -> __m128i {
-        let mut up = _mm_and_si128(mask, shl::<D, R>(p));
-        let mut down = _mm_and_si128(mask, shr::<D, R>(p));
-        up = _mm_or_si128(up, _mm_and_si128(mask, shl::<D, R>(up)));
-        down = _mm_or_si128(down, _mm_and_si128(mask, shr::<D, R>(down)));
-        let pre2_up = _mm_and_si128(mask, shl::<D, R>(mask));
-        let pre2_down = shr::<D, R>(pre2_up);
-        up = _mm_or_si128(up, _mm_and_si128(pre2_up, shl::<D2, R2>(up)));
-        down = _mm_or_si128(down, _mm_and_si128(pre2_down, shr::<D2, R2>(down)));
-        let pre4_up = _mm_and_si128(pre2_up, shl::<D2, R2>(pre2_up));
-        let pre4_down = _mm_and_si128(pre2_down, shr::<D2, R2>(pre2_down));
-        up = _mm_or_si128(up, _mm_and_si128(pre4_up, shl::<D4, R4>(up)));
-        down = _mm_or_si128(down, _mm_and_si128(pre4_down, shr::<D4, R4>(down)));
-        _mm_or_si128(shl::<D, R>(up), shr::<D, R>(down))
-    }
-
-    /// A `u128` as a vector, low half in lane 0.
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    fn vector(x: u128) -> __m128i {
-        _mm_set_epi64x((x >> 64) as i64, x as i64)
+    fn windows(x: u128) -> __m128i {
+        _mm_set_epi64x((x >> 36) as i64, x as i64)
     }
 
     /// Candidate moves along the columns (through `o`) and both diagonals
@@ -258,19 +247,19 @@ mod simd {
     #[must_use]
     #[target_feature(enable = "sse2")]
     pub(super) fn three_axes(p: u128, o: u128, inner: u128) -> u128 {
-        let p = vector(p);
-        let o = vector(o);
-        let inner = vector(inner);
+        let p = windows(p);
+        let o = windows(o);
+        let inner = windows(inner);
         let v = _mm_or_si128(
             _mm_or_si128(
-                axis::<10, 54, 20, 44, 40, 24>(p, o),
-                axis::<9, 55, 18, 46, 36, 28>(p, inner),
+                _mm_or_si128(up::<10, 20, 40>(p, o), down::<10, 20, 40>(p, o)),
+                _mm_or_si128(up::<9, 18, 36>(p, inner), down::<9, 18, 36>(p, inner)),
             ),
-            axis::<11, 53, 22, 42, 44, 20>(p, inner),
+            _mm_or_si128(up::<11, 22, 44>(p, inner), down::<11, 22, 44>(p, inner)),
         );
         let lo = _mm_cvtsi128_si64(v) as u64;
         let hi = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
-        (u128::from(hi) << 64) | u128::from(lo)
+        (u128::from(hi) << 36) | u128::from(lo)
     }
 }
 
@@ -457,15 +446,18 @@ mod tests {
         };
         let mut wide = || (u128::from(next()) << 64 | u128::from(next())) & FULL;
         let mut out = Vec::new();
-        for i in 0..20_000 {
+        for i in 0..25_000 {
             let a = wide();
             let b = wide();
             let c = wide();
-            let (p, o) = match i % 4 {
+            let d = wide();
+            let (p, o) = match i % 5 {
                 0 => (a & b, !(a & b) & c),
                 1 => (a & b & c, !(a & b & c) & (a | b)),
                 2 => (a, !a & FULL),
-                _ => (a & !b, b & !a),
+                3 => (a & !b, b & !a),
+                // Few discs of `p` and few empty squares: long runs of `o`.
+                _ => (a & b & c, !(a & b & c) & (a | b | d) & FULL),
             };
             out.push((p, o));
         }
