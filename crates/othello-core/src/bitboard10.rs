@@ -132,7 +132,10 @@ static ABOVE: [u128; 128] = {
 /// The legal moves of the side owning `p` against `o` (empty when it must pass).
 ///
 /// On x86-64 the columns and diagonals are walked in SSE2 registers while
-/// the row is walked with integers; elsewhere [`legal_moves_portable`].
+/// the row is walked with integers; elsewhere all with integers. The
+/// columns need no edge mask: a step off the top or the bottom leaves the
+/// board (bits 100.. hold no disc and are masked off at the end). Checked
+/// against [`legal_moves_portable`].
 #[inline]
 #[must_use]
 pub fn legal_moves(p: u128, o: u128) -> u128 {
