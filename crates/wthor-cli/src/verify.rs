@@ -364,6 +364,9 @@ pub(crate) fn run_theory(
     let log = log.map(Mutex::new);
     let cache = load_cache(args.cache.as_deref());
     let saver = CacheSaver::new(cache.as_ref(), args.cache.as_deref());
+    // Fail now, not after the first minute of solving, if the cache cannot
+    // be written.
+    saver.maybe_save(true)?;
     let bar = progress(jobs.len(), "games");
     let done: Mutex<Vec<Done>> = Mutex::new(Vec::with_capacity(jobs.len()));
     let findings = AtomicUsize::new(0);

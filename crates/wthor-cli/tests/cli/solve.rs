@@ -350,6 +350,13 @@ fn a_cached_position_is_not_solved_again_and_a_bad_cache_is_a_warning() {
         "no game was solved:\n{t}"
     );
 
+    // A cache that cannot be written fails at once.
+    let nowhere = dir.path().join("no/such/dir/cache.bin");
+    let out = validate_solve(dir.path(), &["--cache", nowhere.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cache.bin"), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "", "nothing solved");
+
     std::fs::write(&cache, b"not a cache").unwrap();
     let third = validate_solve(dir.path(), &["--cache", c]);
     assert!(third.status.success());
