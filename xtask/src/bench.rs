@@ -10,8 +10,8 @@
 //! The environment passes through: `WTHOR_DATA` above all (most benchmarks
 //! read the real files), and each benchmark's own knobs (`FFO`, `SAMPLE`,
 //! `THREADS`…). `--quick` sets `WTHOR_BENCH_QUICK=1` and, unless they are
-//! already set, the knobs that shorten the long benchmarks: `FFO=40-44`
-//! (FFO positions solved) and `SAMPLE=20` (games solved at 24 empties).
+//! already set, the knobs that shorten the long benchmarks: `FFO=40-42`
+//! (FFO positions solved) and `SAMPLE=5` (games solved at 24 empties).
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
@@ -23,8 +23,8 @@ use crate::util;
 /// The environment `--quick` sets when it is not set already.
 const QUICK_ENV: &[(&str, &str)] = &[
     ("WTHOR_BENCH_QUICK", "1"),
-    ("FFO", "40-44"),
-    ("SAMPLE", "20"),
+    ("FFO", "40-42"),
+    ("SAMPLE", "5"),
 ];
 
 /// What `cargo xtask bench` was asked for.
