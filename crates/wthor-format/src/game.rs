@@ -21,7 +21,7 @@ use nom::bytes::complete::take;
 use crate::board::{BoardSize, OFF, Square};
 use crate::error::{HeaderField, Sink, Warning, WarningKind};
 use crate::header::{HEADER_LEN, Header, read_header, write_header};
-use crate::records::{count_u32, expect_field, whole_records};
+use crate::records::{count_u32, expect_field, expect_zero, record_at, whole_records};
 use crate::{Error, ErrorKind, ReadOptions};
 
 /// A game record borrowed from the file bytes (zero-copy).
@@ -402,9 +402,7 @@ impl<'a> GameFile<'a> {
     #[must_use]
     #[inline]
     pub fn get(&self, index: usize) -> Option<GameView<'a>> {
-        let len = self.size.record_len();
-        let start = index.checked_mul(len)?;
-        let bytes = self.records.get(start..start.checked_add(len)?)?;
+        let bytes = record_at(self.records, index, self.size.record_len())?;
         Some(GameView {
             bytes,
             size: self.size,
@@ -560,23 +558,14 @@ pub fn parse_game_file_as<'a>(
         p1_ok,
         p1_expected,
     )?;
-    expect_field(
+    expect_zero(
         &mut sink,
-        HeaderField::P2,
-        header.p2.into(),
-        header.p2 == 0,
+        &header,
+        &[HeaderField::P2, HeaderField::N2],
         "0 in game files",
     )?;
-    expect_field(
-        &mut sink,
-        HeaderField::N2,
-        header.n2.into(),
-        header.n2 == 0,
-        "0 in game files",
-    )?;
-    let body = bytes.get(HEADER_LEN..).unwrap_or_default();
     let records = whole_records(
-        body,
+        bytes,
         HEADER_LEN,
         size.record_len(),
         header.n1,

@@ -19,7 +19,7 @@ use nom::bytes::complete::take;
 
 use crate::error::{HeaderField, Sink, Warning, WarningKind};
 use crate::header::{HEADER_LEN, Header, read_header, write_header};
-use crate::records::{count_u32, expect_field, whole_records};
+use crate::records::{count_u32, expect_zero, record_at, whole_records};
 use crate::{Error, ReadOptions};
 
 /// Players or tournaments.
@@ -247,9 +247,7 @@ impl<'a> NamesFile<'a> {
     #[must_use]
     #[inline]
     pub fn get(&self, index: usize) -> Option<NameView<'a>> {
-        let width = self.kind.width();
-        let start = index.checked_mul(width)?;
-        let raw = self.records.get(start..start.checked_add(width)?)?;
+        let raw = record_at(self.records, index, self.kind.width())?;
         Some(NameView { raw })
     }
 
@@ -358,40 +356,21 @@ pub fn parse_names_file<'a>(
 ) -> Result<NamesFile<'a>, Error> {
     let header = read_header(bytes)?;
     let mut sink = Sink::new(options.strict);
-    let zero = "0 in name files";
-    expect_field(&mut sink, HeaderField::N1, header.n1, header.n1 == 0, zero)?;
-    expect_field(
+    expect_zero(
         &mut sink,
-        HeaderField::Year,
-        header.year.into(),
-        header.year == 0,
-        zero,
+        &header,
+        &[
+            HeaderField::N1,
+            HeaderField::Year,
+            HeaderField::P1,
+            HeaderField::P2,
+            HeaderField::P3,
+        ],
+        "0 in name files",
     )?;
-    expect_field(
-        &mut sink,
-        HeaderField::P1,
-        header.p1.into(),
-        header.p1 == 0,
-        zero,
-    )?;
-    expect_field(
-        &mut sink,
-        HeaderField::P2,
-        header.p2.into(),
-        header.p2 == 0,
-        zero,
-    )?;
-    expect_field(
-        &mut sink,
-        HeaderField::P3,
-        header.p3.into(),
-        header.p3 == 0,
-        zero,
-    )?;
-    let body = bytes.get(HEADER_LEN..).unwrap_or_default();
     let width = kind.width();
     let records = whole_records(
-        body,
+        bytes,
         HEADER_LEN,
         width,
         header.n2.into(),

@@ -1,11 +1,13 @@
 //! Shared by every file kind: the whole records after the fixed part, checked
-//! against the header count.
+//! against the header count; the header fields that must hold a given value.
 
 use crate::error::{HeaderField, Sink, WarningKind};
+use crate::header::Header;
 use crate::{Error, ErrorKind};
 
-/// Splits `body` (which starts at byte `body_offset` of the file) into the
-/// whole records present and checks them against `header_count`.
+/// Splits the bytes of the file from `body_offset` on (none when the file is
+/// shorter) into the whole records present and checks them against
+/// `header_count`.
 ///
 /// - more whole records than the header says: warning, all are read;
 /// - fewer, ending on a record boundary: warning, the records present are read;
@@ -14,13 +16,14 @@ use crate::{Error, ErrorKind};
 ///
 /// Never allocates from the header count.
 pub(crate) fn whole_records<'a>(
-    body: &'a [u8],
+    bytes: &'a [u8],
     body_offset: usize,
     record_len: usize,
     header_count: u32,
     field: HeaderField,
     sink: &mut Sink,
 ) -> Result<&'a [u8], Error> {
+    let body = bytes.get(body_offset..).unwrap_or_default();
     let whole = body.len() / record_len;
     let rest = body.len() % record_len;
     let whole_u64 = whole as u64;
@@ -58,6 +61,39 @@ pub(crate) fn whole_records<'a>(
         )?;
     }
     Ok(&body[..whole * record_len])
+}
+
+/// Record `index` (from 0) of `records`, `len` bytes each; `None` past the end.
+#[inline]
+pub(crate) fn record_at(records: &[u8], index: usize, len: usize) -> Option<&[u8]> {
+    let start = index.checked_mul(len)?;
+    records.get(start..start.checked_add(len)?)
+}
+
+/// The value of `field` in `header`.
+fn field_value(header: &Header, field: HeaderField) -> u32 {
+    match field {
+        HeaderField::N1 => header.n1,
+        HeaderField::N2 => header.n2.into(),
+        HeaderField::Year => header.year.into(),
+        HeaderField::P1 => header.p1.into(),
+        HeaderField::P2 => header.p2.into(),
+        HeaderField::P3 => header.p3.into(),
+    }
+}
+
+/// Warns, in the order given, for each of `fields` that is not 0 in `header`.
+pub(crate) fn expect_zero(
+    sink: &mut Sink,
+    header: &Header,
+    fields: &[HeaderField],
+    expected: &'static str,
+) -> Result<(), Error> {
+    for &field in fields {
+        let value = field_value(header, field);
+        expect_field(sink, field, value, value == 0, expected)?;
+    }
+    Ok(())
 }
 
 /// Warns when a header field is not `expected`.

@@ -35,7 +35,7 @@ use nom::bytes::complete::take;
 use crate::board::{BoardSize, Square};
 use crate::error::{HeaderField, Sink, Warning, WarningKind};
 use crate::header::{HEADER_LEN, Header, read_header, write_header};
-use crate::records::{count_u32, expect_field, whole_records};
+use crate::records::{count_u32, expect_field, record_at, whole_records};
 use crate::{Error, ErrorKind, ReadOptions};
 
 /// Length of the presence table: 64 × u32.
@@ -448,8 +448,7 @@ impl<'a> SolitaireFile<'a> {
     #[must_use]
     #[inline]
     pub fn get(&self, index: usize) -> Option<PuzzleView<'a>> {
-        let start = index.checked_mul(PUZZLE_LEN)?;
-        PuzzleView::new(self.records.get(start..start.checked_add(PUZZLE_LEN)?)?)
+        PuzzleView::new(record_at(self.records, index, PUZZLE_LEN)?)
     }
 
     /// Every puzzle, in file order.
@@ -551,7 +550,7 @@ pub fn parse_solitaire_file<'a>(
     let mut sink = Sink::new(options.strict);
     let after_header = bytes.get(HEADER_LEN..).unwrap_or_default();
     let table_bytes = after_header.get(..PRESENCE_TABLE_LEN).unwrap_or_default();
-    let (body, table) = parse_presence_table(after_header).map_err(|_| {
+    let (_, table) = parse_presence_table(after_header).map_err(|_| {
         Error::new(
             ErrorKind::Truncated {
                 what: "presence table",
@@ -598,7 +597,7 @@ pub fn parse_solitaire_file<'a>(
         }
     }
     let records = whole_records(
-        body,
+        bytes,
         PUZZLES_OFFSET,
         PUZZLE_LEN,
         header.n1,
