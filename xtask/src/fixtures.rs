@@ -1,15 +1,15 @@
 //! `cargo xtask fixtures`: the fixture database in `testdata/`.
 //!
 //! Everything is generated from [`SEED`] by [`build`], deterministically: a
-//! tiny built-in PRNG, random legal games on the raw kernels of
-//! `othello-core`, exact scores from its solvers, bytes laid out as
-//! `shared/spec/WTHOR.md` says. `cargo xtask fixtures` writes the result;
-//! `cargo xtask fixtures --check` (and the test below, under `cargo test
-//! --workspace`) fails, naming the files, when `testdata/` is not exactly
-//! what the generator makes now.
+//! tiny built-in PRNG, random legal games written once over the [`Board`]
+//! trait of `othello-core` for both sizes, exact scores from its solvers,
+//! bytes laid out as `shared/spec/WTHOR.md` says. `cargo xtask fixtures`
+//! writes the result; `cargo xtask fixtures --check` (and the test below,
+//! under `cargo test --workspace`) fails, naming the files, when `testdata/`
+//! is not exactly what the generator makes now.
 
-mod board;
 mod encode;
+mod game;
 mod malformed;
 mod rng;
 
@@ -20,10 +20,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use crate::util;
-use board::{EIGHT, Game, Geometry, Position, TEN};
 use encode::{GameRecord, Header, PuzzleRecord};
+use game::{Game, black_discs};
 use othello_core::solver::{GenericSolver, Solver, SolverOptions};
-use othello_core::{Board, Board10, Color};
+use othello_core::{Bitboard, Board, Board8, Board10, Color, Size, Square};
 use rng::Rng;
 
 /// The seed of everything in `testdata/`.
@@ -202,13 +202,13 @@ pub(crate) fn build() -> Result<Vec<Fixture>> {
     ];
     let mut games8 = Vec::new();
     for (year, plain) in [(2001, 20), (2002, 16)] {
-        let file = GameFile::generate(&EIGHT, &mut rng, &mut endgame, year, P3_8X8, plain)?;
-        out.push(file.fixture(&EIGHT, "wtb"));
+        let file = GameFile::<Board8>::generate(&mut rng, &mut endgame, year, P3_8X8, plain)?;
+        out.push(file.fixture("wtb"));
         games8.push(file);
     }
     for (year, plain) in [(2001, 8), (2002, 6)] {
-        let file = GameFile::generate(&TEN, &mut rng, &mut endgame, year, P3_10X10, plain)?;
-        out.push(file.fixture(&TEN, "wtd"));
+        let file = GameFile::<Board10>::generate(&mut rng, &mut endgame, year, P3_10X10, plain)?;
+        out.push(file.fixture("wtd"));
     }
     for empties in PUZZLE_EMPTIES {
         out.push(puzzles(&games8, &mut endgame.solver, empties)?);
@@ -238,31 +238,33 @@ impl Endgame {
             ten: GenericSolver::new(),
         }
     }
+}
 
-    /// The exact score of `pos` for its side to move (empties to the winner).
-    fn score(&mut self, g: &Geometry, pos: Position) -> i32 {
-        let (p, o) = pos.mover();
-        if g.side == 8 {
-            self.solver.solve(p as u64, o as u64).score
-        } else {
-            let side = if pos.black_to_move {
-                Color::Black
-            } else {
-                Color::White
-            };
-            self.ten
-                .solve(&Board10::from_discs_unchecked(p, o, side))
-                .score
-        }
+/// A board size the fixtures are generated for: its exact endgame score.
+trait Exact: Board {
+    /// The exact score of `self` for its side to move (empties to the
+    /// winner).
+    fn exact_score(&self, endgame: &mut Endgame) -> i32;
+}
+
+impl Exact for Board8 {
+    fn exact_score(&self, endgame: &mut Endgame) -> i32 {
+        endgame.solver.solve(self.player(), self.opponent()).score
+    }
+}
+
+impl Exact for Board10 {
+    fn exact_score(&self, endgame: &mut Endgame) -> i32 {
+        endgame.ten.solve(self).score
     }
 }
 
 /// A generated game file: its records and the games they came from.
-struct GameFile {
+struct GameFile<B> {
     year: u16,
     p3: u8,
     records: Vec<GameRecord>,
-    games: Vec<Game>,
+    games: Vec<Game<B>>,
     /// Special games: what they are and their 0-based index in the file.
     notes: Vec<(String, usize)>,
 }
@@ -301,19 +303,18 @@ impl Special {
     }
 }
 
-impl GameFile {
+impl<B: Exact> GameFile<B> {
     /// `plain` random games plus one game of each [`Special`] kind, grouped
     /// by tournament.
     fn generate(
-        g: &Geometry,
         rng: &mut Rng,
         endgame: &mut Endgame,
         year: u16,
         p3: u8,
         plain: usize,
     ) -> Result<Self> {
-        let squares = g.squares() as usize;
-        let mut games: Vec<(Option<Special>, Game)> = Vec::new();
+        let squares = B::SIZE.squares();
+        let mut games: Vec<(Option<Special>, Game<B>)> = Vec::new();
         let mut wanted: Vec<Special> = Special::ALL.to_vec();
         let mut plain_left = plain;
         let mut draws = 0;
@@ -322,17 +323,15 @@ impl GameFile {
             if draws > MAX_DRAWS {
                 let missing: Vec<_> = wanted.iter().map(|s| s.describe()).collect();
                 bail!(
-                    "{}x{} {year}: no game found for: {} in {MAX_DRAWS} random games",
-                    g.side,
-                    g.side,
+                    "{} {year}: no game found for: {} in {MAX_DRAWS} random games",
+                    B::SIZE,
                     missing.join("; ")
                 );
             }
-            let mut game = g.random_game(rng);
+            let mut game = Game::<B>::random(rng);
             let last = game.last();
-            let empties =
-                squares - last.black.count_ones() as usize - last.white.count_ones() as usize;
-            let is_draw = last.black.count_ones() == last.white.count_ones();
+            let empties = last.empty_count();
+            let is_draw = last.count(Color::Black) == last.count(Color::White);
             let kind = wanted.iter().copied().find(|s| match s {
                 Special::Pass => game.passes > 0,
                 Special::EmptySquares => empties > 0,
@@ -360,7 +359,7 @@ impl GameFile {
         // Tournaments and players drawn at random; games grouped by
         // tournament as in the real files (a stable sort keeps the order of
         // generation within a tournament).
-        let mut entries: Vec<(u16, Option<Special>, Game)> = games
+        let mut entries: Vec<(u16, Option<Special>, Game<B>)> = games
             .into_iter()
             .map(|(s, game)| (rng.below(TOURNAMENTS.len()) as u16, s, game))
             .collect();
@@ -378,13 +377,13 @@ impl GameFile {
             let white = (black + 1 + rng.below(PLAYERS.len() - 1)) % PLAYERS.len();
             let last = game.last();
             let real = if special == Some(Special::Unfinished) {
-                g.black_discs(last, endgame.score(g, last))
+                black_discs(&last, last.exact_score(endgame))
             } else {
-                g.black_discs(last, g.final_score(last.mover().0, last.mover().1))
+                last.wthor_score().0 as u8
             };
             let at_p3 = squares - 4 - usize::from(p3);
             let theoretical = match game.positions.get(at_p3) {
-                Some(&pos) => g.black_discs(pos, endgame.score(g, pos)),
+                Some(pos) => black_discs(pos, pos.exact_score(endgame)),
                 // The game was over before P3 empties: the real files then
                 // store the real score.
                 None => real,
@@ -395,7 +394,7 @@ impl GameFile {
                 white: white as u16,
                 real,
                 theoretical,
-                moves: game.moves.iter().map(|&sq| g.wthor_byte(sq)).collect(),
+                moves: game.wthor_bytes(),
             });
             if let Some(s) = special {
                 file.notes.push((s.describe().to_owned(), index));
@@ -406,21 +405,20 @@ impl GameFile {
         Ok(file)
     }
 
-    fn fixture(&self, g: &Geometry, ext: &str) -> Fixture {
+    fn fixture(&self, ext: &str) -> Fixture {
         let header = Header {
             n1: self.records.len() as u32,
             n2: 0,
             year: self.year,
-            p1: g.side,
+            p1: B::SIZE.side(),
             p2: 0,
             p3: self.p3,
         };
-        let slots = g.squares() as usize - 4;
+        let slots = B::SIZE.squares() - 4;
         let mut about = format!(
-            "{} games, {}x{}, year {}, P3 = {}. Special games (0-based index):",
+            "{} games, {}, year {}, P3 = {}. Special games (0-based index):",
             self.records.len(),
-            g.side,
-            g.side,
+            B::SIZE,
             self.year,
             self.p3
         );
@@ -440,8 +438,7 @@ impl GameFile {
 /// A solitaire file: positions with `empties` empty squares from
 /// the finished 8x8 fixture games, kept when exactly one move of the side to
 /// move wins or draws under perfect play.
-fn puzzles(files: &[GameFile], solver: &mut Solver, empties: u8) -> Result<Fixture> {
-    let g = &EIGHT;
+fn puzzles(files: &[GameFile<Board8>], solver: &mut Solver, empties: u8) -> Result<Fixture> {
     let at = 60 - usize::from(empties);
     let mut puzzles = Vec::new();
     'files: for file in files {
@@ -449,12 +446,11 @@ fn puzzles(files: &[GameFile], solver: &mut Solver, empties: u8) -> Result<Fixtu
             if puzzles.len() == PUZZLES {
                 break 'files;
             }
-            let Some(&pos) = game.positions.get(at) else {
+            let Some(pos) = game.positions.get(at) else {
                 continue;
             };
-            let (p, o) = pos.mover();
-            let (p, o) = (p as u64, o as u64);
-            if g.legal(p.into(), o.into()).count_ones() < 2 {
+            let (p, o) = (pos.player(), pos.opponent());
+            if pos.legal_moves().count() < 2 {
                 continue;
             }
             let [sq] = solver.moves_at_least(p, o, 0)[..] else {
@@ -469,12 +465,12 @@ fn puzzles(files: &[GameFile], solver: &mut Solver, empties: u8) -> Result<Fixtu
                 tournament: record.tournament,
                 black: u32::from(record.black),
                 white: u32::from(record.white),
-                black_discs: pos.black as u64,
-                white_discs: pos.white as u64,
+                black_discs: pos.discs(Color::Black),
+                white_discs: pos.discs(Color::White),
                 empties,
-                black_to_move: pos.black_to_move,
+                black_to_move: pos.side_to_move() == Color::Black,
                 score: solution.score as i8,
-                first_move: g.wthor_byte(usize::from(sq)),
+                first_move: Square::new_unchecked(sq).to_wthor(Size::Eight),
                 real: record.real,
                 move25: record.moves.get(24).copied().unwrap_or(0),
             });
