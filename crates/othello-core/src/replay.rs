@@ -196,11 +196,7 @@ where
             break;
         }
         let occupied = (b.player() | b.opponent()).has(sq);
-        let flips = if occupied {
-            B::Bits::EMPTY
-        } else {
-            b.flips(sq)
-        };
+        let flips = flips_unless(occupied, &b, sq);
         if !flips.is_empty() {
             b = b.play_with_flips_unchecked(sq, flips);
             moves += 1;
@@ -215,11 +211,7 @@ where
         // Not playable by the side to move: a pass is implied only when that
         // side has no move at all.
         if !b.legal_moves().is_empty() {
-            illegal = fail(if occupied {
-                IllegalReason::Occupied
-            } else {
-                IllegalReason::NoFlip
-            });
+            illegal = fail(unplayable(occupied));
             break;
         }
         let passed = b.pass();
@@ -227,17 +219,9 @@ where
             illegal = fail(IllegalReason::GameOver);
             break;
         }
-        let flips = if occupied {
-            B::Bits::EMPTY
-        } else {
-            passed.flips(sq)
-        };
+        let flips = flips_unless(occupied, &passed, sq);
         if flips.is_empty() {
-            illegal = fail(if occupied {
-                IllegalReason::Occupied
-            } else {
-                IllegalReason::NoFlip
-            });
+            illegal = fail(unplayable(occupied));
             break;
         }
         passes += 1;
@@ -267,6 +251,26 @@ where
         passes,
         illegal,
         status,
+    }
+}
+
+/// The discs `sq` flips for the side to move of `b`: none when `occupied`.
+#[inline]
+fn flips_unless<B: Board>(occupied: bool, b: &B, sq: Square) -> B::Bits {
+    if occupied {
+        B::Bits::EMPTY
+    } else {
+        b.flips(sq)
+    }
+}
+
+/// Why a move that flips nothing is illegal.
+#[inline]
+const fn unplayable(occupied: bool) -> IllegalReason {
+    if occupied {
+        IllegalReason::Occupied
+    } else {
+        IllegalReason::NoFlip
     }
 }
 
