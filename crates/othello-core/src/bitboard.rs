@@ -11,6 +11,33 @@ use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, 
 use crate::Square;
 use crate::symmetry::Symmetry;
 
+/// The 8 directions as `(column step, row step)`: the first four go
+/// towards higher bit indices, the last four towards lower ones.
+pub(crate) const DIRS: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (-1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+];
+
+/// The squares reachable from `sq` by steps of `(dc, dr)` on a board of
+/// `width` × `width` squares (bit `row * width + col`), `sq` excluded.
+pub(crate) const fn ray(sq: usize, dc: i32, dr: i32, width: i32) -> u128 {
+    let mut bits = 0u128;
+    let mut c = (sq % width as usize) as i32 + dc;
+    let mut r = (sq / width as usize) as i32 + dr;
+    while c >= 0 && c < width && r >= 0 && r < width {
+        bits |= 1u128 << (r * width + c);
+        c += dc;
+        r += dr;
+    }
+    bits
+}
+
 /// A set of squares held in an unsigned integer: `u64` or `u128`.
 ///
 /// The operators are those of the integer; the methods name the set

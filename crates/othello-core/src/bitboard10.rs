@@ -23,6 +23,8 @@
 //! 10 90 91 92 93 94 95 96 97 98 99
 //! ```
 
+use crate::bitboard::{DIRS, ray};
+
 /// The 100 squares of the board.
 pub const FULL: u128 = (1u128 << 100) - 1;
 
@@ -42,32 +44,6 @@ const INNER_COLUMNS: u128 = FULL & !column(0) & !column(9);
 /// Every square but those of rows 1 and 10.
 const INNER_ROWS: u128 = FULL & !((1u128 << 10) - 1) & !(((1u128 << 10) - 1) << 90);
 
-/// The squares reachable from `sq` by steps of `(dc, dr)`, `sq` excluded.
-const fn ray(sq: usize, dc: i32, dr: i32) -> u128 {
-    let mut bits = 0u128;
-    let mut c = (sq % 10) as i32 + dc;
-    let mut r = (sq / 10) as i32 + dr;
-    while c >= 0 && c < 10 && r >= 0 && r < 10 {
-        bits |= 1u128 << (r * 10 + c);
-        c += dc;
-        r += dr;
-    }
-    bits
-}
-
-/// The 8 directions as `(column step, row step)`: the first four go
-/// towards higher bit indices, the last four towards lower ones.
-const DIRS: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 1),
-    (0, 1),
-    (1, 1),
-    (-1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-];
-
 /// Rays from every square in the 8 directions; the first four go towards
 /// higher bit indices, the last four towards lower ones.
 const RAYS_C: [[u128; 100]; 8] = {
@@ -76,7 +52,7 @@ const RAYS_C: [[u128; 100]; 8] = {
     while d < 8 {
         let mut sq = 0;
         while sq < 100 {
-            rays[d][sq] = ray(sq, DIRS[d].0, DIRS[d].1);
+            rays[d][sq] = ray(sq, DIRS[d].0, DIRS[d].1, 10);
             sq += 1;
         }
         d += 1;

@@ -15,6 +15,8 @@
 //! These functions are the hot loop of perft and of the solver; the typed
 //! board types are built on them.
 
+use crate::bitboard::DIRS;
+
 /// Every square but those of columns a and h.
 const INNER_COLUMNS: u64 = 0x7e7e_7e7e_7e7e_7e7e;
 /// Every square but those of rows 1 and 8.
@@ -22,30 +24,13 @@ const INNER_ROWS: u64 = 0x00ff_ffff_ffff_ff00;
 
 /// The squares reachable from `sq` by steps of `(dc, dr)`, `sq` excluded.
 const fn ray(sq: usize, dc: i32, dr: i32) -> u64 {
-    let mut bits = 0u64;
-    let mut c = (sq % 8) as i32 + dc;
-    let mut r = (sq / 8) as i32 + dr;
-    while c >= 0 && c < 8 && r >= 0 && r < 8 {
-        bits |= 1u64 << (r * 8 + c);
-        c += dc;
-        r += dr;
-    }
-    bits
+    // Bits 0..64 only: lossless.
+    crate::bitboard::ray(sq, dc, dr, 8) as u64
 }
 
 /// Rays from every square in the 8 directions; the first four go towards
 /// higher bit indices, the last four towards lower ones.
 static RAYS: [[u64; 64]; 8] = {
-    const DIRS: [(i32, i32); 8] = [
-        (1, 0),
-        (-1, 1),
-        (0, 1),
-        (1, 1),
-        (-1, 0),
-        (1, -1),
-        (0, -1),
-        (-1, -1),
-    ];
     let mut rays = [[0u64; 64]; 8];
     let mut d = 0;
     while d < 8 {
