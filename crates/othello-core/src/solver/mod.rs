@@ -7,8 +7,8 @@
 //! [`bitboard8`](crate::bitboard8): `p` holds the discs of the side to move,
 //! `o` those of its opponent.
 //!
-//! The search is the one of the strongest Othello engines, without an
-//! evaluation function:
+//! The search is the one of the strongest Othello engines, without a
+//! pattern evaluation:
 //!
 //! - at the root, aspiration: a win/draw/loss search first (window
 //!   `(-1, 1)`), then null-window tests moving towards the score (like
@@ -18,10 +18,12 @@
 //! - a lock-free transposition table storing bounds and the best move,
 //!   shared by all threads and kept across calls (two entries per cache
 //!   line; the children's lines are prefetched while moves are sorted);
-//! - move ordering: hash move, then fastest first (fewest opponent replies,
-//!   corners counting double), corner stability, opponent potential
-//!   mobility, parity of the empty quadrants, square value; parity and
-//!   square classes only near the end;
+//! - move ordering: hash move, then (from 16 empties) the score of a
+//!   shallow alpha-beta search on a small evaluation (mobility, potential
+//!   mobility, corners; 2 plies, 4 from 20 empties), then fastest first
+//!   (fewest opponent replies, corners counting double), corner stability,
+//!   opponent potential mobility, parity of the empty quadrants, square
+//!   value; parity and square classes only near the end;
 //! - stability cutoffs (the opponent's stable discs bound the score) and
 //!   enhanced transposition cutoffs (a child whose stored bound already
 //!   cuts, or already fails low, is not searched);

@@ -20,6 +20,19 @@ const SHALLOW: u32 = 6;
 const ETC_MIN: u32 = 9;
 /// PV nodes with at least this many empties search their siblings in parallel.
 const PARALLEL_MIN: u32 = 12;
+/// Nodes with at least this many empties order their moves by a shallow
+/// search on [`small_eval`] ([`sort_plies`]).
+const SORT_MIN: u32 = 16;
+/// From this many empties the ordering search goes two plies deeper.
+const SORT_DEEP_MIN: u32 = 20;
+/// Plies of the ordering search below [`SORT_DEEP_MIN`].
+const SORT_DEPTH: u32 = 2;
+/// Weights of [`small_eval`]: mobility, potential mobility, corners.
+const W_MOB: i32 = 4;
+const W_POT: i32 = 1;
+const W_CORNER: i32 = 16;
+/// The ordering search's score sits above every other ordering key.
+const SORT_SHIFT: u32 = 21;
 
 /// Stability cutoffs are tried when `alpha` reaches this (by empty count):
 /// below it the opponent cannot own enough stable discs to matter.
@@ -237,6 +250,64 @@ const fn neighbours(b: u64) -> u64 {
     let e = (b << 1) & NOT_A;
     let row = b | w | e;
     (row << 8) | (row >> 8) | w | e
+}
+
+/// The plies of the ordering search at a node with `n` empties (0: none):
+/// [`SORT_DEPTH`] from [`SORT_MIN`] empties, two more from [`SORT_DEEP_MIN`]
+/// (even depths: the evaluation is then taken with the same side to move).
+#[inline]
+fn sort_plies(n: u32) -> u32 {
+    if n >= SORT_DEEP_MIN {
+        SORT_DEPTH + 2
+    } else if n >= SORT_MIN {
+        SORT_DEPTH
+    } else {
+        0
+    }
+}
+
+/// A small evaluation of a position for the side owning `p`, used only to
+/// order moves: mobility (corners double), potential mobility and corners.
+/// Symmetric under the eight board symmetries; antisymmetric in `(p, o)`.
+#[inline]
+pub(crate) fn small_eval(p: u64, o: u64) -> i32 {
+    let empties = !(p | o);
+    let mp = legal_moves(p, o);
+    let mo = legal_moves(o, p);
+    let mob = (mp.count_ones() + (mp & CORNERS).count_ones()) as i32
+        - (mo.count_ones() + (mo & CORNERS).count_ones()) as i32;
+    let pot = (neighbours(o) & empties).count_ones() as i32
+        - (neighbours(p) & empties).count_ones() as i32;
+    let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+    W_MOB * mob + W_POT * pot + W_CORNER * corners
+}
+
+/// Fail-hard alpha-beta on [`small_eval`], `depth` plies (passes do not
+/// count); finished games score far beyond any evaluation.
+fn shallow(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return small_eval(p, o);
+    }
+    let mut moves = legal_moves(p, o);
+    if moves == 0 {
+        if legal_moves(o, p) == 0 {
+            return 16 * final_score(p, o);
+        }
+        return -shallow(o, p, depth, -beta, -alpha);
+    }
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        let f = flips(p, o, sq);
+        let s = -shallow(o ^ f, p | f | (1 << sq), depth - 1, -beta, -alpha);
+        if s > alpha {
+            alpha = s;
+            if s >= beta {
+                break;
+            }
+        }
+    }
+    alpha
 }
 
 /// One move of a move list: square, flipped discs, ordering key.
@@ -480,9 +551,12 @@ impl<'a> Search<'a> {
     }
 
     /// Fills `list` with the legal moves `moves` and their ordering keys
-    /// (hash move first, then fewest opponent replies, corner stability,
-    /// opponent potential mobility, parity and square value); with
-    /// `prefetch`, asks for the children's table buckets on the way.
+    /// (hash move first, then the score of a `sort_depth`-ply search on
+    /// [`small_eval`] when `sort_depth > 0`, then fewest opponent replies,
+    /// corner stability, opponent potential mobility, parity and square
+    /// value); with `prefetch`, asks for the children's table buckets on
+    /// the way.
+    #[allow(clippy::too_many_arguments)]
     fn order(
         &self,
         p: u64,
@@ -491,6 +565,7 @@ impl<'a> Search<'a> {
         hash_move: u8,
         list: &mut [Move; 64],
         prefetch: bool,
+        sort_depth: u32,
     ) -> usize {
         let empties = !(p | o);
         let odd = odd_quadrants(empties);
@@ -517,7 +592,13 @@ impl<'a> Search<'a> {
                     | CORNERS)
                     & no)
                     .count_ones() as i32;
-                ((36 - mobility) << 15)
+                let sorted = if sort_depth > 0 {
+                    (-shallow(np, no, sort_depth - 1, -4096, 4096)).clamp(-900, 900) << SORT_SHIFT
+                } else {
+                    0
+                };
+                sorted
+                    + ((36 - mobility) << 15)
                     + (corner_stable << 11)
                     + ((36 - potential) << 5)
                     + if odd & (1 << sq) != 0 { 1 << 4 } else { 0 }
@@ -574,7 +655,15 @@ impl<'a> Search<'a> {
             return -self.nws_deep(o, p, -beta, n);
         }
         let mut list = [Move::default(); 64];
-        let len = self.order(p, o, moves, hash_move, &mut list, n > SHALLOW + 1);
+        let len = self.order(
+            p,
+            o,
+            moves,
+            hash_move,
+            &mut list,
+            n > SHALLOW + 1,
+            sort_plies(n),
+        );
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let mut len = len;
@@ -644,7 +733,7 @@ impl<'a> Search<'a> {
         }
         let hash_move = self.tt.probe(p, o).map_or(NO_MOVE, |b| b.best);
         let mut list = [Move::default(); 64];
-        let len = self.order(p, o, moves, hash_move, &mut list, true);
+        let len = self.order(p, o, moves, hash_move, &mut list, true, sort_plies(n));
         let mut alpha_now = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
@@ -788,6 +877,95 @@ mod tests {
                 flips(p, o, x).count_ones() as i32,
                 "{p:#x} {x}"
             );
+        }
+    }
+
+    /// `b` under symmetry `k` (0..8): transpose first if `k & 4`, then mirror
+    /// columns if `k & 1`, rows if `k & 2`.
+    fn sym(b: u64, k: u32) -> u64 {
+        let mut r = 0;
+        for x in 0..64 {
+            if b >> x & 1 != 0 {
+                let (mut c, mut row) = (x % 8, x / 8);
+                if k & 4 != 0 {
+                    (c, row) = (row, c);
+                }
+                if k & 1 != 0 {
+                    c = 7 - c;
+                }
+                if k & 2 != 0 {
+                    row = 7 - row;
+                }
+                r |= 1 << (row * 8 + c);
+            }
+        }
+        r
+    }
+
+    /// A random reachable-looking position: random moves from the start.
+    fn random_position(seed: &mut u64, plies: u32) -> (u64, u64) {
+        let (mut p, mut o) = crate::bitboard8::START;
+        for _ in 0..plies {
+            let mut m = legal_moves(p, o);
+            if m == 0 {
+                if legal_moves(o, p) == 0 {
+                    break;
+                }
+                (p, o) = (o, p);
+                continue;
+            }
+            for _ in 0..next(seed) % u64::from(m.count_ones()) {
+                m &= m - 1;
+            }
+            let x = m.trailing_zeros() as usize;
+            let f = flips(p, o, x);
+            (p, o) = (o ^ f, p | f | (1 << x));
+        }
+        (p, o)
+    }
+
+    #[test]
+    fn small_eval_is_symmetric_and_antisymmetric() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for i in 0..2_000 {
+            let (p, o) = random_position(&mut seed, 10 + i % 45);
+            let e = small_eval(p, o);
+            assert_eq!(small_eval(o, p), -e);
+            for k in 0..8 {
+                assert_eq!(small_eval(sym(p, k), sym(o, k)), e, "{p:#x} {o:#x} {k}");
+                assert_eq!(
+                    shallow(sym(p, k), sym(o, k), 2, -4096, 4096),
+                    shallow(p, o, 2, -4096, 4096)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn shallow_sorted_order_is_a_permutation_with_the_hash_move_first() {
+        let tt = Table::new(8);
+        let s = Search::new(&tt, false);
+        let mut seed = 0x0bad_cafe_f00d_1234u64;
+        for i in 0..500 {
+            let (p, o) = random_position(&mut seed, 20 + i % 30);
+            let moves = legal_moves(p, o);
+            if moves == 0 {
+                continue;
+            }
+            let hash = (moves & moves.wrapping_neg()).trailing_zeros() as u8;
+            for depth in 0..4 {
+                let mut list = [Move::default(); 64];
+                let len = s.order(p, o, moves, hash, &mut list, false, depth);
+                let mut seen = 0u64;
+                for mv in &list[..len] {
+                    assert_eq!(mv.flips, flips(p, o, mv.x as usize));
+                    seen |= 1 << mv.x;
+                }
+                assert_eq!(seen, moves);
+                assert_eq!(len as u32, moves.count_ones());
+                Search::pick(&mut list, 0, len);
+                assert_eq!(list[0].x, hash);
+            }
         }
     }
 }
