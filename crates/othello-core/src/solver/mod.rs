@@ -20,10 +20,10 @@
 //!   line; the children's lines are prefetched while moves are sorted);
 //! - move ordering: hash move, then (from 16 empties) the score of a
 //!   shallow alpha-beta search on a small evaluation (mobility, potential
-//!   mobility, corners; 2 plies, 4 from 20 empties), then fastest first
-//!   (fewest opponent replies, corners counting double), corner stability,
-//!   opponent potential mobility, parity of the empty quadrants, square
-//!   value; parity and square classes only near the end;
+//!   mobility, corners; 2 plies, 4 from 20 empties, 6 from 23), then
+//!   fastest first (fewest opponent replies, corners counting double),
+//!   corner stability, opponent potential mobility, parity of the empty
+//!   quadrants, square value; parity and square classes only near the end;
 //! - stability cutoffs (the opponent's stable discs bound the score) and
 //!   enhanced transposition cutoffs (a child whose stored bound already
 //!   cuts, or already fails low, is not searched);

@@ -25,6 +25,8 @@ const PARALLEL_MIN: u32 = 12;
 const SORT_MIN: u32 = 16;
 /// From this many empties the ordering search goes two plies deeper.
 const SORT_DEEP_MIN: u32 = 20;
+/// From this many empties the ordering search goes four plies deeper.
+const SORT_DEEPER_MIN: u32 = 23;
 /// Plies of the ordering search below [`SORT_DEEP_MIN`].
 const SORT_DEPTH: u32 = 2;
 /// Weights of [`small_eval`]: mobility, potential mobility, corners.
@@ -253,11 +255,14 @@ const fn neighbours(b: u64) -> u64 {
 }
 
 /// The plies of the ordering search at a node with `n` empties (0: none):
-/// [`SORT_DEPTH`] from [`SORT_MIN`] empties, two more from [`SORT_DEEP_MIN`]
+/// [`SORT_DEPTH`] from [`SORT_MIN`] empties, two more from [`SORT_DEEP_MIN`],
+/// four more from [`SORT_DEEPER_MIN`]
 /// (even depths: the evaluation is then taken with the same side to move).
 #[inline]
 fn sort_plies(n: u32) -> u32 {
-    if n >= SORT_DEEP_MIN {
+    if n >= SORT_DEEPER_MIN {
+        SORT_DEPTH + 4
+    } else if n >= SORT_DEEP_MIN {
         SORT_DEPTH + 2
     } else if n >= SORT_MIN {
         SORT_DEPTH
