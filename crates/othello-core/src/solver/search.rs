@@ -7,6 +7,7 @@
 
 use super::stability::stable_count;
 use super::tt::{NO_MOVE, Table};
+use crate::bitboard::DIRS;
 use crate::bitboard8::legal_moves;
 use rayon::prelude::*;
 
@@ -106,28 +107,12 @@ pub(crate) fn final_score(p: u64, o: u64) -> i32 {
 /// north, north-east in bit order), four towards lower bits; one cache
 /// line per square.
 static RAYS: [[u64; 8]; 64] = {
-    const DIRS: [(i32, i32); 8] = [
-        (1, 0),
-        (-1, 1),
-        (0, 1),
-        (1, 1),
-        (-1, 0),
-        (1, -1),
-        (0, -1),
-        (-1, -1),
-    ];
     let mut rays = [[0u64; 8]; 64];
     let mut x = 0;
     while x < 64 {
         let mut d = 0;
         while d < 8 {
-            let mut c = (x % 8) as i32 + DIRS[d].0;
-            let mut r = (x / 8) as i32 + DIRS[d].1;
-            while c >= 0 && c < 8 && r >= 0 && r < 8 {
-                rays[x][d] |= 1 << (r * 8 + c);
-                c += DIRS[d].0;
-                r += DIRS[d].1;
-            }
+            rays[x][d] = crate::bitboard::ray(x, DIRS[d].0, DIRS[d].1, 8) as u64;
             d += 1;
         }
         x += 1;
