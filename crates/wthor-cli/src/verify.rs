@@ -200,6 +200,20 @@ pub(crate) fn open_results(path: Option<&Path>) -> anyhow::Result<Option<Results
     Ok(Some(log))
 }
 
+/// Appends one verified record to the results log, when there is one.
+pub(crate) fn append_result<T: Serialize>(
+    log: Option<&Mutex<ResultsLog>>,
+    path: Option<&Path>,
+    key: &RecordKey,
+    record: &T,
+) -> anyhow::Result<()> {
+    let Some(log) = log else { return Ok(()) };
+    log.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .append(key, record)
+        .with_context(|| format!("{}: cannot append", path.unwrap_or(Path::new("")).display()))
+}
+
 /// Loads the cache; a damaged file is a warning and an empty cache.
 pub(crate) fn load_cache(path: Option<&Path>) -> Option<SolveCache> {
     let path = path?;
@@ -392,7 +406,7 @@ pub(crate) fn run_theory(
         }
     };
     let finish = |(f, i, key): &(usize, usize, RecordKey), check: TheoryCheck| {
-        if let Some(log) = &log {
+        if log.is_some() {
             let g = files[*f].get(*i).expect("selected index");
             let names = &inputs[*f].names;
             let record = GameRecord {
@@ -402,15 +416,7 @@ pub(crate) fn run_theory(
                 white: names.get(g.white().into()),
                 check: &check,
             };
-            log.lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .append(key, &record)
-                .with_context(|| {
-                    format!(
-                        "{}: cannot append",
-                        args.results.as_deref().unwrap_or(Path::new("")).display()
-                    )
-                })?;
+            append_result(log.as_ref(), args.results.as_deref(), key, &record)?;
         }
         if check.status != TheoryStatus::Ok && check.status != TheoryStatus::Short {
             let n = findings.fetch_add(1, Ordering::Relaxed) + 1;

@@ -18,7 +18,7 @@
 //! with `--strict` when a puzzle has a problem.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,7 +30,7 @@ use wthor_db::verify::{
 };
 use wthor_format::{FileKind, ReadOptions, SolitaireFile, WthorFile, parse_any};
 
-use crate::verify::{PlayerNames, open_results, progress};
+use crate::verify::{PlayerNames, append_result, open_results, progress};
 
 /// Arguments of `wthor puzzles`.
 #[derive(Debug, clap::Args)]
@@ -241,7 +241,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         workers,
         |(f, i, _), solver| check_puzzle(&files[*f].get(*i).expect("index"), solver),
         |(f, i, key), check: PuzzleCheck| -> anyhow::Result<()> {
-            if let Some(log) = &log {
+            if log.is_some() {
                 let p = files[*f].get(*i).expect("index");
                 let names = &inputs[*f].names;
                 let record = Verified {
@@ -251,15 +251,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                     white: names.get(p.white() as usize),
                     check: &check,
                 };
-                log.lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .append(key, &record)
-                    .with_context(|| {
-                        format!(
-                            "{}: cannot append",
-                            args.results.as_deref().unwrap_or(Path::new("")).display()
-                        )
-                    })?;
+                append_result(log.as_ref(), args.results.as_deref(), key, &record)?;
             }
             if !check.ok {
                 let n = bad.fetch_add(1, Ordering::Relaxed) + 1;
