@@ -560,23 +560,7 @@ pub fn check_theoretical(
     solver: &mut Solver,
     cache: Option<&SolveCache>,
 ) -> TheoryCheck {
-    let mut check = TheoryCheck {
-        status: TheoryStatus::Short,
-        depth,
-        stored,
-        solved: None,
-        side: None,
-        score: None,
-        best_move: None,
-        moves: 0,
-        final_score: None,
-        finished: None,
-        illegal_move: None,
-        nodes: 0,
-        cached: false,
-        seconds: 0.0,
-        cpu_seconds: None,
-    };
+    let mut check = TheoryCheck::blank(TheoryStatus::Short, depth, stored);
     match replay_to_empties::<Board8>(moves, u32::from(depth)) {
         Reach::At { board, moves } => {
             let side = board.side_to_move();
@@ -688,22 +672,29 @@ pub fn check_theoretical_10x10(
 /// The check of a 10x10 game too deep for the generic solver.
 #[must_use]
 pub fn unavailable_10x10(depth: u8, stored: u8) -> TheoryCheck {
-    TheoryCheck {
-        status: TheoryStatus::Unavailable,
-        depth,
-        stored,
-        solved: None,
-        side: None,
-        score: None,
-        best_move: None,
-        moves: 0,
-        final_score: None,
-        finished: None,
-        illegal_move: None,
-        nodes: 0,
-        cached: false,
-        seconds: 0.0,
-        cpu_seconds: None,
+    TheoryCheck::blank(TheoryStatus::Unavailable, depth, stored)
+}
+
+impl TheoryCheck {
+    /// A check with `status` and nothing found yet.
+    fn blank(status: TheoryStatus, depth: u8, stored: u8) -> Self {
+        TheoryCheck {
+            status,
+            depth,
+            stored,
+            solved: None,
+            side: None,
+            score: None,
+            best_move: None,
+            moves: 0,
+            final_score: None,
+            finished: None,
+            illegal_move: None,
+            nodes: 0,
+            cached: false,
+            seconds: 0.0,
+            cpu_seconds: None,
+        }
     }
 }
 
