@@ -561,32 +561,41 @@ pub fn check_theoretical(
     cache: Option<&SolveCache>,
 ) -> TheoryCheck {
     let mut check = TheoryCheck::blank(TheoryStatus::Short, depth, stored);
-    match replay_to_empties::<Board8>(moves, u32::from(depth)) {
+    replay_into::<Board8>(moves, depth, &mut check, |check, board| {
+        let side = board.side_to_move();
+        // The stored value as a disc difference for the side to move.
+        let claimed = (stored <= 64).then(|| {
+            let black = 2 * i32::from(stored) - 64;
+            if side == Color::Black { black } else { -black }
+        });
+        let s = solve_cached(solver, cache, board.player(), board.opponent(), claimed);
+        let solved = black_discs(s.score, side);
+        check.status = judge(stored, solved, 64);
+        check.solved = Some(solved);
+        check.side = Some(color_name(side));
+        check.score = Some(s.score);
+        check.best_move = s.best_move.map(square_name);
+        check.nodes = s.nodes;
+        check.cached = s.cached;
+        check.seconds = s.seconds;
+        check.cpu_seconds = s.cpu_seconds;
+    });
+    check
+}
+
+/// Replays a game's WTHOR move bytes to `depth` empty squares. There, sets
+/// the discs played in `check` and hands both to `at`; a game that ends
+/// first is recorded as short, one with an illegal move as illegal.
+fn replay_into<B: Board>(
+    moves: &[u8],
+    depth: u8,
+    check: &mut TheoryCheck,
+    at: impl FnOnce(&mut TheoryCheck, B),
+) {
+    match replay_to_empties::<B>(moves, u32::from(depth)) {
         Reach::At { board, moves } => {
-            let side = board.side_to_move();
-            // The stored value as a disc difference for the side to move.
-            let claimed = (stored <= 64).then(|| {
-                let black = 2 * i32::from(stored) - 64;
-                if side == Color::Black { black } else { -black }
-            });
-            let s = solve_cached(solver, cache, board.player(), board.opponent(), claimed);
-            let solved = black_discs(s.score, side);
-            check.status = if stored > 64 {
-                TheoryStatus::Impossible
-            } else if stored == solved {
-                TheoryStatus::Ok
-            } else {
-                TheoryStatus::Mismatch
-            };
-            check.solved = Some(solved);
-            check.side = Some(color_name(side));
-            check.score = Some(s.score);
-            check.best_move = s.best_move.map(square_name);
             check.moves = moves;
-            check.nodes = s.nodes;
-            check.cached = s.cached;
-            check.seconds = s.seconds;
-            check.cpu_seconds = s.cpu_seconds;
+            at(check, board);
         }
         Reach::Ended {
             moves,
@@ -594,6 +603,7 @@ pub fn check_theoretical(
             final_score,
             ..
         } => {
+            check.status = TheoryStatus::Short;
             check.moves = moves;
             check.final_score = Some(final_score);
             check.finished = Some(finished);
@@ -603,7 +613,18 @@ pub fn check_theoretical(
             check.illegal_move = Some(index);
         }
     }
-    check
+}
+
+/// The status of a stored theoretical score against the solver's, on a
+/// board of `squares` squares.
+fn judge(stored: u8, solved: u8, squares: u8) -> TheoryStatus {
+    if stored > squares {
+        TheoryStatus::Impossible
+    } else if stored == solved {
+        TheoryStatus::Ok
+    } else {
+        TheoryStatus::Mismatch
+    }
 }
 
 /// The most empties at which 10x10 games are solved (by the generic solver,
@@ -624,48 +645,24 @@ pub fn check_theoretical_10x10(
         return unavailable_10x10(depth, stored);
     }
     let mut check = unavailable_10x10(depth, stored);
-    match replay_to_empties::<Board10>(moves, u32::from(depth)) {
-        Reach::At { board, moves } => {
-            let t = Instant::now();
-            let side = board.side_to_move();
-            let s = solver.solve(&board);
-            let diff = if side == Color::Black {
-                s.score
-            } else {
-                -s.score
-            };
-            let solved = ((100 + diff) / 2).clamp(0, 100) as u8;
-            check.status = if stored > 100 {
-                TheoryStatus::Impossible
-            } else if stored == solved {
-                TheoryStatus::Ok
-            } else {
-                TheoryStatus::Mismatch
-            };
-            check.solved = Some(solved);
-            check.side = Some(color_name(side));
-            check.score = Some(s.score);
-            check.best_move = s.best_move.map(|sq| sq.name(Size::Ten).to_string());
-            check.moves = moves;
-            check.nodes = s.nodes;
-            check.seconds = t.elapsed().as_secs_f64();
-        }
-        Reach::Ended {
-            moves,
-            finished,
-            final_score,
-            ..
-        } => {
-            check.status = TheoryStatus::Short;
-            check.moves = moves;
-            check.final_score = Some(final_score);
-            check.finished = Some(finished);
-        }
-        Reach::Illegal { index } => {
-            check.status = TheoryStatus::Illegal;
-            check.illegal_move = Some(index);
-        }
-    }
+    replay_into::<Board10>(moves, depth, &mut check, |check, board| {
+        let t = Instant::now();
+        let side = board.side_to_move();
+        let s = solver.solve(&board);
+        let diff = if side == Color::Black {
+            s.score
+        } else {
+            -s.score
+        };
+        let solved = ((100 + diff) / 2).clamp(0, 100) as u8;
+        check.status = judge(stored, solved, 100);
+        check.solved = Some(solved);
+        check.side = Some(color_name(side));
+        check.score = Some(s.score);
+        check.best_move = s.best_move.map(|sq| sq.name(Size::Ten).to_string());
+        check.nodes = s.nodes;
+        check.seconds = t.elapsed().as_secs_f64();
+    });
     check
 }
 
