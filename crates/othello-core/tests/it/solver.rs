@@ -79,6 +79,21 @@ fn check_ffo(id: usize, pos: &Ffo, sol: &Solution) {
     );
 }
 
+/// Solves FFO #`first`..=#`last` but those in `skip` with one solver of
+/// `threads` threads and checks each score and best move.
+fn solve_ffo(first: usize, last: usize, threads: usize, skip: &[usize]) {
+    let Some(positions) = ffo(first, last) else {
+        return;
+    };
+    let mut solver = Solver::new(SolverOptions {
+        threads,
+        tt_bits: 20,
+    });
+    for (id, pos) in positions.iter().filter(|(id, _)| !skip.contains(id)) {
+        check_ffo(*id, pos, &solver.solve(pos.p, pos.o));
+    }
+}
+
 #[test]
 fn ffo_1_to_19_scores_and_best_moves() {
     let Some(positions) = ffo(1, 19) else { return };
@@ -101,14 +116,7 @@ fn ffo_1_to_19_scores_and_best_moves() {
 
 #[test]
 fn ffo_1_to_19_in_parallel_equal_the_published_scores() {
-    let Some(positions) = ffo(1, 19) else { return };
-    let mut solver = Solver::new(SolverOptions {
-        threads: 2,
-        tt_bits: 20,
-    });
-    for (id, pos) in &positions {
-        check_ffo(*id, pos, &solver.solve(pos.p, pos.o));
-    }
+    solve_ffo(1, 19, 2, &[]);
 }
 
 #[test]
@@ -136,26 +144,12 @@ fn ffo_1_to_4_every_published_move_score() {
 /// (21–24 empties, 3–20 s each) are left to the benchmark.
 #[test]
 fn ffo_20_to_35_and_39_scores_and_best_moves() {
-    let Some(positions) = ffo(20, 39) else { return };
-    let mut solver = Solver::new(SolverOptions {
-        threads: 1,
-        tt_bits: 20,
-    });
-    for (id, pos) in positions.iter().filter(|(id, _)| !(36..=38).contains(id)) {
-        check_ffo(*id, pos, &solver.solve(pos.p, pos.o));
-    }
+    solve_ffo(20, 39, 1, &[36, 37, 38]);
 }
 
 #[test]
 fn ffo_20_to_29_in_parallel_equal_the_published_scores() {
-    let Some(positions) = ffo(20, 29) else { return };
-    let mut solver = Solver::new(SolverOptions {
-        threads: 2,
-        tt_bits: 20,
-    });
-    for (id, pos) in &positions {
-        check_ffo(*id, pos, &solver.solve(pos.p, pos.o));
-    }
+    solve_ffo(20, 29, 2, &[]);
 }
 
 // ----- a plain array board and negamax ------------------------------------
