@@ -248,20 +248,28 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
 #[inline(always)]
 #[allow(dead_code)]
 fn row_flips(p: u64, o: u64, sq: usize) -> u64 {
-    let ray = RAYS[0][sq];
+    ray_flips_up(RAYS[0][sq], p, o) | ray_flips_down(RAYS[4][sq], p, o)
+}
+
+/// The discs of `o` flipped along `ray` by the owner of `p`, for a ray
+/// going from the move towards higher bits (nearest square lowest).
+#[inline(always)]
+pub(crate) fn ray_flips_up(ray: u64, p: u64, o: u64) -> u64 {
     let stop = ray & !o;
     let first = stop & stop.wrapping_neg();
-    let mut flipped = ray & first.wrapping_sub(1) & 0u64.wrapping_sub(u64::from(first & p != 0));
-    let ray = RAYS[4][sq];
+    ray & first.wrapping_sub(1) & 0u64.wrapping_sub(u64::from(first & p != 0))
+}
+
+/// [`ray_flips_up`] for a ray going towards lower bits (nearest square
+/// highest), without a branch: when no square of the ray stops the run,
+/// `first` is bit 0, which the ray holds only as an opponent disc or not
+/// at all.
+#[inline(always)]
+pub(crate) fn ray_flips_down(ray: u64, p: u64, o: u64) -> u64 {
     let stop = ray & !o;
-    let first = if stop == 0 {
-        0
-    } else {
-        1u64 << (63 - stop.leading_zeros())
-    };
+    let first = (1u64 << 63) >> (stop | 1).leading_zeros();
     let between = ray & !(first.wrapping_shl(1).wrapping_sub(1));
-    flipped |= between & 0u64.wrapping_sub(u64::from(first & p != 0));
-    flipped
+    between & 0u64.wrapping_sub(u64::from(first & p & ray != 0))
 }
 
 /// [`flips`] with plain integer operations, on every target.
@@ -269,26 +277,8 @@ fn row_flips(p: u64, o: u64, sq: usize) -> u64 {
 #[must_use]
 pub fn flips_portable(p: u64, o: u64, sq: usize) -> u64 {
     let mut flipped = 0u64;
-    let mut d = 0;
-    while d < 4 {
-        let ray = RAYS[d][sq];
-        let stop = ray & !o;
-        let first = stop & stop.wrapping_neg();
-        let between = ray & first.wrapping_sub(1);
-        flipped |= between & 0u64.wrapping_sub(u64::from(first & p != 0));
-        d += 1;
-    }
-    while d < 8 {
-        let ray = RAYS[d][sq];
-        let stop = ray & !o;
-        let first = if stop == 0 {
-            0
-        } else {
-            1u64 << (63 - stop.leading_zeros())
-        };
-        let between = ray & !(first.wrapping_shl(1).wrapping_sub(1));
-        flipped |= between & 0u64.wrapping_sub(u64::from(first & p != 0));
-        d += 1;
+    for d in 0..4 {
+        flipped |= ray_flips_up(RAYS[d][sq], p, o) | ray_flips_down(RAYS[d + 4][sq], p, o);
     }
     flipped
 }

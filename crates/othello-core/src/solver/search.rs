@@ -8,7 +8,7 @@
 use super::stability::stable_count;
 use super::tt::{NO_MOVE, Table};
 use crate::bitboard::DIRS;
-use crate::bitboard8::legal_moves;
+use crate::bitboard8::{legal_moves, ray_flips_down, ray_flips_up};
 use rayon::prelude::*;
 
 /// More than any score.
@@ -144,15 +144,10 @@ pub(crate) fn flips(p: u64, o: u64, x: usize) -> u64 {
     let rays = &RAYS[x];
     let mut f = 0;
     for &ray in &rays[..4] {
-        let stop = ray & !o;
-        let first = stop & stop.wrapping_neg();
-        f |= ray & first.wrapping_sub(1) & 0u64.wrapping_sub(u64::from(first & p != 0));
+        f |= ray_flips_up(ray, p, o);
     }
     for &ray in &rays[4..] {
-        let stop = ray & !o;
-        let first = (1u64 << 63) >> (stop | 1).leading_zeros();
-        let between = ray & !(first.wrapping_shl(1).wrapping_sub(1));
-        f |= between & 0u64.wrapping_sub(u64::from(first & p & ray != 0));
+        f |= ray_flips_down(ray, p, o);
     }
     f
 }
