@@ -176,7 +176,10 @@ fn write_games(dir: &Path) -> Vec<u8> {
 }
 
 fn validate_solve(dir: &Path, extra: &[&str]) -> std::process::Output {
-    let file = dir.join("WTH_2001.wtb");
+    validate_solve_file(&dir.join("WTH_2001.wtb"), extra)
+}
+
+fn validate_solve_file(file: &Path, extra: &[&str]) -> std::process::Output {
     let mut args = vec![
         "validate",
         "--solve",
@@ -410,6 +413,15 @@ fn rand_suffix() -> u128 {
         .as_nanos()
 }
 
+/// Writes `games` as `dir/WTH_2001.wtd` and returns its path.
+fn write_wtd(dir: &Path, header: &Header, games: &[Game]) -> std::path::PathBuf {
+    let mut bytes = Vec::new();
+    write_game_file(header, BoardSize::Ten, games, &mut bytes).unwrap();
+    let file = dir.join("WTH_2001.wtd");
+    std::fs::write(&file, bytes).unwrap();
+    file
+}
+
 #[test]
 fn ten_by_ten_games_are_reported_unavailable() {
     let dir = tempfile::tempdir().unwrap();
@@ -419,17 +431,7 @@ fn ten_by_ten_games_are_reported_unavailable() {
         p1: 10,
         ..Header::default()
     };
-    let mut bytes = Vec::new();
-    write_game_file(&header, BoardSize::Ten, &[game], &mut bytes).unwrap();
-    let file = dir.path().join("WTH_2001.wtd");
-    std::fs::write(&file, bytes).unwrap();
-    let out = wthor(&[
-        "validate",
-        "--solve",
-        "--threads",
-        "1",
-        file.to_str().unwrap(),
-    ]);
+    let out = validate_solve_file(&write_wtd(dir.path(), &header, &[game]), &[]);
     assert!(out.status.success());
     let t = stdout(&out);
     assert!(t.contains("10x10 solving unavailable"), "{t}");
@@ -481,25 +483,10 @@ fn ten_by_ten_games_are_solved_at_a_small_depth() {
         p3: 10,
         ..Header::default()
     };
-    let mut file = Vec::new();
     let wrong = if right >= 2 { right - 2 } else { right + 2 };
-    write_game_file(
-        &header,
-        BoardSize::Ten,
-        &[game(right), game(wrong)],
-        &mut file,
-    )
-    .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("WTH_2001.wtd");
-    std::fs::write(&path, file).unwrap();
-    let out = wthor(&[
-        "validate",
-        "--solve",
-        "--threads",
-        "1",
-        path.to_str().unwrap(),
-    ]);
+    let path = write_wtd(dir.path(), &header, &[game(right), game(wrong)]);
+    let out = validate_solve_file(&path, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let t = stdout(&out);
     assert!(
