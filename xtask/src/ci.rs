@@ -1,7 +1,9 @@
 //! `cargo xtask ci`: what `.ci/run` runs, in order, failing fast.
 //!
 //! Each step is printed as a header and timed; the first failing step ends
-//! the run with a non-zero exit. Only the Rust toolchain is needed (rustfmt
+//! the run with a non-zero exit. Steps: fmt, clippy, the workspace tests,
+//! the othello-core tests built with AVX2 (when the CPU has it), the
+//! fixture check, the docs. Only the Rust toolchain is needed (rustfmt
 //! and clippy come with rustup's default profile).
 
 use std::time::Instant;
@@ -41,6 +43,10 @@ pub(crate) fn run() -> Result<()> {
     step("test: cargo test --workspace", || {
         util::run(util::cargo().args(TEST_ARGS))
     })?;
+    step(
+        "avx2: RUSTFLAGS='-C target-feature=+avx2' cargo test -p othello-core --target-dir target/avx2",
+        avx2_tests,
+    )?;
     step("fixtures: cargo xtask fixtures --check", fixtures::check)?;
     step(
         "docs: RUSTDOCFLAGS='-D warnings' cargo doc --workspace --no-deps",
@@ -57,6 +63,42 @@ pub(crate) fn run() -> Result<()> {
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The othello-core tests with AVX2 enabled at build time, so that the AVX2
+/// kernels (which the repository's builds never compile) are checked
+/// against the portable ones. In its own target directory, not to
+/// invalidate the main build. Skipped, saying so, when this CPU lacks AVX2
+/// (the tests could not run).
+fn avx2_tests() -> Result<()> {
+    if !cpu_has_avx2() {
+        eprintln!("skipped: this CPU has no AVX2 (the AVX2 kernels cannot run here)");
+        return Ok(());
+    }
+    let mut flags = std::env::var("RUSTFLAGS").unwrap_or_default();
+    if !flags.is_empty() {
+        flags.push(' ');
+    }
+    flags.push_str("-C target-feature=+avx2");
+    let target_dir = util::project_root().join("target/avx2");
+    util::run(
+        util::cargo()
+            .args(["test", "-p", "othello-core", "--target-dir"])
+            .arg(&target_dir)
+            .env("RUSTFLAGS", flags),
+    )
+}
+
+/// Whether the CPU running us has AVX2 (detected at run time).
+fn cpu_has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// Runs one step between a header and a line with its outcome and time.

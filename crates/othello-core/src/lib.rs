@@ -43,6 +43,9 @@
 //! ");
 //! ```
 
+// Only the `wthor` binary prints: the libraries return values and errors.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod bitboard;
 pub mod bitboard10;
 pub mod bitboard8;

@@ -14,10 +14,12 @@ use std::time::Instant;
 
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::{Board, Board8};
-use wthor_db::verify::{
-    Reach, black_discs, median_p90, replay_to_empties, select, thread_cpu_seconds,
-};
+use wthor_db::verify::{Reach, black_discs, median_p90, replay_to_empties, select};
 use wthor_format::{ReadOptions, parse_game_file};
+
+#[path = "../src/cpu_time.rs"]
+mod cpu_time;
+use cpu_time::thread_cpu_seconds;
 
 fn main() {
     let Some(data) = std::env::var_os("WTHOR_DATA") else {

@@ -3,6 +3,12 @@
 //! Only this crate prints. Each subcommand lives in its own module under
 //! `commands/`, with its clap arguments and a `run` function that writes to
 //! the given output and returns the process exit code.
+//!
+//! Exit codes: 0 when all went well, 1 for findings (illegal games,
+//! mismatches, puzzles with problems, a warning under `--strict`), 2 for a
+//! usage or I/O error (an argument clap or a command refuses, a file that
+//! cannot be read or is not of the kind the command takes). A panic (101)
+//! is a bug.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -10,6 +16,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod cpu_time;
 mod verify;
 
 /// Tools for the WTHOR Othello game database.
@@ -57,7 +64,7 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("wthor: {err:#}");
-            ExitCode::FAILURE
+            ExitCode::from(commands::ERROR)
         }
     }
 }

@@ -11,7 +11,9 @@
 //!   bytes, so another release of a file is checked again;
 //! - `--cache FILE` keeps the exact score of every solved position (in
 //!   canonical form, see [`wthor_db::cache`]), loaded at the start and
-//!   saved (temporary file + rename) every minute and at the end;
+//!   saved (temporary file + rename) every minute and at the end; a file
+//!   that is not a cache is refused and left alone, a damaged cache is
+//!   moved aside (`FILE.damaged`) and the run starts with an empty one;
 //! - `--shard K/N`: the `i`-th selected record (from 0, in input order,
 //!   after `--sample`) is checked by shard `i mod N + 1`, so `N` machines
 //!   running `1/N … N/N` (a Slurm array, GNU parallel) cover every record
@@ -29,13 +31,16 @@ use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use othello_core::solver::GenericSolver;
 use serde::Serialize;
-use wthor_db::cache::SolveCache;
+use wthor_db::cache::{CacheError, SolveCache, set_aside};
+
+use crate::cpu_time::thread_cpu_seconds;
 use wthor_db::verify::{
     RecordKey, ResultsLog, Shard, TheoryCheck, TheoryStatus, Workers, check_theoretical,
     check_theoretical_10x10, median_p90, run_parallel, select,
 };
 use wthor_format::{
-    BoardSize, FileKind, GameFile, NameKind, ReadOptions, WthorFile, parse_any, parse_names_file,
+    BoardSize, FileKind, GameFile, GameView, NameKind, ReadOptions, WthorFile, parse_any,
+    parse_names_file,
 };
 
 /// How often the cache is saved during a run.
@@ -65,7 +70,8 @@ pub(crate) struct SolveArgs {
     #[arg(long, value_name = "FILE.jsonl", requires = "solve")]
     pub(crate) results: Option<PathBuf>,
     /// Solved-position cache: loaded at start, saved atomically every
-    /// minute and at the end.
+    /// minute and at the end. A file that is not a cache is refused; a
+    /// damaged cache is moved to FILE.damaged.
     #[arg(long, value_name = "FILE", requires = "solve")]
     pub(crate) cache: Option<PathBuf>,
     /// Games solved in parallel, each by a one-thread solver (default: all
@@ -77,7 +83,8 @@ pub(crate) struct SolveArgs {
     /// FFO positions).
     #[arg(long, requires = "solve")]
     pub(crate) parallel_solver: bool,
-    /// Transposition table of each solver: 2^BITS entries of 24 bytes.
+    /// Transposition table of each solver: 2^BITS entries of 32 bytes (two
+    /// 24-byte entries share a 64-byte bucket).
     #[arg(long, value_name = "BITS", default_value_t = 22, requires = "solve")]
     pub(crate) tt_bits: u32,
 }
@@ -214,13 +221,30 @@ pub(crate) fn append_result<T: Serialize>(
         .with_context(|| format!("{}: cannot append", path.unwrap_or(Path::new("")).display()))
 }
 
-/// Loads the cache; a damaged file is a warning and an empty cache.
-pub(crate) fn load_cache(path: Option<&Path>) -> Option<SolveCache> {
-    let path = path?;
-    Some(SolveCache::load(path).unwrap_or_else(|e| {
-        eprintln!("wthor: warning: {e}; starting with an empty cache");
-        SolveCache::new()
-    }))
+/// Loads the cache at `path`, when given.
+///
+/// A file that is not a solve cache (a results log given by mistake, say)
+/// is refused and left untouched. A damaged cache (the cache's magic bytes,
+/// then a bad length, checksum or entry) is moved aside under a new name,
+/// with a warning, and the run starts with an empty cache.
+///
+/// # Errors
+/// When the file cannot be read, is not a solve cache, or a damaged cache
+/// cannot be moved aside.
+pub(crate) fn load_cache(path: Option<&Path>) -> anyhow::Result<Option<SolveCache>> {
+    let Some(path) = path else { return Ok(None) };
+    match SolveCache::load(path) {
+        Ok(cache) => Ok(Some(cache)),
+        Err(e @ CacheError::Damaged { .. }) => {
+            let aside = set_aside(path).with_context(|| format!("{e}; cannot move it aside"))?;
+            eprintln!(
+                "wthor: warning: {e}; moved to {}, starting with an empty cache",
+                aside.display()
+            );
+            Ok(Some(SolveCache::new()))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Saves the cache when due (every [`CACHE_SAVE_EVERY`]) or when `force`.
@@ -280,19 +304,39 @@ fn game_paths(paths: &[PathBuf], recursive: bool) -> anyhow::Result<Vec<PathBuf>
 struct Input {
     path: PathBuf,
     bytes: Vec<u8>,
+}
+
+/// One game file, parsed: its games borrow the bytes of its [`Input`].
+struct Loaded<'a> {
+    path: &'a Path,
+    file: GameFile<'a>,
     names: PlayerNames,
 }
 
-impl Input {
-    fn games(&self) -> GameFile<'_> {
-        match parse_any(
-            &self.bytes,
-            FileKind::from_path(&self.path),
-            &ReadOptions::default(),
-        ) {
-            Ok(WthorFile::Games(g)) => g,
-            _ => unreachable!("checked when read"),
-        }
+/// One game to check.
+#[derive(Clone)]
+struct Job<'a> {
+    /// Its file, an index into the loaded files.
+    file: usize,
+    /// Its index in the file, from 0.
+    index: usize,
+    game: GameView<'a>,
+    key: RecordKey,
+}
+
+/// The results-log line of a checked game.
+fn game_record<'a>(
+    files: &[Loaded<'_>],
+    job: &'a Job<'_>,
+    check: &'a TheoryCheck,
+) -> GameRecord<'a> {
+    let loaded = &files[job.file];
+    GameRecord {
+        key: &job.key,
+        year: loaded.file.header().year,
+        black: loaded.names.get(job.game.black().into()),
+        white: loaded.names.get(job.game.white().into()),
+        check,
     }
 }
 
@@ -308,19 +352,12 @@ struct GameRecord<'a> {
     check: &'a TheoryCheck,
 }
 
-/// A checked game, kept for the report.
-struct Done {
-    file: usize,
-    index: usize,
-    check: TheoryCheck,
-}
-
 /// `wthor validate --solve PATH...`: checks the theoretical score of every
 /// game (or of the sample/shard) and prints the findings and a summary
 /// (with `json`, one JSON object per checked game, as in the results file,
 /// then `{"summary": {...}}`).
-/// Returns the exit code: 1 when a file could not be read (or, with
-/// `strict`, on a finding: a mismatch, an impossible value, an illegal
+/// Returns the exit code: 2 when a file could not be read, else 1 with
+/// `strict` on a finding (a mismatch, an impossible value, an illegal
 /// move or a game that could not be solved), else 0.
 pub(crate) fn run_theory(
     args: &SolveArgs,
@@ -333,70 +370,96 @@ pub(crate) fn run_theory(
     let mut failed = false;
     let mut inputs = Vec::new();
     for path in game_paths(paths, recursive)? {
-        let bytes = match super::commands::info::read_regular(&path) {
-            Ok(b) => b,
+        match super::commands::info::read_regular(&path) {
+            Ok(bytes) => inputs.push(Input { path, bytes }),
             Err(e) => {
                 eprintln!("wthor: {e:#}");
                 failed = true;
-                continue;
             }
-        };
-        match parse_any(&bytes, FileKind::from_path(&path), &ReadOptions::default()) {
-            Ok(WthorFile::Games(_)) => {}
+        }
+    }
+    let mut files: Vec<Loaded<'_>> = Vec::new();
+    for input in &inputs {
+        let path = input.path.as_path();
+        match parse_any(
+            &input.bytes,
+            FileKind::from_path(path),
+            &ReadOptions::default(),
+        ) {
+            Ok(WthorFile::Games(file)) => files.push(Loaded {
+                path,
+                file,
+                names: PlayerNames::beside(path),
+            }),
             Ok(other) => {
                 eprintln!(
-                    "wthor: {}: a {} file, not games: skipped by --solve",
+                    "wthor: {}: {}, not games: skipped by --solve",
                     path.display(),
-                    other.kind()
+                    crate::commands::a_kind_file(other.kind())
                 );
-                continue;
             }
             Err(e) => {
                 eprintln!("wthor: {}: {e}", path.display());
                 failed = true;
-                continue;
             }
         }
-        let names = PlayerNames::beside(&path);
-        inputs.push(Input { path, bytes, names });
     }
-    let files: Vec<GameFile<'_>> = inputs.iter().map(Input::games).collect();
-    let counts: Vec<usize> = files.iter().map(GameFile::len).collect();
+    let counts: Vec<usize> = files.iter().map(|f| f.file.len()).collect();
     let selected = select(&counts, args.sample.map(|n| (n, args.seed)), args.shard);
-    let key_of = |f: usize, i: usize| {
-        let g = files[f].get(i).expect("selected index");
-        RecordKey::new(&inputs[f].path, files[f].header().created, i, g.moves_raw())
-    };
 
     let log = open_results(args.results.as_deref())?;
-    let jobs: Vec<(usize, usize, RecordKey)> = selected
+    let jobs: Vec<Job<'_>> = selected
         .iter()
-        .map(|&(f, i)| (f, i, key_of(f, i)))
-        .filter(|(_, _, k)| log.as_ref().is_none_or(|l| !l.contains(k)))
+        .filter_map(|&(f, index)| {
+            let loaded = files.get(f)?;
+            let game = loaded.file.get(index)?;
+            let key = RecordKey::new(
+                loaded.path,
+                loaded.file.header().created,
+                index,
+                game.moves_raw(),
+            );
+            Some(Job {
+                file: f,
+                index,
+                game,
+                key,
+            })
+        })
+        .filter(|j| log.as_ref().is_none_or(|l| !l.contains(&j.key)))
         .collect();
     let skipped = selected.len() - jobs.len();
     let log = log.map(Mutex::new);
-    let cache = load_cache(args.cache.as_deref());
+    let cache = load_cache(args.cache.as_deref())?;
     let saver = CacheSaver::new(cache.as_ref(), args.cache.as_deref());
     // Fail now, not after the first minute of solving, if the cache cannot
     // be written.
     saver.maybe_save(true)?;
     let bar = progress(jobs.len(), "games");
-    let done: Mutex<Vec<Done>> = Mutex::new(Vec::with_capacity(jobs.len()));
+    let done: Mutex<Vec<(Job<'_>, TheoryCheck)>> = Mutex::new(Vec::with_capacity(jobs.len()));
     let findings = AtomicUsize::new(0);
 
-    let work = |(f, i, _): &(usize, usize, RecordKey), solver: &mut _| {
-        let file = &files[*f];
+    let work = |job: &Job<'_>, solver: &mut _| {
+        let file = &files[job.file].file;
         let depth = file.header().depth();
-        let g = file.get(*i).expect("selected index");
+        let g = job.game;
         match file.board_size() {
-            BoardSize::Eight => check_theoretical(
-                g.moves_raw(),
-                depth,
-                g.theoretical_score(),
-                solver,
-                cache.as_ref(),
-            ),
+            BoardSize::Eight => {
+                let cpu0 = thread_cpu_seconds();
+                let mut check = check_theoretical(
+                    g.moves_raw(),
+                    depth,
+                    g.theoretical_score(),
+                    solver,
+                    cache.as_ref(),
+                );
+                // One-thread solvers only: a parallel solver's other
+                // threads are not counted by this thread's clock.
+                if check.score.is_some() && !check.cached && !args.parallel_solver {
+                    check.cpu_seconds = cpu0.zip(thread_cpu_seconds()).map(|(a, b)| b - a);
+                }
+                check
+            }
             BoardSize::Ten => check_theoretical_10x10(
                 g.moves_raw(),
                 depth,
@@ -405,18 +468,10 @@ pub(crate) fn run_theory(
             ),
         }
     };
-    let finish = |(f, i, key): &(usize, usize, RecordKey), check: TheoryCheck| {
+    let result = run_parallel(&jobs, args.workers(), work, |job, check: TheoryCheck| {
         if log.is_some() {
-            let g = files[*f].get(*i).expect("selected index");
-            let names = &inputs[*f].names;
-            let record = GameRecord {
-                key,
-                year: files[*f].header().year,
-                black: names.get(g.black().into()),
-                white: names.get(g.white().into()),
-                check: &check,
-            };
-            append_result(log.as_ref(), args.results.as_deref(), key, &record)?;
+            let record = game_record(&files, job, &check);
+            append_result(log.as_ref(), args.results.as_deref(), &job.key, &record)?;
         }
         if check.status != TheoryStatus::Ok && check.status != TheoryStatus::Short {
             let n = findings.fetch_add(1, Ordering::Relaxed) + 1;
@@ -425,14 +480,9 @@ pub(crate) fn run_theory(
         bar.inc(1);
         done.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(Done {
-                file: *f,
-                index: *i,
-                check,
-            });
+            .push((job.clone(), check));
         saver.maybe_save(false)
-    };
-    let result = run_parallel(&jobs, args.workers(), work, finish);
+    });
     bar.finish_and_clear();
     saver.maybe_save(true)?;
     result?;
@@ -440,43 +490,30 @@ pub(crate) fn run_theory(
     let mut done = done
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    done.sort_by_key(|d| (d.file, d.index));
+    done.sort_by_key(|(j, _)| (j.file, j.index));
     let mut tally: HashMap<TheoryStatus, usize> = HashMap::new();
     let mut times = Vec::new();
     let mut cpu_times = Vec::new();
-    for d in &done {
-        *tally.entry(d.check.status).or_default() += 1;
-        if d.check.score.is_some() && !d.check.cached {
-            times.push(d.check.seconds);
-            cpu_times.extend(d.check.cpu_seconds);
+    for (job, check) in &done {
+        *tally.entry(check.status).or_default() += 1;
+        if check.score.is_some() && !check.cached {
+            times.push(check.seconds);
+            cpu_times.extend(check.cpu_seconds);
         }
         if json {
-            let file = &files[d.file];
-            let g = file.get(d.index).expect("selected index");
-            let names = &inputs[d.file].names;
-            let key = key_of(d.file, d.index);
-            let record = GameRecord {
-                key: &key,
-                year: file.header().year,
-                black: names.get(g.black().into()),
-                white: names.get(g.white().into()),
-                check: &d.check,
-            };
-            serde_json::to_writer(&mut *out, &record)?;
+            serde_json::to_writer(&mut *out, &game_record(&files, job, check))?;
             writeln!(out)?;
-        } else if d.check.status != TheoryStatus::Ok {
-            let file = &files[d.file];
-            let g = file.get(d.index).expect("selected index");
-            let names = &inputs[d.file].names;
+        } else if check.status != TheoryStatus::Ok {
+            let loaded = &files[job.file];
             writeln!(
                 out,
                 "{}: record {} ({}): {} vs {}: {}",
-                inputs[d.file].path.display(),
-                d.index,
-                file.header().year,
-                names.get(g.black().into()),
-                names.get(g.white().into()),
-                describe(&d.check)
+                loaded.path.display(),
+                job.index,
+                loaded.file.header().year,
+                loaded.names.get(job.game.black().into()),
+                loaded.names.get(job.game.white().into()),
+                describe(check, loaded.file.board_size())
             )?;
         }
     }
@@ -485,11 +522,7 @@ pub(crate) fn run_theory(
         + n(TheoryStatus::Impossible)
         + n(TheoryStatus::Illegal)
         + n(TheoryStatus::Unavailable);
-    let code = if failed || (strict && findings > 0) {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    };
+    let code = crate::commands::exit_code(failed, strict && findings > 0);
     if json {
         let wall = median_p90(&mut times);
         let cpu = median_p90(&mut cpu_times);
@@ -552,8 +585,12 @@ pub(crate) fn run_theory(
     Ok(code)
 }
 
-/// One finding in words.
-fn describe(c: &TheoryCheck) -> String {
+/// One finding in words, on a board of `size`.
+fn describe(c: &TheoryCheck, size: BoardSize) -> String {
+    let squares = match size {
+        BoardSize::Eight => 64,
+        BoardSize::Ten => 100,
+    };
     let at = || {
         format!(
             "{} empties, {} to move, exact score {:+}{}",
@@ -575,7 +612,7 @@ fn describe(c: &TheoryCheck) -> String {
             at()
         ),
         TheoryStatus::Impossible => format!(
-            "impossible stored value {} (> 64), solved {} ({})",
+            "impossible stored value {} (> {squares}), solved {} ({})",
             c.stored,
             c.solved.unwrap_or(0),
             at()

@@ -40,6 +40,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use othello_core::symmetry::Symmetry;
 
 const MAGIC: &[u8; 8] = b"WTHSOLV1";
+const MAGIC_TEXT: &str = "WTHSOLV1";
 const ENTRY_LEN: usize = 17;
 
 /// The canonical form of a position `(p, o)` (side to move, opponent):
@@ -65,7 +66,7 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
-/// Why a cache file was not loaded (the cache then starts empty).
+/// Why a cache file was not loaded.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CacheError {
@@ -78,9 +79,19 @@ pub enum CacheError {
         #[source]
         source: io::Error,
     },
-    /// The file is no cache file, or is damaged.
-    #[error("{}: not a valid solve cache ({reason})", path.display())]
-    Corrupt {
+    /// The file does not start with the cache's magic bytes: it is some
+    /// other file (a results log given by mistake, say), which a caller
+    /// must not overwrite.
+    #[error("{}: not a solve cache (it does not start with {:?})", path.display(), MAGIC_TEXT)]
+    NotACache {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file starts with the cache's magic bytes but is damaged (bad
+    /// length, checksum or entry): a cache of ours, which a caller may move
+    /// aside ([`set_aside`]) and start afresh.
+    #[error("{}: damaged solve cache ({reason})", path.display())]
+    Damaged {
         /// The cache file.
         path: PathBuf,
         /// What was wrong.
@@ -105,12 +116,15 @@ impl SolveCache {
         SolveCache::default()
     }
 
-    /// Loads the cache file at `path`. A missing file gives an empty cache.
+    /// Loads the cache file at `path`. A missing or empty file gives an
+    /// empty cache (an empty file holds nothing to lose).
     ///
     /// # Errors
     /// [`CacheError::Io`] when the file exists but cannot be read,
-    /// [`CacheError::Corrupt`] when it is no valid cache file (wrong magic,
-    /// length or checksum): callers are expected to warn and start empty.
+    /// [`CacheError::NotACache`] when it does not start with the magic
+    /// bytes (leave it alone), [`CacheError::Damaged`] when it does but its
+    /// length, checksum or an entry is wrong (callers may [`set_aside`] it
+    /// and start empty).
     pub fn load(path: &Path) -> Result<SolveCache, CacheError> {
         let bytes = match std::fs::read(path) {
             Ok(bytes) => bytes,
@@ -122,14 +136,27 @@ impl SolveCache {
                 });
             }
         };
-        let corrupt = |reason: String| CacheError::Corrupt {
+        if bytes.is_empty() {
+            return Ok(SolveCache::new());
+        }
+        if !bytes.starts_with(MAGIC) {
+            return Err(CacheError::NotACache {
+                path: path.to_owned(),
+            });
+        }
+        let corrupt = |reason: String| CacheError::Damaged {
             path: path.to_owned(),
             reason,
         };
-        if bytes.len() < 24 || &bytes[..8] != MAGIC {
-            return Err(corrupt("bad magic bytes".into()));
-        }
-        let count = u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes"));
+        let Some(count) = bytes
+            .get(8..16)
+            .and_then(|b| Some(u64::from_le_bytes(b.try_into().ok()?)))
+        else {
+            return Err(corrupt(format!(
+                "{} bytes, less than a header",
+                bytes.len()
+            )));
+        };
         let want = usize::try_from(count)
             .ok()
             .and_then(|c| c.checked_mul(ENTRY_LEN))
@@ -140,15 +167,18 @@ impl SolveCache {
                 bytes.len()
             )));
         }
+        // The length is 24 + 17 × count: the body and sum below exist.
         let (body, sum) = bytes.split_at(bytes.len() - 8);
-        if fnv1a64(body) != u64::from_le_bytes(sum.try_into().expect("8 bytes")) {
+        if Some(fnv1a64(body)) != le_u64(sum) {
             return Err(corrupt("checksum mismatch".into()));
         }
-        let mut map = HashMap::with_capacity(count as usize);
+        let mut map = HashMap::with_capacity(body.len() / ENTRY_LEN);
         for e in body[16..].chunks_exact(ENTRY_LEN) {
-            let p = u64::from_le_bytes(e[0..8].try_into().expect("8 bytes"));
-            let o = u64::from_le_bytes(e[8..16].try_into().expect("8 bytes"));
-            let score = e[16] as i8;
+            let (Some(p), Some(o), Some(&score)) = (le_u64(&e[0..8]), le_u64(&e[8..16]), e.get(16))
+            else {
+                return Err(corrupt("short entry".into()));
+            };
+            let score = score as i8;
             if p & o != 0 || !(-64..=64).contains(&score) {
                 return Err(corrupt(format!("invalid entry {p:#x} {o:#x} {score}")));
             }
@@ -245,6 +275,37 @@ impl SolveCache {
     }
 }
 
+/// A little-endian `u64` from exactly 8 bytes.
+fn le_u64(bytes: &[u8]) -> Option<u64> {
+    Some(u64::from_le_bytes(bytes.try_into().ok()?))
+}
+
+/// Moves a damaged cache file out of the way: renames `path` to the first
+/// free name among `NAME.damaged`, `NAME.damaged-2`, `NAME.damaged-3`…
+/// beside it, and returns that name. Nothing is deleted.
+///
+/// # Errors
+/// Any I/O error of the rename.
+pub fn set_aside(path: &Path) -> io::Result<PathBuf> {
+    let name = path.file_name().unwrap_or(path.as_os_str()).to_owned();
+    for n in 1u32.. {
+        let mut aside = name.clone();
+        aside.push(if n == 1 {
+            ".damaged".to_owned()
+        } else {
+            format!(".damaged-{n}")
+        });
+        let aside = path.with_file_name(aside);
+        if std::fs::symlink_metadata(&aside).is_err() {
+            std::fs::rename(path, &aside)?;
+            return Ok(aside);
+        }
+    }
+    Err(io::Error::other(
+        "no free name to move the damaged cache to",
+    ))
+}
+
 /// Writes `bytes` to a temporary file beside `path`, flushes it to disk and
 /// renames it to `path`.
 ///
@@ -281,19 +342,53 @@ mod tests {
         assert_eq!(back.get(1, 4), None);
         assert_eq!(back.stats(), (2, 1, 0));
 
-        let mut bytes = std::fs::read(&path).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let mut bytes = good.clone();
         bytes[20] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
         assert!(matches!(
             SolveCache::load(&path),
-            Err(CacheError::Corrupt { .. })
+            Err(CacheError::Damaged { .. })
         ));
-        std::fs::write(&path, b"garbage").unwrap();
-        assert!(matches!(
-            SolveCache::load(&path),
-            Err(CacheError::Corrupt { .. })
-        ));
+        // Ours but cut short, anywhere: damaged, never a panic.
+        for len in 8..good.len() {
+            std::fs::write(&path, &good[..len]).unwrap();
+            assert!(
+                matches!(SolveCache::load(&path), Err(CacheError::Damaged { .. })),
+                "{len}"
+            );
+        }
+        for other in [&b"garbage"[..], b"WTHSOL", b"{\"file\":\"WTH_2001.wtb\"}\n"] {
+            std::fs::write(&path, other).unwrap();
+            assert!(matches!(
+                SolveCache::load(&path),
+                Err(CacheError::NotACache { .. })
+            ));
+        }
+        std::fs::write(&path, b"").unwrap();
+        assert!(SolveCache::load(&path).unwrap().is_empty());
         let missing = SolveCache::load(&dir.path().join("none")).unwrap();
         assert!(missing.is_empty());
+    }
+
+    #[test]
+    fn set_aside_keeps_every_damaged_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.bin");
+        for (n, name) in ["c.bin.damaged", "c.bin.damaged-2", "c.bin.damaged-3"]
+            .iter()
+            .enumerate()
+        {
+            std::fs::write(&path, [n as u8]).unwrap();
+            let aside = set_aside(&path).unwrap();
+            assert_eq!(aside, dir.path().join(name));
+            assert!(!path.exists());
+        }
+        for (n, name) in ["c.bin.damaged", "c.bin.damaged-2", "c.bin.damaged-3"]
+            .iter()
+            .enumerate()
+        {
+            assert_eq!(std::fs::read(dir.path().join(name)).unwrap(), [n as u8]);
+        }
     }
 }

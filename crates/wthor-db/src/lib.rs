@@ -15,6 +15,9 @@
 //! The full database (names joined, queries, statistics) is a later issue;
 //! this crate holds what `wthor validate` needs.
 
+// Only the `wthor` binary prints: the libraries return values and errors.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 use std::fmt;
 use std::fs::File;
 use std::ops::{Deref, Range};

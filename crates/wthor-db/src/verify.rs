@@ -394,19 +394,6 @@ pub struct Solved {
     pub cached: bool,
     /// Wall-clock seconds spent.
     pub seconds: f64,
-    /// Seconds this thread spent on a CPU, when the system tells
-    /// ([`thread_cpu_seconds`]): on a shared machine the wall clock also
-    /// counts the time spent waiting for a core.
-    pub cpu_seconds: Option<f64>,
-}
-
-/// The CPU time of the calling thread in seconds, from
-/// `/proc/thread-self/schedstat` (Linux); `None` elsewhere.
-#[must_use]
-pub fn thread_cpu_seconds() -> Option<f64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
-    Some(ns as f64 / 1e9)
 }
 
 /// Solves `(p, o)` (side to move, opponent), looking in `cache` first and
@@ -425,7 +412,6 @@ pub fn solve_cached(
     guess: Option<i32>,
 ) -> Solved {
     let t = Instant::now();
-    let cpu0 = thread_cpu_seconds();
     if let Some(score) = cache.and_then(|c| c.get(p, o)) {
         return Solved {
             score,
@@ -433,7 +419,6 @@ pub fn solve_cached(
             nodes: 0,
             cached: true,
             seconds: t.elapsed().as_secs_f64(),
-            cpu_seconds: None,
         };
     }
     let before = solver.nodes();
@@ -456,7 +441,6 @@ pub fn solve_cached(
         nodes: solver.nodes() - before,
         cached: false,
         seconds: t.elapsed().as_secs_f64(),
-        cpu_seconds: cpu0.zip(thread_cpu_seconds()).map(|(a, b)| b - a),
     }
 }
 
@@ -526,8 +510,10 @@ pub struct TheoryCheck {
     pub cached: bool,
     /// Seconds spent solving (wall clock).
     pub seconds: f64,
-    /// On-CPU seconds of the solving thread, when known (one-thread
-    /// solvers; see [`Solved::cpu_seconds`]).
+    /// On-CPU seconds of the solving thread, when the caller measured
+    /// them (this crate does no OS probing: [`check_theoretical`] leaves it
+    /// `None`). On a shared machine the wall clock also counts the time
+    /// spent waiting for a core.
     #[serde(default)]
     pub cpu_seconds: Option<f64>,
 }
@@ -578,7 +564,6 @@ pub fn check_theoretical(
         check.nodes = s.nodes;
         check.cached = s.cached;
         check.seconds = s.seconds;
-        check.cpu_seconds = s.cpu_seconds;
     });
     check
 }

@@ -123,3 +123,60 @@ fn a_file_without_games_has_none() {
     assert!(db.files()[0].game(0).is_none());
     assert_eq!(db.check_games().totals.games, 0);
 }
+
+#[test]
+fn parallel_check_splits_large_files_and_equals_sequential() {
+    // `par_check_games` splits a file's games only from 256 games: 1,000
+    // games (findings scattered over every chunk) in a pool of 4 threads
+    // take the split-and-merge path without the real files.
+    let wipeout = ["d3", "c3", "b3", "d2", "e1", "d6", "d7", "e3", "f4"];
+    let games: Vec<Game> = (0..1000u32)
+        .map(|i| match i % 7 {
+            0 => Game::from_squares(0, 0, 1, 64, 64, &wipeout, BoardSize::Eight),
+            1 if i % 3 == 0 => Game::from_squares(0, 0, 1, 33, 33, &["f5", "f5"], BoardSize::Eight),
+            2 if i % 5 == 0 => Game::from_squares(0, 0, 1, 13, 13, &wipeout, BoardSize::Eight),
+            _ => Game::from_squares(0, 0, 1, 33, 33, &["f5", "d6"], BoardSize::Eight),
+        })
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let header = Header {
+        year: 2003,
+        p1: 8,
+        ..Header::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["WTH_2003.wtb", "WTH_2004.wtb"] {
+        let mut bytes = Vec::new();
+        write_game_file(&header, BoardSize::Eight, &games, &mut bytes).unwrap();
+        std::fs::write(dir.path().join(name), &bytes).unwrap();
+    }
+    let db = Database::open(dir.path()).unwrap();
+    let seq = db.check_games();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    let par = pool.install(|| db.par_check_games());
+    assert_eq!(par, seq);
+    let illegal = (0..1000).filter(|i| i % 7 == 1 && i % 3 == 0).count();
+    let wrong = (0..1000).filter(|i| i % 7 == 2 && i % 5 == 0).count();
+    let t = seq.totals;
+    assert_eq!(
+        (t.games, t.illegal, t.mismatches),
+        (2000, 2 * illegal, 2 * wrong)
+    );
+    // The findings in file order, as the sequential scan lists them.
+    let findings: Vec<(usize, usize)> = par
+        .per_file
+        .iter()
+        .flat_map(|f| f.findings.iter().map(|x| (x.file, x.game)))
+        .collect();
+    let expected: Vec<(usize, usize)> = (0..2)
+        .flat_map(|f| {
+            (0..1000)
+                .filter(|i| (i % 7 == 1 && i % 3 == 0) || (i % 7 == 2 && i % 5 == 0))
+                .map(move |i| (f, i))
+        })
+        .collect();
+    assert_eq!(findings, expected);
+}

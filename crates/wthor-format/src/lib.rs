@@ -38,6 +38,9 @@
 //! # Ok::<(), wthor_format::Error>(())
 //! ```
 
+// Only the `wthor` binary prints: the libraries return values and errors.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod board;
 mod error;
 mod game;

@@ -5,7 +5,8 @@
 //! `.wtb .wtd .jou .trn .pzz`, any case, sorted by name); subdirectories are
 //! not entered. An unreadable or invalid file is reported on stderr as one
 //! line `wthor: <path>: ...`; the other files are still shown and the exit
-//! code is 1 at the end.
+//! code is 2 at the end (1 when the only failures are warnings refused by
+//! `--strict`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -64,6 +65,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let mut options = ReadOptions::default().with_encoding_label(&args.encoding)?;
     options.strict = args.strict;
     let mut failed = false;
+    let mut refused = false;
     for path in &args.paths {
         let files = match expand(path) {
             Ok(files) => files,
@@ -87,16 +89,23 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                     // Keep the order of stdout and stderr for a terminal.
                     out.flush()?;
                     eprintln!("wthor: {err:#}");
-                    failed = true;
+                    if is_strict_refusal(&err) {
+                        refused = true;
+                    } else {
+                        failed = true;
+                    }
                 }
             }
         }
     }
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(super::exit_code(failed, refused))
+}
+
+/// Whether `err` is a warning that `--strict` turned into an error (a
+/// finding about a readable file, not a failure to read it).
+fn is_strict_refusal(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<wthor_format::Error>()
+        .is_some_and(|e| matches!(e.kind(), wthor_format::ErrorKind::Strict(_)))
 }
 
 /// A file, or the WTHOR files directly inside a directory.

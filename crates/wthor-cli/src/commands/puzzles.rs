@@ -14,11 +14,12 @@
 //! and what is wrong, then counts. `--results`, `--shard` and the progress
 //! bar work as for `wthor validate --solve`.
 //!
-//! Exit code: 0 when every file could be read; 1 when one could not, or
-//! with `--strict` when a puzzle has a problem.
+//! Exit code: 0 when every file could be read; 2 when one could not or is
+//! not a solitaire file (reported on stderr, the others still done); else
+//! 1 with `--strict` when a puzzle has a problem.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,7 +29,7 @@ use serde::Serialize;
 use wthor_db::verify::{
     PuzzleCheck, RecordKey, Shard, Workers, check_puzzle, median_p90, run_parallel, select,
 };
-use wthor_format::{FileKind, ReadOptions, SolitaireFile, WthorFile, parse_any};
+use wthor_format::{FileKind, PuzzleView, ReadOptions, SolitaireFile, WthorFile, parse_any};
 
 use crate::verify::{PlayerNames, append_result, open_results, progress};
 
@@ -70,20 +71,13 @@ pub(crate) struct Args {
 struct Input {
     path: PathBuf,
     bytes: Vec<u8>,
-    names: PlayerNames,
 }
 
-impl Input {
-    fn puzzles(&self) -> SolitaireFile<'_> {
-        match parse_any(
-            &self.bytes,
-            Some(FileKind::Solitaires),
-            &ReadOptions::default(),
-        ) {
-            Ok(WthorFile::Solitaires(s)) => s,
-            _ => unreachable!("checked when read"),
-        }
-    }
+/// One puzzle file, parsed: its puzzles borrow the bytes of its [`Input`].
+struct Loaded<'a> {
+    path: &'a Path,
+    file: SolitaireFile<'a>,
+    names: PlayerNames,
 }
 
 /// One puzzle as listed with `--json`.
@@ -116,36 +110,51 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let mut failed = false;
     let mut inputs = Vec::new();
     for path in expand(&args.paths)? {
-        let bytes = match super::info::read_regular(&path) {
-            Ok(b) => b,
+        match super::info::read_regular(&path) {
+            Ok(bytes) => inputs.push(Input { path, bytes }),
             Err(e) => {
                 eprintln!("wthor: {e:#}");
                 failed = true;
-                continue;
             }
-        };
-        match parse_any(&bytes, Some(FileKind::Solitaires), &ReadOptions::default()) {
-            Ok(WthorFile::Solitaires(_)) => {}
-            Ok(_) => unreachable!("parsed as solitaires"),
+        }
+    }
+    // The kind given to the parser is a hint: a file of another kind
+    // (games named `.pzz`, say) parses as what it is and is refused here.
+    let mut files: Vec<Loaded<'_>> = Vec::new();
+    for input in &inputs {
+        let path = input.path.as_path();
+        match parse_any(
+            &input.bytes,
+            Some(FileKind::Solitaires),
+            &ReadOptions::default(),
+        ) {
+            Ok(WthorFile::Solitaires(file)) => files.push(Loaded {
+                path,
+                file,
+                names: PlayerNames::beside(path),
+            }),
+            Ok(other) => {
+                eprintln!(
+                    "wthor: {}: {}, not solitaires",
+                    path.display(),
+                    super::a_kind_file(other.kind())
+                );
+                failed = true;
+            }
             Err(e) => {
                 eprintln!("wthor: {}: {e}", path.display());
                 failed = true;
-                continue;
             }
         }
-        let names = PlayerNames::beside(&path);
-        inputs.push(Input { path, bytes, names });
     }
-    let files: Vec<SolitaireFile<'_>> = inputs.iter().map(Input::puzzles).collect();
     // Every puzzle of the inputs within --max-empties, in input order.
-    let wanted: Vec<Vec<usize>> = files
+    let wanted: Vec<Vec<(usize, PuzzleView<'_>)>> = files
         .iter()
         .map(|f| {
-            (0..f.len())
-                .filter(|&i| {
-                    let p = f.get(i).expect("index below the count");
-                    args.max_empties.is_none_or(|m| p.empties() <= m)
-                })
+            f.file
+                .puzzles()
+                .enumerate()
+                .filter(|(_, p)| args.max_empties.is_none_or(|m| p.empties() <= m))
                 .collect()
         })
         .collect();
@@ -155,17 +164,17 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         other => format!("side {other}"),
     };
     let file_name = |f: usize| {
-        inputs[f].path.file_name().map_or_else(
-            || inputs[f].path.display().to_string(),
+        let path = files[f].path;
+        path.file_name().map_or_else(
+            || path.display().to_string(),
             |n| n.to_string_lossy().into(),
         )
     };
 
     if !args.verify {
         for (f, list) in wanted.iter().enumerate() {
-            for &i in list {
-                let p = files[f].get(i).expect("index below the count");
-                let names = &inputs[f].names;
+            for &(i, p) in list {
+                let names = &files[f].names;
                 let listed = Listed {
                     file: file_name(f),
                     index: i,
@@ -199,35 +208,40 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 }
             }
         }
-        return Ok(if failed {
-            ExitCode::FAILURE
-        } else {
-            ExitCode::SUCCESS
-        });
+        return Ok(super::exit_code(failed, false));
     }
 
     let counts: Vec<usize> = wanted.iter().map(Vec::len).collect();
     let selected = select(&counts, None, args.shard);
     let log = open_results(args.results.as_deref())?;
-    let jobs: Vec<(usize, usize, RecordKey)> = selected
+    let jobs: Vec<Job<'_>> = selected
         .into_iter()
-        .map(|(f, k)| {
-            let i = wanted[f][k];
-            let p = files[f].get(i).expect("index below the count");
-            let key = RecordKey::new(&inputs[f].path, files[f].header().created, i, p.as_bytes());
-            (f, i, key)
+        .filter_map(|(f, k)| {
+            let &(index, puzzle) = wanted.get(f)?.get(k)?;
+            let key = RecordKey::new(
+                files[f].path,
+                files[f].file.header().created,
+                index,
+                puzzle.as_bytes(),
+            );
+            Some(Job {
+                file: f,
+                index,
+                puzzle,
+                key,
+            })
         })
         .collect();
     let total = jobs.len();
     let jobs: Vec<_> = jobs
         .into_iter()
-        .filter(|(_, _, k)| log.as_ref().is_none_or(|l| !l.contains(k)))
+        .filter(|j| log.as_ref().is_none_or(|l| !l.contains(&j.key)))
         .collect();
     let skipped = total - jobs.len();
     let log = log.map(Mutex::new);
     let bar = progress(jobs.len(), "puzzles");
     let bad = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, usize, PuzzleCheck)>> = Mutex::new(Vec::new());
+    let done: Mutex<Vec<(Job<'_>, PuzzleCheck)>> = Mutex::new(Vec::new());
     let workers = Workers {
         workers: args
             .threads
@@ -239,19 +253,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let result = run_parallel(
         &jobs,
         workers,
-        |(f, i, _), solver| check_puzzle(&files[*f].get(*i).expect("index"), solver),
-        |(f, i, key), check: PuzzleCheck| -> anyhow::Result<()> {
+        |job, solver| check_puzzle(&job.puzzle, solver),
+        |job, check: PuzzleCheck| -> anyhow::Result<()> {
             if log.is_some() {
-                let p = files[*f].get(*i).expect("index");
-                let names = &inputs[*f].names;
-                let record = Verified {
-                    key,
-                    year: p.year(),
-                    black: names.get(p.black() as usize),
-                    white: names.get(p.white() as usize),
-                    check: &check,
-                };
-                append_result(log.as_ref(), args.results.as_deref(), key, &record)?;
+                append_result(
+                    log.as_ref(),
+                    args.results.as_deref(),
+                    &job.key,
+                    &verified(&files, job, &check),
+                )?;
             }
             if !check.ok {
                 let n = bad.fetch_add(1, Ordering::Relaxed) + 1;
@@ -260,7 +270,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             bar.inc(1);
             done.lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push((*f, *i, check));
+                .push((job.clone(), check));
             Ok(())
         },
     );
@@ -270,31 +280,16 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let mut done = done
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    done.sort_by_key(|(f, i, _)| (*f, *i));
+    done.sort_by_key(|(j, _)| (j.file, j.index));
     let mut times = Vec::new();
     let mut problems = 0;
     // Puzzles whose only problem is a stored score that fits a count
     // without the empties.
     let mut uncounted = 0;
-    for (f, i, check) in &done {
+    for (job, check) in &done {
         times.push(check.seconds);
-        let p = files[*f].get(*i).expect("index");
-        let names = &inputs[*f].names;
         if args.json {
-            let key = RecordKey::new(
-                &inputs[*f].path,
-                files[*f].header().created,
-                *i,
-                p.as_bytes(),
-            );
-            let record = Verified {
-                key: &key,
-                year: p.year(),
-                black: names.get(p.black() as usize),
-                white: names.get(p.white() as usize),
-                check,
-            };
-            serde_json::to_writer(&mut *out, &record)?;
+            serde_json::to_writer(&mut *out, &verified(&files, job, check))?;
             writeln!(out)?;
         }
         if check.ok {
@@ -303,11 +298,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         problems += 1;
         uncounted += usize::from(check.empties_uncounted && check.problems.len() == 1);
         if !args.json {
+            let names = &files[job.file].names;
+            let p = job.puzzle;
             writeln!(
                 out,
                 "{}: puzzle {} ({}, {} vs {}): {}",
-                inputs[*f].path.display(),
-                i,
+                files[job.file].path.display(),
+                job.index,
                 p.year(),
                 names.get(p.black() as usize),
                 names.get(p.white() as usize),
@@ -337,11 +334,31 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             )?;
         }
     }
-    Ok(if failed || (args.strict && problems > 0) {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(super::exit_code(failed, args.strict && problems > 0))
+}
+
+/// The results-log line of a verified puzzle.
+fn verified<'a>(files: &[Loaded<'_>], job: &'a Job<'_>, check: &'a PuzzleCheck) -> Verified<'a> {
+    let names = &files[job.file].names;
+    let p = job.puzzle;
+    Verified {
+        key: &job.key,
+        year: p.year(),
+        black: names.get(p.black() as usize),
+        white: names.get(p.white() as usize),
+        check,
+    }
+}
+
+/// One puzzle to verify.
+#[derive(Clone)]
+struct Job<'a> {
+    /// Its file, an index into the loaded files.
+    file: usize,
+    /// Its index in the file, from 0.
+    index: usize,
+    puzzle: PuzzleView<'a>,
+    key: RecordKey,
 }
 
 /// Files as given; a directory stands for its `.pzz` files, by name.

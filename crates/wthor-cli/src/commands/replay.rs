@@ -162,7 +162,7 @@ fn show<B: Board>(
             "illegal move {} ({what}) for {side}: {}",
             bad.index, bad.reason
         )?;
-        return Ok(ExitCode::FAILURE);
+        return Ok(ExitCode::from(super::FINDINGS));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -54,7 +54,8 @@ pub(crate) struct Args {
     /// Only win, draw or loss (faster than the exact score).
     #[arg(long)]
     wld: bool,
-    /// Transposition table of 2^BITS entries (24 bytes each).
+    /// Transposition table of 2^BITS entries (32 bytes each: two 24-byte
+    /// entries share a 64-byte bucket).
     #[arg(long, value_name = "BITS", default_value_t = 22)]
     tt_bits: u32,
 }

@@ -11,9 +11,9 @@
 //! never compared. Findings (illegal games, mismatches) are listed with their
 //! file and 0-based record index (the index `wthor replay FILE INDEX` takes).
 //!
-//! Exit code: 0 when every file could be read, whatever was found; 1 when a
-//! file could not be read (reported on stderr, the others still checked),
-//! or with `--strict` when there is any finding or format warning.
+//! Exit code: 0 when every file could be read, whatever was found; 2 when a
+//! file could not be read (reported on stderr, the others still checked);
+//! else 1 with `--strict` when there is any finding or format warning.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -205,12 +205,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         writeln!(out, "unfinished: {}", t.unfinished)?;
         writeln!(out, "score mismatches: {}", t.mismatches)?;
     }
-    let failed = !unreadable.is_empty() || (args.strict && (!findings.is_empty() || warnings > 0));
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(super::exit_code(
+        !unreadable.is_empty(),
+        args.strict && (!findings.is_empty() || warnings > 0),
+    ))
 }
 
 /// One line about a finding: the illegal move, or the two scores.

@@ -160,7 +160,7 @@ fn info_strict_fails_on_warnings_and_keeps_going() {
 #[test]
 fn info_rejects_an_unknown_encoding() {
     let out = crate::wthor(&["info", "--encoding", "klingon", "."]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out), "wthor: unknown text encoding \"klingon\"\n");
 }
 
@@ -290,7 +290,7 @@ fn info_reports_each_bad_file_on_one_line() {
     ];
     for (file, expected) in cases {
         let out = wthor_in(dir.path(), &["info", file]);
-        assert_eq!(out.status.code(), Some(1), "{file}");
+        assert_eq!(out.status.code(), Some(2), "{file}");
         assert_eq!(stdout(&out), "", "{file}");
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{file}: {err}");
@@ -329,7 +329,7 @@ fn info_refuses_a_fifo_without_blocking() {
         return;
     }
     let out = wthor_in(dir.path(), &["info", "pipe.wtb"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out), "wthor: pipe.wtb: not a regular file\n");
 }
 
@@ -341,7 +341,7 @@ fn info_keeps_going_after_a_bad_file() {
         dir.path(),
         &["info", "--json", "WTH_2025.wtb", "empty.wtb", "wth.trn"],
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let text = stdout(&out);
     assert_eq!(text.lines().count(), 2);
     assert!(text.contains("\"path\":\"WTH_2025.wtb\""));

@@ -3,6 +3,7 @@
 
 mod convert;
 mod info;
+mod no_panic;
 mod perft;
 mod puzzles;
 mod replay;
@@ -28,7 +29,6 @@ pub(crate) fn workspace_root() -> PathBuf {
 
 /// The real-data directory from `WTHOR_DATA`: `None` (and a message) when the
 /// variable is unset, a failed test when it names a missing folder.
-#[allow(dead_code)] // used once the data-reading tests arrive
 pub(crate) fn wthor_data() -> Option<PathBuf> {
     match std::env::var_os("WTHOR_DATA") {
         None => {

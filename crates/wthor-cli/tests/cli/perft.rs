@@ -35,14 +35,21 @@ fn prints_10x10_counts_sequential_and_parallel() {
 
 #[test]
 fn rejects_other_sizes_and_zero_threads() {
+    let out = wthor(&["perft", "--size", "12", "--depth", "2"]);
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    assert_eq!(out.stdout, b"");
     assert!(
-        !wthor(&["perft", "--size", "12", "--depth", "2"])
-            .status
-            .success()
+        String::from_utf8_lossy(&out.stderr).starts_with(
+            "error: invalid value '12' for '--size <SIZE>': the board size is 8 or 10\n"
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
-    assert!(
-        !wthor(&["perft", "--depth", "2", "--threads", "0"])
-            .status
-            .success()
+    let out = wthor(&["perft", "--depth", "2", "--threads", "0"]);
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    assert_eq!(out.stdout, b"");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "wthor: --threads must be at least 1\n"
     );
 }

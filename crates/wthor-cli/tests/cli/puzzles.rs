@@ -55,13 +55,11 @@ fn unique_win() -> (Board8, i32, Square) {
 fn puzzle(board: &Board8, score: i8, first: Square, empties: u8) -> Puzzle {
     let mut cells = [Cell::Empty; 64];
     for (i, cell) in cells.iter_mut().enumerate() {
-        let sq = Square::new_unchecked(i as u8);
         if board.discs(Color::Black) >> i & 1 == 1 {
             *cell = Cell::Black;
         } else if board.discs(Color::White) >> i & 1 == 1 {
             *cell = Cell::White;
         }
-        let _ = sq;
     }
     Puzzle {
         year: 2001,
@@ -230,5 +228,54 @@ fn real_small_solitaires_verify() {
             "{}",
             stdout(&list)
         );
+    }
+}
+
+#[test]
+fn a_file_of_another_kind_is_an_error_naming_its_kind() {
+    // The kind `puzzles` asks the parser for is a hint: a game file (even
+    // renamed `.pzz`) parses as games and is refused, the others still
+    // listed.
+    let dir = tempfile::tempdir().unwrap();
+    let good = write_puzzles(dir.path());
+    let games = crate::workspace_root().join("testdata/WTH_2001.wtb");
+    let renamed = dir.path().join("games.pzz");
+    std::fs::copy(&games, &renamed).unwrap();
+    for (file, kind) in [
+        (games.clone(), "an 8x8 games file"),
+        (renamed, "an 8x8 games file"),
+        (
+            crate::workspace_root().join("testdata/WTH_2001.wtd"),
+            "a 10x10 games file",
+        ),
+        (
+            crate::workspace_root().join("testdata/WTHOR.JOU"),
+            "a players file",
+        ),
+    ] {
+        for verify in [false, true] {
+            let mut args = vec!["puzzles", "--threads", "1"];
+            if !verify {
+                args.pop();
+                args.pop();
+            } else {
+                args.insert(1, "--verify");
+            }
+            args.push(file.to_str().unwrap());
+            args.push(good.to_str().unwrap());
+            let out = wthor(&args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr),
+                format!("wthor: {}: {kind}, not solitaires\n", file.display()),
+                "{args:?}"
+            );
+            let t = stdout(&out);
+            if verify {
+                assert!(t.contains("puzzles: 5 verified"), "{t}");
+            } else {
+                assert_eq!(t.lines().count(), 5, "{t}");
+            }
+        }
     }
 }

@@ -36,9 +36,12 @@ fn a_10x10_transcript() {
 #[test]
 fn a_bad_transcript_names_the_position() {
     let out = wthor(&["replay", "--moves", "f5d6z9"]);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("character 4 (move 2)"), "{err}");
+    assert_eq!(
+        err,
+        "wthor: reading the transcript: bad transcript at character 4 (move 2): square off the board\n"
+    );
 }
 
 #[test]
@@ -55,12 +58,14 @@ fn a_game_of_a_file_by_index() {
     assert!(t.contains("status: unfinished"), "{t}");
     assert!(t.contains("the stored score is the recorded result"), "{t}");
     let out = wthor(&["replay", file.to_str().unwrap(), "2"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(1), "an illegal game is a finding");
     let out = wthor(&["replay", file.to_str().unwrap(), "4"]);
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8(out.stderr)
-            .unwrap()
-            .contains("holds 4 games")
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "wthor: {}: no record 4 (the file holds 4 games, indices from 0)\n",
+            file.display()
+        )
     );
 }

@@ -60,14 +60,14 @@ fn a_file_gives_one_line_per_position_and_bad_lines_are_named() {
 
     std::fs::write(&file, format!("{FFO1}\nXXO Z\n")).unwrap();
     let out = wthor(&["solve", "--threads", "1", "--file", file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("line 2") && err.contains("bad OBF"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_eq!(stdout(&out), "", "nothing solved before the error");
 
     let out = wthor(&["solve", "not a position"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("bad OBF"), "{}", stderr(&out));
 }
 
@@ -331,7 +331,7 @@ fn shards_cover_every_game_exactly_once() {
 }
 
 #[test]
-fn a_cached_position_is_not_solved_again_and_a_bad_cache_is_a_warning() {
+fn a_cached_position_is_not_solved_again_and_a_bad_cache_is_never_lost() {
     let dir = tempfile::tempdir().unwrap();
     write_games(dir.path());
     let cache = dir.path().join("cache.bin");
@@ -356,19 +356,45 @@ fn a_cached_position_is_not_solved_again_and_a_bad_cache_is_a_warning() {
     // A cache that cannot be written fails at once.
     let nowhere = dir.path().join("no/such/dir/cache.bin");
     let out = validate_solve(dir.path(), &["--cache", nowhere.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cache.bin"), "{}", stderr(&out));
     assert_eq!(stdout(&out), "", "nothing solved");
 
-    std::fs::write(&cache, b"not a cache").unwrap();
+    // A file that is not a cache (a results log given by mistake) is
+    // refused and left as it was.
+    let results = dir.path().join("r.jsonl");
+    let r = results.to_str().unwrap();
+    let out = validate_solve(dir.path(), &["--results", r]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = std::fs::read(&results).unwrap();
+    let out = validate_solve(dir.path(), &["--cache", r]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!("wthor: {r}: not a solve cache (it does not start with \"WTHSOLV1\")\n")
+    );
+    assert_eq!(stdout(&out), "", "nothing solved");
+    assert_eq!(
+        std::fs::read(&results).unwrap(),
+        log,
+        "the log is untouched"
+    );
+
+    // A damaged cache of ours is moved aside, never lost.
+    let mut damaged = std::fs::read(&cache).unwrap();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 1;
+    std::fs::write(&cache, &damaged).unwrap();
     let third = validate_solve(dir.path(), &["--cache", c]);
-    assert!(third.status.success());
-    assert!(
-        stderr(&third).contains("not a valid solve cache"),
-        "{}",
-        stderr(&third)
+    assert!(third.status.success(), "{}", stderr(&third));
+    assert_eq!(
+        stderr(&third),
+        format!(
+            "wthor: warning: {c}: damaged solve cache (checksum mismatch); moved to {c}.damaged, starting with an empty cache\n"
+        )
     );
     assert!(stdout(&third).contains("8 added"), "{}", stdout(&third));
+    assert_eq!(std::fs::read(format!("{c}.damaged")).unwrap(), damaged);
 }
 
 #[test]
@@ -485,7 +511,8 @@ fn ten_by_ten_games_are_solved_at_a_small_depth() {
     };
     let wrong = if right >= 2 { right - 2 } else { right + 2 };
     let dir = tempfile::tempdir().unwrap();
-    let path = write_wtd(dir.path(), &header, &[game(right), game(wrong)]);
+    // 101 discs is impossible on a 10x10 board (100 squares).
+    let path = write_wtd(dir.path(), &header, &[game(right), game(wrong), game(101)]);
     let out = validate_solve_file(&path, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
     let t = stdout(&out);
@@ -495,7 +522,16 @@ fn ten_by_ten_games_are_solved_at_a_small_depth() {
         )),
         "{t}"
     );
-    assert!(t.contains("2 games checked: 1 ok, 1 mismatches"), "{t}");
+    assert!(
+        t.contains(&format!(
+            "record 2 (2001): #0 vs #1: impossible stored value 101 (> 100), solved {right}"
+        )),
+        "{t}"
+    );
+    assert!(
+        t.contains("3 games checked: 1 ok, 1 mismatches, 1 impossible"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -535,13 +571,14 @@ fn a_game_is_solved_at_a_number_of_empties_or_moves() {
     let w: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(w["obf"], v["obf"]);
     let out = wthor(&["solve", "--game", f, "8", "--empties", "12"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("game 8: the game ends after 9 moves"),
         "{}",
         stderr(&out)
     );
     let out = wthor(&["solve", "--game", f, "99", "--empties", "12"]);
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no game 99"), "{}", stderr(&out));
 }
 

@@ -85,11 +85,15 @@ fn unreadable_files_fail_but_the_others_are_checked() {
     write_sample(dir.path());
     std::fs::write(dir.path().join("WTH_1999.wtb"), [0u8; 5]).unwrap();
     let out = wthor(&["validate", dir.path().to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("WTH_1999.wtb"));
     assert!(text(&out).lines().any(|l| l == "games: 4"));
     let missing = wthor(&["validate", "no/such/file.wtb"]);
-    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&missing.stderr),
+        "wthor: no/such/file.wtb: No such file or directory (os error 2)\n"
+    );
 }
 
 #[test]

@@ -1,0 +1,125 @@
+//! No command panics on any input: every command on every fixture file
+//! (`testdata/` and `testdata/malformed/`), each given to commands of
+//! other kinds too. A panic exits 101; every run must exit 0, 1 or 2, with
+//! no "panicked" on stderr.
+
+use std::path::PathBuf;
+
+use crate::{workspace_root, wthor};
+
+/// Every fixture file, sorted.
+fn fixtures() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in ["testdata", "testdata/malformed"] {
+        for entry in std::fs::read_dir(workspace_root().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_file() && path.extension().is_some_and(|e| e != "md") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 20, "{files:?}");
+    files
+}
+
+#[test]
+fn no_command_panics_on_any_fixture() {
+    let out_dir = tempfile::tempdir().unwrap();
+    let mut runs = 0;
+    for file in fixtures() {
+        let f = file.to_str().unwrap();
+        let name = file.file_name().unwrap().to_str().unwrap();
+        let converted = out_dir.path().join(name);
+        let converted = converted.to_str().unwrap();
+        let other = out_dir.path().join("other.pzz");
+        let other = other.to_str().unwrap();
+        let results = out_dir.path().join(format!("{name}.jsonl"));
+        let results = results.to_str().unwrap();
+        let commands: Vec<Vec<&str>> = vec![
+            vec!["info", f],
+            vec!["info", "--strict", "--json", f],
+            vec!["validate", f],
+            vec!["validate", "--strict", "--json", "--by-file", f],
+            // A sample of 4 games keeps the solving quick.
+            vec![
+                "validate",
+                "--solve",
+                "--sample",
+                "4",
+                "--threads",
+                "1",
+                "--tt-bits",
+                "16",
+                f,
+            ],
+            vec![
+                "validate",
+                "--solve",
+                "--sample",
+                "4",
+                "--threads",
+                "1",
+                "--tt-bits",
+                "16",
+                "--json",
+                "--results",
+                results,
+                f,
+            ],
+            vec!["convert", f, "-o", converted],
+            vec!["convert", f, "-o", other],
+            vec!["replay", f, "0"],
+            vec!["replay", f, "1000000"],
+            vec!["puzzles", f],
+            vec!["puzzles", "--json", f],
+            vec![
+                "puzzles",
+                "--verify",
+                "--threads",
+                "1",
+                "--tt-bits",
+                "16",
+                f,
+            ],
+            vec!["solve", "--threads", "1", "--tt-bits", "16", "--file", f],
+            // Few empties: 10, and 4 after 56 moves.
+            vec![
+                "solve",
+                "--threads",
+                "1",
+                "--tt-bits",
+                "16",
+                "--game",
+                f,
+                "0",
+                "--empties",
+                "10",
+            ],
+            vec![
+                "solve",
+                "--threads",
+                "1",
+                "--tt-bits",
+                "16",
+                "--game",
+                f,
+                "1",
+                "--move",
+                "56",
+            ],
+        ];
+        for args in commands {
+            let out = wthor(&args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                matches!(out.status.code(), Some(0..=2)) && !err.contains("panicked"),
+                "wthor {}: exit {:?}\n{err}",
+                args.join(" "),
+                out.status.code()
+            );
+            runs += 1;
+        }
+    }
+    assert!(runs > 300, "{runs} runs");
+}
