@@ -3,6 +3,9 @@
 
 use std::path::PathBuf;
 
+#[path = "db/query.rs"]
+mod query;
+
 use wthor_db::{Database, OpenOptions};
 use wthor_format::{BoardSize, Game, Header, write_game_file};
 
