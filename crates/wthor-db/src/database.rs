@@ -48,7 +48,7 @@ impl Default for OpenOptions {
 /// assert_eq!(db.files().len(), 2);
 /// # Ok::<(), wthor_db::Error>(())
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DatabaseBuilder {
     sources: Vec<PathBuf>,
     players: Option<PathBuf>,
@@ -57,8 +57,25 @@ pub struct DatabaseBuilder {
     skip_damaged: bool,
 }
 
+impl Default for DatabaseBuilder {
+    fn default() -> Self {
+        let mut options = OpenOptions::default();
+        options.read.check_moves = false;
+        DatabaseBuilder {
+            sources: Vec::new(),
+            players: None,
+            tournaments: None,
+            options,
+            skip_damaged: false,
+        }
+    }
+}
+
 impl DatabaseBuilder {
-    /// An empty builder with the default [`OpenOptions`].
+    /// An empty builder. Its options are the default [`OpenOptions`] except
+    /// that move bytes are not checked when the files are opened
+    /// ([`ReadOptions::check_moves`] off: opening reads headers and counts
+    /// only; a bad byte shows when the game is replayed).
     #[must_use]
     pub fn new() -> DatabaseBuilder {
         DatabaseBuilder::default()

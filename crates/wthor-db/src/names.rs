@@ -135,8 +135,11 @@ pub fn is_program(name: &str) -> bool {
 /// ```
 #[must_use]
 pub fn fold(text: &str) -> String {
-    text.trim()
-        .nfd()
+    let text = text.trim();
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    text.nfd()
         .filter(|&c| !is_combining_mark(c))
         .flat_map(char::to_lowercase)
         .collect()

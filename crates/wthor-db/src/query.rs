@@ -609,10 +609,11 @@ impl Matcher {
         }
         if !self.openings.is_empty() {
             let raw = game.moves_raw();
+            let first = raw.first().copied().unwrap_or(0);
             if !self
                 .openings
                 .iter()
-                .any(|o| raw.get(..o.len()) == Some(o.as_slice()))
+                .any(|o| o[0] == first && raw.get(..o.len()) == Some(o.as_slice()))
             {
                 return false;
             }
@@ -728,6 +729,7 @@ impl Database {
                     .collect();
                 seqs.sort();
                 seqs.dedup();
+                seqs.retain(|o| !o.is_empty());
                 seqs
             }
         };
