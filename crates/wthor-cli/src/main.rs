@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod db_args;
 mod verify;
 
 /// Tools for the WTHOR Othello game database.
@@ -36,6 +37,9 @@ enum Command {
     Solve(commands::solve::Args),
     /// List or verify solitaire puzzles.
     Puzzles(commands::puzzles::Args),
+    /// Find the games of a database: players, tournament, years, results,
+    /// openings, positions.
+    Search(commands::search::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +54,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(args, &mut out),
         Command::Solve(args) => commands::solve::run(args, &mut out),
         Command::Puzzles(args) => commands::puzzles::run(args, &mut out),
+        Command::Search(args) => commands::search::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match result {
@@ -57,7 +62,11 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("wthor: {err:#}");
-            ExitCode::FAILURE
+            if err.is::<db_args::Exit2>() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }
