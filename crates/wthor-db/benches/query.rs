@@ -1,7 +1,7 @@
 //! Queries over the top-level WTHOR database (`$WTHOR_DATA/wthor`, 137,548
 //! games): `bench: <name> = <value> <unit>` lines. Needs `WTHOR_DATA`.
 //!
-//! Each figure is the best of 7 runs, wall clock, on rayon's default pool:
+//! Each figure is the best of 7 runs (3 with `WTHOR_BENCH_QUICK`), wall clock, on rayon's default pool:
 //! opening the database and joining names (players and tournaments decoded
 //! and folded), a player query, an opening query under the 8 symmetries,
 //! and position searches (no index) for positions after 10, 20 and 40
@@ -17,13 +17,17 @@ use othello_core::{Board, Board8};
 use wthor_db::Query;
 use wthor_db::query::{Opening, Position};
 
-const RUNS: usize = 7;
-
-/// The best wall-clock time of `RUNS` runs of `f`, in milliseconds.
+/// The best wall-clock time of 7 runs of `f` (3 when quick), in
+/// milliseconds.
 fn best<T>(mut f: impl FnMut() -> T) -> (f64, T) {
+    let runs = if std::env::var_os("WTHOR_BENCH_QUICK").is_some() {
+        3
+    } else {
+        7
+    };
     let mut best = f64::MAX;
     let mut out = None;
-    for _ in 0..RUNS {
+    for _ in 0..runs {
         let t = Instant::now();
         let r = black_box(f());
         best = best.min(t.elapsed().as_secs_f64() * 1e3);

@@ -2,7 +2,7 @@
 //! messages for bad input, a damaged file among good ones, `WTHOR_DIR`.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use wthor_format::{BoardSize, Game, Header, write_game_file};
 
