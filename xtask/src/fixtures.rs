@@ -8,6 +8,7 @@
 //! under `cargo test --workspace`) fails, naming the files, when `testdata/`
 //! is not exactly what the generator makes now.
 
+mod bulk;
 mod encode;
 mod game;
 mod malformed;
@@ -61,6 +62,15 @@ const PLAYERS: &[&str] = &[
     "Anna Kowalska",
     "Søren Ærø",
 ];
+
+/// The players of the small files, then those of the bulk file.
+fn all_players() -> Vec<&'static str> {
+    PLAYERS
+        .iter()
+        .copied()
+        .chain(bulk::PLAYERS.iter().map(|p| p.0))
+        .collect()
+}
 
 /// The tournaments (at most 25 bytes each, the last one exactly 25).
 const TOURNAMENTS: &[&str] = &[
@@ -184,11 +194,14 @@ pub(crate) fn build() -> Result<Vec<Fixture>> {
     let mut out = vec![
         Fixture {
             path: "WTHOR.JOU".into(),
-            bytes: encode::names_file(PLAYERS, 20),
+            bytes: encode::names_file(&all_players(), 20),
             about: format!(
                 "{} players, Windows-1252: accented names, programs with their author \
-                 in parentheses (`Edax (delorme)`), one name of exactly 19 bytes.",
-                PLAYERS.len()
+                 in parentheses (`Edax (delorme)`), one name of exactly 19 bytes; the \
+                 first {} play the small files, the others the {} file.",
+                all_players().len(),
+                PLAYERS.len(),
+                bulk::YEAR
             ),
         },
         Fixture {
@@ -214,6 +227,7 @@ pub(crate) fn build() -> Result<Vec<Fixture>> {
         out.push(puzzles(&games8, &mut endgame.solver, empties)?);
     }
     out.extend(malformed::fixtures(&out));
+    out.push(bulk::fixture(&mut endgame, PLAYERS.len()));
     let readme = readme(&out);
     out.push(readme);
     Ok(out)
@@ -515,12 +529,15 @@ fn readme(fixtures: &[Fixture]) -> Fixture {
          - theoretical scores are black's discs after perfect play from the position with\n\
          \x20 P3 empty squares, computed by `othello-core`'s exact solvers (`Solver` on 8x8,\n\
          \x20 `GenericSolver` on 10x10); P3 = {P3_8X8} for 8x8 and {P3_10X10} for 10x10, small so that\n\
-         \x20 generation takes seconds; a game over before P3 stores its real score;\n\
+         \x20 generation takes seconds ({} in the bulk file of {}, which has thousands of\n\
+         \x20 games); a game over before P3 stores its real score;\n\
          - every header carries the creation date {}{:02}-{:02}-{:02};\n\
          - names are encoded in Windows-1252, NUL-terminated, zero-padded.\n\
          \n\
          | file | what it holds |\n\
          |---|---|\n",
+        bulk::P3,
+        bulk::YEAR,
         encode::DATE[0],
         encode::DATE[1],
         encode::DATE[2],

@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 mod cpu_time;
+mod db_args;
 mod verify;
 
 /// Tools for the WTHOR Othello game database.
@@ -43,6 +44,9 @@ enum Command {
     Solve(commands::solve::Args),
     /// List or verify solitaire puzzles.
     Puzzles(commands::puzzles::Args),
+    /// Find the games of a database: players, tournament, years, results,
+    /// openings, positions.
+    Search(commands::search::Args),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(args, &mut out),
         Command::Solve(args) => commands::solve::run(args, &mut out),
         Command::Puzzles(args) => commands::puzzles::run(args, &mut out),
+        Command::Search(args) => commands::search::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match result {

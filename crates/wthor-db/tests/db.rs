@@ -3,6 +3,11 @@
 
 use std::path::PathBuf;
 
+#[path = "db/query.rs"]
+mod query;
+#[path = "db/real.rs"]
+mod real;
+
 use wthor_db::{Database, OpenOptions};
 use wthor_format::{BoardSize, Game, Header, write_game_file};
 

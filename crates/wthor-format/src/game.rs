@@ -572,7 +572,9 @@ pub fn parse_game_file_as<'a>(
         HeaderField::N1,
         &mut sink,
     )?;
-    check_moves_all(records, size, &mut sink)?;
+    if options.check_moves {
+        check_moves_all(records, size, &mut sink)?;
+    }
     Ok(GameFile {
         header,
         size,

@@ -87,6 +87,11 @@ pub struct ReadOptions {
     pub strict: bool,
     /// Encoding of names (default Windows-1252).
     pub encoding: &'static Encoding,
+    /// Check every move byte of a game file when parsing it (the default),
+    /// warning about bytes that name no square. Off, parsing a game file
+    /// reads its header and counts only (no per-game work) and a bad byte
+    /// is found when the game is replayed.
+    pub check_moves: bool,
 }
 
 impl Default for ReadOptions {
@@ -94,6 +99,7 @@ impl Default for ReadOptions {
         Self {
             strict: false,
             encoding: WINDOWS_1252,
+            check_moves: true,
         }
     }
 }

@@ -5,6 +5,7 @@ pub(crate) mod info;
 pub(crate) mod perft;
 pub(crate) mod puzzles;
 pub(crate) mod replay;
+pub(crate) mod search;
 pub(crate) mod solve;
 pub(crate) mod validate;
 

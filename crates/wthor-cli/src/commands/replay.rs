@@ -1,36 +1,45 @@
-//! `wthor replay FILE INDEX` or `wthor replay --moves f5d6c3...`: replay one
-//! game and print every position.
+//! `wthor replay GAME`, `wthor replay FILE INDEX` or `wthor replay --moves
+//! f5d6c3...`: replay one game and print every position.
 //!
-//! `INDEX` is the 0-based record index in the file (as `wthor validate`
-//! prints it). A transcript is square names in any case (`f5D6 c3`), passes
-//! optional (`pa`, `ps`, `pass` or `--`; forced passes are inserted). Each
-//! move is printed as its number, colour and square, then the board (`X`
-//! black, `O` white) with the side to move and the disc counts; a summary
-//! ends the output. An illegal move stops the replay: it is reported and
-//! the exit code is 1.
+//! `GAME` is a game identity as `wthor search` prints it (`2001:5`,
+//! `WTH_2001.wtd:5`, `FILE:INDEX`), looked up in the database of `--db` or
+//! `WTHOR_DIR`; without a database, `PATH:INDEX` names a file directly.
+//! `FILE INDEX` (the 0-based record index in the file, as `wthor validate`
+//! prints it) still works. The game's players and tournament are printed by
+//! name, from the newest names files of the game file's directory (or
+//! `--players`/`--tournaments`). A transcript is square names in any case
+//! (`f5D6 c3`), passes optional (`pa`, `ps`, `pass` or `--`; forced passes
+//! are inserted). Each move is printed as its number, colour and square,
+//! then the board (`X` black, `O` white) with the side to move and the disc
+//! counts; a summary ends the output. An illegal move stops the replay: it
+//! is reported and the exit code is 1.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use othello_core::notation::parse_transcript;
 use othello_core::replay::{GameStatus, Token, replay_with, wthor_tokens};
 use othello_core::{Board, Board8, Board10, Color, Move, Size};
-use wthor_db::{DbFile, OpenOptions};
-use wthor_format::BoardSize;
+use wthor_db::{Database, GameId};
+use wthor_format::{BoardSize, FileKind};
+
+use crate::db_args::{DbArgs, Exit2};
 
 /// Arguments of `wthor replay`.
 #[derive(Debug, clap::Args)]
-#[command(group = clap::ArgGroup::new("source").required(true).args(["file", "moves"]))]
+#[command(group = clap::ArgGroup::new("source").required(true).args(["game", "moves"]))]
 pub(crate) struct Args {
-    /// A WTHOR game file (`.wtb` or `.wtd`).
-    #[arg(requires = "index")]
-    file: Option<PathBuf>,
+    /// A game (`2001:5`, `FILE:INDEX`), or a WTHOR game file (`.wtb` or
+    /// `.wtd`) followed by INDEX.
+    game: Option<String>,
     /// The 0-based record index of the game in FILE.
     index: Option<usize>,
-    /// A transcript to replay instead of a file (`f5d6c3...`).
-    #[arg(long, value_name = "TRANSCRIPT", conflicts_with_all = ["file", "index"])]
+    #[command(flatten)]
+    db: DbArgs,
+    /// A transcript to replay instead of a game (`f5d6c3...`).
+    #[arg(long, value_name = "TRANSCRIPT", conflicts_with_all = ["game", "index"])]
     moves: Option<String>,
     /// Board size of the transcript: 8 or 10.
     #[arg(long, default_value_t = 8, value_parser = parse_size)]
@@ -54,32 +63,59 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             Size::Ten => show::<Board10>(&tokens, None, args.final_only, out),
         };
     }
-    let (Some(path), Some(index)) = (&args.file, args.index) else {
-        anyhow::bail!("give FILE INDEX or --moves");
+    let Some(game) = &args.game else {
+        anyhow::bail!("give GAME, FILE INDEX or --moves");
     };
-    let file = DbFile::open(path, &OpenOptions::default())?;
-    let size = file
-        .board_size()
-        .with_context(|| format!("{}: not a game file ({})", path.display(), file.kind()))?;
-    let game = file.game(index).with_context(|| {
-        format!(
-            "{}: no record {index} (the file holds {} games, indices from 0)",
-            path.display(),
-            file.len()
-        )
-    })?;
+    let (db, id) = match args.index {
+        Some(index) => file_game(&args.db, Path::new(game), index)?,
+        None if !args.db.sources().is_empty() => {
+            let db = args.db.open()?;
+            let id = db
+                .parse_game_id(game)
+                .map_err(|e| Exit2(anyhow::Error::new(e)))?;
+            (db, id)
+        }
+        None => {
+            let (path, index) = game
+                .rsplit_once(':')
+                .and_then(|(p, i)| Some((p, i.parse::<usize>().ok()?)))
+                .filter(|(p, _)| Path::new(p).is_file())
+                .ok_or_else(|| {
+                    Exit2(anyhow::anyhow!(
+                        "{game:?}: no database to look the game up in (give --db DIR or set \
+                         WTHOR_DIR), and not PATH:INDEX of a file"
+                    ))
+                })?;
+            file_game(&args.db, Path::new(path), index)?
+        }
+    };
+    let game = db.game(id).expect("a game of the database");
+    let file = db.file_of(id).expect("its file");
+    let size = game.board_size();
+    let total = match size {
+        BoardSize::Eight => 64,
+        BoardSize::Ten => 100,
+    };
+    for name in [db.black(id), db.white(id), db.tournament(id)] {
+        if !name.is_known() {
+            eprintln!(
+                "wthor: warning: {}: {name} is beyond its names file",
+                db.game_name(id)
+            );
+        }
+    }
     writeln!(
         out,
-        "{} record {index}: tournament {}, black {}, white {}, stored score {}-{}, theoretical {}",
-        path.display(),
-        game.tournament(),
-        game.black(),
-        game.white(),
+        "{} ({} record {}): {}, {}; black {}, white {}; stored score {}-{}, theoretical {}",
+        db.game_name(id),
+        file.path().display(),
+        id.index(),
+        db.tournament(id),
+        file.year(),
+        db.black(id),
+        db.white(id),
         game.real_score(),
-        match size {
-            BoardSize::Eight => 64,
-            BoardSize::Ten => 100,
-        } - i32::from(game.real_score()),
+        total - i32::from(game.real_score()),
         game.theoretical_score()
     )?;
     let stored = Some(game.real_score());
@@ -93,6 +129,63 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             show::<Board10>(&tokens, stored, args.final_only, out)
         }
     }
+}
+
+/// Game `index` of the game file `path`, in a database of that file and
+/// the names files of its directory.
+fn file_game(db_args: &DbArgs, path: &Path, index: usize) -> anyhow::Result<(Database, GameId)> {
+    let mut builder = wthor_db::DatabaseBuilder::new().source(path);
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let names: Vec<PathBuf> = wthor_db::list_files(dir, false)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| {
+                matches!(
+                    FileKind::from_path(p),
+                    Some(FileKind::Players | FileKind::Tournaments)
+                )
+            })
+            .collect();
+        for n in names {
+            builder = builder.source(n);
+        }
+    }
+    if let Some(p) = &db_args.players {
+        builder = builder.players(p);
+    }
+    if let Some(t) = &db_args.tournaments {
+        builder = builder.tournaments(t);
+    }
+    let db = builder.skip_damaged(true).open()?;
+    // The game file itself must have opened.
+    if let Some(e) = db.skipped().iter().find(|e| e.path() == path) {
+        return Err(anyhow::anyhow!("{e}"));
+    }
+    for e in db.skipped() {
+        eprintln!("wthor: warning: {e}; file skipped");
+    }
+    let f = db
+        .files()
+        .iter()
+        .position(|f| f.path() == path)
+        .context("the game file")?;
+    let file = &db.files()[f];
+    if file.board_size().is_none() {
+        anyhow::bail!("{}: not a game file ({})", path.display(), file.kind());
+    }
+    if index >= file.game_count() {
+        anyhow::bail!(
+            "{}: no record {index} (the file holds {} games, indices from 0)",
+            path.display(),
+            file.len()
+        );
+    }
+    Ok((db, GameId::new(f, index)))
 }
 
 fn show<B: Board>(

@@ -7,6 +7,7 @@ mod no_panic;
 mod perft;
 mod puzzles;
 mod replay;
+mod search;
 mod solve;
 mod validate;
 
@@ -53,7 +54,7 @@ fn help_lists_the_subcommands() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     for cmd in [
-        "info", "convert", "validate", "perft", "replay", "solve", "puzzles",
+        "info", "convert", "validate", "perft", "replay", "solve", "puzzles", "search",
     ] {
         assert!(text.contains(cmd), "--help lacks {cmd}");
     }

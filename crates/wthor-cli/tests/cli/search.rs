@@ -1,0 +1,277 @@
+//! `wthor search`: snapshots on the fixture database, exact exit codes and
+//! messages for bad input, a damaged file among good ones, `WTHOR_DIR`.
+
+use std::path::Path;
+use std::process::Command;
+
+use wthor_format::{BoardSize, Game, Header, write_game_file};
+
+use crate::info::{stderr, stdout};
+use crate::{workspace_root, wthor};
+
+/// `wthor search --db testdata ARGS`: its stdout, after checking it exits 0
+/// with nothing on stderr.
+#[track_caller]
+fn search(args: &[&str]) -> String {
+    let mut all = vec!["search", "--db", "testdata"];
+    all.extend_from_slice(args);
+    let out = wthor(&all);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    assert_eq!(stderr(&out), "", "{args:?}");
+    stdout(&out)
+}
+
+/// Runs `wthor search --db testdata ARGS` expecting exit code 2 and this one
+/// line on stderr.
+#[track_caller]
+fn fails(args: &[&str], message: &str) {
+    let mut all = vec!["search", "--db", "testdata"];
+    all.extend_from_slice(args);
+    let out = wthor(&all);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    assert_eq!(stdout(&out), "", "{args:?}");
+    let err = stderr(&out);
+    assert!(err.contains(message), "{args:?}: {err}");
+}
+
+#[test]
+fn snapshots_on_the_fixture_database() {
+    insta::assert_snapshot!(
+        "search_year_2001",
+        search(&["--year", "..2001", "--limit", "8"])
+    );
+    insta::assert_snapshot!(
+        "search_two_players_csv",
+        search(&[
+            "--player", "takuji", "--player", "ELODIE", "--format", "csv", "--limit", "6"
+        ])
+    );
+    insta::assert_snapshot!(
+        "search_draws_jsonl",
+        search(&[
+            "--result",
+            "draw",
+            "--year",
+            "2001..2002",
+            "--format",
+            "jsonl"
+        ])
+    );
+    insta::assert_snapshot!(
+        "search_programs_by_score",
+        search(&[
+            "--program",
+            "--black",
+            "(",
+            "--sort",
+            "score",
+            "--limit",
+            "6"
+        ])
+    );
+    insta::assert_snapshot!(
+        "search_position_sorted",
+        search(&[
+            "--position-after",
+            "f5d6c3d3c4f4f6",
+            "--sort",
+            "white",
+            "--limit",
+            "6"
+        ])
+    );
+    insta::assert_snapshot!(
+        "search_tournament_exact_10x10",
+        search(&[
+            "--tournament",
+            "open de suede",
+            "--exact",
+            "--size",
+            "10",
+            "--opening",
+            "g6"
+        ])
+    );
+}
+
+#[test]
+fn counts_agree_with_the_listing() {
+    for args in [
+        &["--opening", "f5d6c3d3c4"][..],
+        &["--opening", "f5d6c3d3c4", "--as-played"],
+        &["--human", "--result", "white", "--black-discs", "0..20"],
+        &["--theoretical", "33..", "--year", "2003"],
+        &["--white", "zebra", "--position-after", "f5d6c3"],
+    ] {
+        let count = search(&[args, &["--count"][..]].concat());
+        let list = search(&[args, &["--format", "csv"][..]].concat());
+        let n: usize = count.trim().parse().unwrap();
+        assert!(n > 0, "{args:?} finds nothing");
+        assert_eq!(list.lines().count(), n + 1, "{args:?}");
+    }
+    // Symmetry: the opening in its 4 orientations finds the same games.
+    let orientations: Vec<String> = ["f5d6", "c4e3", "d3c5", "e6f4"]
+        .iter()
+        .map(|o| search(&["--opening", o, "--format", "csv"]))
+        .collect();
+    assert!(orientations.windows(2).all(|w| w[0] == w[1]));
+    let played: Vec<usize> = ["f5d6", "c4e3", "d3c5", "e6f4"]
+        .iter()
+        .map(|o| {
+            search(&["--opening", o, "--as-played", "--count"])
+                .trim()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        played.iter().sum::<usize>() + 1,
+        orientations[0].lines().count()
+    );
+}
+
+#[test]
+fn no_match_is_an_empty_result() {
+    assert_eq!(search(&["--player", "nobody at all", "--count"]), "0\n");
+    insta::assert_snapshot!("search_no_match", search(&["--player", "nobody at all"]));
+    assert_eq!(
+        search(&["--year", "1990..1995", "--format", "csv"])
+            .lines()
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    fails(
+        &["--position", "XXZ"],
+        "wthor: --position: bad OBF position at character 2: expected X, O or - for a square (found 'Z')\n",
+    );
+    fails(
+        &["--position-after", "f5d6z9"],
+        "wthor: --position-after: bad transcript at character 4 (move 2): square off the board (found 'z')\n",
+    );
+    fails(
+        &["--position-after", "f5d6a1"],
+        "wthor: --position-after: move 3 (a1) of the transcript is illegal: flips no disc\n",
+    );
+    fails(
+        &["--opening", "f5f5"],
+        "wthor: --opening: move 2 (f5) of the transcript is illegal: square occupied\n",
+    );
+    fails(&["--year", "2000..1990"], "empty range: 2000 is above 1990");
+    fails(&["--black-discs", "40..30"], "empty range: 40 is above 30");
+    fails(&["--year", "20x0.."], "\"20x0\" is not a number");
+    fails(&["--sort", "elo"], "unknown sort key \"elo\"");
+    fails(
+        &["--result", "win"],
+        "invalid value 'win' for '--result <RESULT>'",
+    );
+    fails(
+        &["--player", "a", "--player", "b", "--player", "c"],
+        "wthor: --player is given at most twice (games between two players), got 3\n",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_wthor"))
+        .args(["search", "--count"])
+        .env_remove("WTHOR_DIR")
+        .current_dir(workspace_root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "wthor: no database: give --db DIR or set WTHOR_DIR\n"
+    );
+    let out = wthor(&["search", "--db", "no/such/dir", "--count"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "wthor: no/such/dir: no such file or directory\n"
+    );
+}
+
+#[test]
+fn wthor_dir_names_the_database() {
+    let out = Command::new(env!("CARGO_BIN_EXE_wthor"))
+        .args(["search", "--count", "--year", "2001"])
+        .env("WTHOR_DIR", "testdata")
+        .current_dir(workspace_root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), search(&["--count", "--year", "2001"]));
+}
+
+fn copy(from: &str, dir: &Path) {
+    std::fs::copy(workspace_root().join("testdata").join(from), dir.join(from)).unwrap();
+}
+
+#[test]
+fn a_damaged_file_is_reported_once_and_the_others_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["WTH_2001.wtb", "WTH_2002.wtb", "WTHOR.JOU", "WTHOR.TRN"] {
+        copy(f, dir.path());
+    }
+    std::fs::write(dir.path().join("WTH_1999.wtb"), b"short").unwrap();
+    let out = crate::info::wthor_in(dir.path(), &["search", "--db", ".", "--count"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "44\n");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("wthor: warning: ./WTH_1999.wtb: "), "{err}");
+    assert!(err.ends_with("; file skipped\n"), "{err}");
+}
+
+#[test]
+fn a_number_beyond_the_names_file_is_a_placeholder_and_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    copy("WTHOR.JOU", dir.path());
+    copy("WTHOR.TRN", dir.path());
+    let games = [Game::from_squares(0, 2, 999, 36, 36, &["f5", "d6"], BoardSize::Eight).unwrap()];
+    let header = Header {
+        year: 2010,
+        p1: 8,
+        ..Header::default()
+    };
+    let mut bytes = Vec::new();
+    write_game_file(&header, BoardSize::Eight, &games, &mut bytes).unwrap();
+    std::fs::write(dir.path().join("WTH_2010.wtb"), &bytes).unwrap();
+    let out = crate::info::wthor_in(dir.path(), &["search", "--db", ".", "--format", "csv"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "game,year,black,white,tournament,black_discs,white_discs,theoretical,moves\n\
+         2010:0,2010,Edax (delorme),<player 999>,Championnat de France,36,28,36,f5d6\n"
+    );
+    assert_eq!(
+        stderr(&out),
+        "wthor: warning: 2010:0: <player 999> is beyond its names file\n"
+    );
+}
+
+#[test]
+fn replay_takes_a_game_id_and_prints_names() {
+    let out = wthor(&["replay", "--db", "testdata", "2003:7", "--final-only"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let by_id = stdout(&out);
+    let out = wthor(&["replay", "testdata/WTH_2003.wtb", "7", "--final-only"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), by_id);
+    let out = wthor(&["replay", "testdata/WTH_2003.wtb:7", "--final-only"]);
+    assert_eq!(stdout(&out), by_id);
+    insta::assert_snapshot!("replay_game_id_first_line", by_id.lines().next().unwrap());
+    let out = Command::new(env!("CARGO_BIN_EXE_wthor"))
+        .args(["replay", "2003:7"])
+        .env_remove("WTHOR_DIR")
+        .current_dir(workspace_root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = wthor(&["replay", "--db", "testdata", "1999:0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "wthor: no game file \"1999\" in the database\n"
+    );
+}

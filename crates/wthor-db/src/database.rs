@@ -1,0 +1,381 @@
+//! The database: game, names and puzzle files from one or several
+//! directories and single files, each game file paired with the names
+//! files of its release.
+//!
+//! Opening maps and parses each file's header and counts (no per-game work);
+//! names are decoded on first use (see [`crate::names`]).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use wthor_format::{FileKind, ReadOptions};
+
+use crate::files::{DbFile, list_files};
+use crate::names::NamesTable;
+use crate::{Error, GameId};
+
+/// How to open the files of a database.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct OpenOptions {
+    /// Descend into subdirectories.
+    pub recursive: bool,
+    /// Memory-map the files (the default) rather than read them into memory.
+    pub mmap: bool,
+    /// How to parse the files (strict mode, name encoding).
+    pub read: ReadOptions,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions {
+            recursive: false,
+            mmap: true,
+            read: ReadOptions::default(),
+        }
+    }
+}
+
+/// Builds a [`Database`] from directories and files.
+///
+/// ```
+/// # let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+/// let db = wthor_db::DatabaseBuilder::new()
+///     .source(testdata.join("WTH_2001.wtb"))
+///     .players(testdata.join("WTHOR.JOU"))
+///     .open()?;
+/// assert_eq!(db.files().len(), 2);
+/// # Ok::<(), wthor_db::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct DatabaseBuilder {
+    sources: Vec<PathBuf>,
+    players: Option<PathBuf>,
+    tournaments: Option<PathBuf>,
+    options: OpenOptions,
+    skip_damaged: bool,
+}
+
+impl Default for DatabaseBuilder {
+    fn default() -> Self {
+        let mut options = OpenOptions::default();
+        options.read.check_moves = false;
+        DatabaseBuilder {
+            sources: Vec::new(),
+            players: None,
+            tournaments: None,
+            options,
+            skip_damaged: false,
+        }
+    }
+}
+
+impl DatabaseBuilder {
+    /// An empty builder. Its options are the default [`OpenOptions`] except
+    /// that move bytes are not checked when the files are opened
+    /// ([`ReadOptions::check_moves`] off: opening reads headers and counts
+    /// only; a bad byte shows when the game is replayed).
+    #[must_use]
+    pub fn new() -> DatabaseBuilder {
+        DatabaseBuilder::default()
+    }
+
+    /// Adds a directory (its WTHOR files, see [`list_files`]) or a single
+    /// file.
+    #[must_use]
+    pub fn source(mut self, path: impl Into<PathBuf>) -> DatabaseBuilder {
+        self.sources.push(path.into());
+        self
+    }
+
+    /// The players file of every game file, instead of the newest of each
+    /// game file's directory.
+    #[must_use]
+    pub fn players(mut self, path: impl Into<PathBuf>) -> DatabaseBuilder {
+        self.players = Some(path.into());
+        self
+    }
+
+    /// The tournaments file of every game file, instead of the newest of
+    /// each game file's directory.
+    #[must_use]
+    pub fn tournaments(mut self, path: impl Into<PathBuf>) -> DatabaseBuilder {
+        self.tournaments = Some(path.into());
+        self
+    }
+
+    /// How files are opened and parsed.
+    #[must_use]
+    pub fn options(mut self, options: OpenOptions) -> DatabaseBuilder {
+        self.options = options;
+        self
+    }
+
+    /// Whether a file that cannot be opened or parsed is set aside (listed
+    /// by [`Database::skipped`]) rather than failing the whole database.
+    /// Off by default. Explicit names files always fail when unreadable.
+    #[must_use]
+    pub fn skip_damaged(mut self, skip: bool) -> DatabaseBuilder {
+        self.skip_damaged = skip;
+        self
+    }
+
+    /// Opens the files: sources in the order given, each directory's files
+    /// in path order; a file listed twice is opened once.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when a source cannot be listed or read,
+    /// [`Error::Format`] when a file is no readable WTHOR file (unless
+    /// [`skip_damaged`](DatabaseBuilder::skip_damaged)),
+    /// [`Error::WrongKind`] when an explicit names file is of another kind.
+    pub fn open(self) -> Result<Database, Error> {
+        let mut paths = Vec::new();
+        for source in &self.sources {
+            if source.is_dir() {
+                paths.extend(list_files(source, self.options.recursive)?);
+            } else {
+                paths.push(source.clone());
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        paths.retain(|p| seen.insert(p.clone()));
+        let mut files = Vec::with_capacity(paths.len() + 2);
+        let mut skipped = Vec::new();
+        for path in &paths {
+            match DbFile::open(path, &self.options) {
+                Ok(f) => files.push(f),
+                Err(e) if self.skip_damaged => skipped.push(e),
+                Err(e) => return Err(e),
+            }
+        }
+        let mut explicit =
+            |path: &Option<PathBuf>, kind: FileKind| -> Result<Option<usize>, Error> {
+                let Some(path) = path else { return Ok(None) };
+                if let Some(i) = files.iter().position(|f| f.path() == path) {
+                    return check_kind(&files[i], kind).map(|()| Some(i));
+                }
+                let f = DbFile::open(path, &self.options)?;
+                check_kind(&f, kind)?;
+                files.push(f);
+                Ok(Some(files.len() - 1))
+            };
+        let players = explicit(&self.players, FileKind::Players)?;
+        let tournaments = explicit(&self.tournaments, FileKind::Tournaments)?;
+        let root = self.sources.first().cloned().unwrap_or_default();
+        let mut db = Database::from_files(root, files);
+        db.skipped = skipped;
+        for (join, file) in db.joins.iter_mut().zip(&db.files) {
+            if file.board_size().is_some() {
+                join.players = players.or(join.players);
+                join.tournaments = tournaments.or(join.tournaments);
+            }
+        }
+        Ok(db)
+    }
+}
+
+fn check_kind(file: &DbFile, expected: FileKind) -> Result<(), Error> {
+    if file.kind() == expected {
+        Ok(())
+    } else {
+        Err(Error::WrongKind {
+            path: file.path().to_owned(),
+            expected,
+            found: file.kind(),
+        })
+    }
+}
+
+/// The names files a game file is read with (indices in
+/// [`Database::files`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Join {
+    /// The players file.
+    pub players: Option<usize>,
+    /// The tournaments file.
+    pub tournaments: Option<usize>,
+}
+
+/// The WTHOR files of one or several directories, names joined.
+///
+/// Files keep the order they were opened in; a game is named by a
+/// [`GameId`] (its file's position in [`files`](Database::files) and its
+/// index in the file).
+#[derive(Debug)]
+pub struct Database {
+    root: PathBuf,
+    files: Vec<DbFile>,
+    joins: Vec<Join>,
+    labels: Vec<String>,
+    names: Vec<OnceLock<NamesTable>>,
+    skipped: Vec<Error>,
+}
+
+impl Database {
+    /// Opens the WTHOR files (`.wtb .wtd .jou .trn .pzz`, any case) of
+    /// `dir`, not descending into subdirectories, memory-mapped.
+    ///
+    /// # Errors
+    /// As [`Database::open_with`].
+    pub fn open(dir: impl AsRef<Path>) -> Result<Database, Error> {
+        Database::open_with(dir, &OpenOptions::default())
+    }
+
+    /// Opens the WTHOR files of `dir` with `options`, in path order. Files
+    /// with other extensions are ignored.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the directory or a file cannot be read,
+    /// [`Error::Format`] when a file is no readable WTHOR file.
+    pub fn open_with(dir: impl AsRef<Path>, options: &OpenOptions) -> Result<Database, Error> {
+        let root = dir.as_ref().to_owned();
+        let paths = list_files(&root, options.recursive)?;
+        Database::from_paths(root, &paths, options)
+    }
+
+    /// A database of the given files (in that order), `root` naming it.
+    ///
+    /// # Errors
+    /// As [`Database::open_with`].
+    pub fn from_paths(
+        root: impl Into<PathBuf>,
+        paths: &[PathBuf],
+        options: &OpenOptions,
+    ) -> Result<Database, Error> {
+        let files = paths
+            .iter()
+            .map(|p| DbFile::open(p, options))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Database::from_files(root, files))
+    }
+
+    /// A database of files already opened (in that order), `root` naming
+    /// it; each game file is joined with the newest players and
+    /// tournaments files of its directory (by header creation date, then
+    /// the one with more names).
+    #[must_use]
+    pub fn from_files(root: impl Into<PathBuf>, files: Vec<DbFile>) -> Database {
+        let joins = default_joins(&files);
+        let names = files.iter().map(|_| OnceLock::new()).collect();
+        let mut db = Database {
+            root: root.into(),
+            files,
+            joins,
+            labels: Vec::new(),
+            names,
+            skipped: Vec::new(),
+        };
+        db.relabel();
+        db
+    }
+
+    fn relabel(&mut self) {
+        self.labels = crate::id::labels(&self.files);
+    }
+
+    /// The first directory or file the database was opened from.
+    #[must_use]
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The files, in the order opened.
+    #[must_use]
+    pub fn files(&self) -> &[DbFile] {
+        &self.files
+    }
+
+    /// The files that could not be opened (with
+    /// [`DatabaseBuilder::skip_damaged`]), each with why.
+    #[must_use]
+    pub fn skipped(&self) -> &[Error] {
+        &self.skipped
+    }
+
+    /// The names files of file `file` (nothing for files that are not game
+    /// files, or an index out of range).
+    #[must_use]
+    pub fn join(&self, file: usize) -> Join {
+        self.joins.get(file).copied().unwrap_or_default()
+    }
+
+    /// The label of file `file` in game identities: the year of a yearly
+    /// 8x8 file (`2001`), else its name (`WTH_2001.wtd`), else its path
+    /// when the name is not unique in the database.
+    ///
+    /// # Panics
+    /// When `file` is out of range.
+    #[must_use]
+    pub fn label(&self, file: usize) -> &str {
+        &self.labels[file]
+    }
+
+    /// The decoded names of a players or tournaments file (`None` for
+    /// other kinds), decoded once on first use.
+    #[must_use]
+    pub fn names(&self, file: usize) -> Option<&NamesTable> {
+        let f = self.files.get(file)?;
+        if !matches!(f.kind(), FileKind::Players | FileKind::Tournaments) {
+            return None;
+        }
+        Some(self.names[file].get_or_init(|| NamesTable::of_file(f)))
+    }
+
+    /// The number of games of all game files.
+    #[must_use]
+    pub fn game_count(&self) -> usize {
+        self.files.iter().map(DbFile::game_count).sum()
+    }
+
+    /// The game `id`, borrowed from its file.
+    #[must_use]
+    pub fn game(&self, id: GameId) -> Option<wthor_format::GameView<'_>> {
+        self.files.get(id.file())?.game(id.index())
+    }
+
+    /// The file of game `id`.
+    #[must_use]
+    pub fn file_of(&self, id: GameId) -> Option<&DbFile> {
+        self.files.get(id.file())
+    }
+
+    /// Every game as `(file index, game index, view)`.
+    pub fn games(&self) -> impl Iterator<Item = (usize, usize, wthor_format::GameView<'_>)> + '_ {
+        self.files
+            .iter()
+            .enumerate()
+            .flat_map(|(f, file)| file.games().enumerate().map(move |(i, g)| (f, i, g)))
+    }
+}
+
+/// Each game file joined with the newest names files of its directory.
+fn default_joins(files: &[DbFile]) -> Vec<Join> {
+    let mut newest: BTreeMap<(Option<&Path>, FileKind), usize> = BTreeMap::new();
+    for (i, f) in files.iter().enumerate() {
+        if !matches!(f.kind(), FileKind::Players | FileKind::Tournaments) {
+            continue;
+        }
+        let key = (f.path().parent(), f.kind());
+        let rank = |f: &DbFile| (f.header().created, f.len());
+        match newest.get(&key) {
+            Some(&j) if rank(&files[j]) >= rank(f) => {}
+            _ => {
+                newest.insert(key, i);
+            }
+        }
+    }
+    files
+        .iter()
+        .map(|f| {
+            if f.board_size().is_none() {
+                return Join::default();
+            }
+            let dir = f.path().parent();
+            Join {
+                players: newest.get(&(dir, FileKind::Players)).copied(),
+                tournaments: newest.get(&(dir, FileKind::Tournaments)).copied(),
+            }
+        })
+        .collect()
+}

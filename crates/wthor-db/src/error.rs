@@ -1,0 +1,49 @@
+//! Why a database, or one of its files, could not be opened.
+
+use std::path::{Path, PathBuf};
+
+/// Why a database (or one of its files) could not be opened.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A file or directory could not be listed, opened or mapped.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The path concerned.
+        path: PathBuf,
+        /// The system error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A WTHOR file could not be parsed.
+    #[error("{}: {source}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The parse error (with its byte offset and record).
+        #[source]
+        source: wthor_format::Error,
+    },
+    /// A file named as a players or tournaments file holds another kind.
+    #[error("{}: expected a {expected} file, found a {found} file", path.display())]
+    WrongKind {
+        /// The file.
+        path: PathBuf,
+        /// The kind it should have.
+        expected: wthor_format::FileKind,
+        /// The kind it has.
+        found: wthor_format::FileKind,
+    },
+}
+
+impl Error {
+    /// The path of the file or directory that failed.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        match self {
+            Error::Io { path, .. } | Error::Format { path, .. } | Error::WrongKind { path, .. } => {
+                path
+            }
+        }
+    }
+}

@@ -1,0 +1,846 @@
+//! Queries: which games match a set of filters (all combined with AND).
+//!
+//! A [`Query`] is built with its methods and run by [`Database::search`]
+//! (parallel), [`Database::search_sequential`] or [`Database::count`]; all
+//! give games in database order unless sorted. [`Database::matcher`]
+//! compiles a query once for a database (names matched against each names
+//! table, giving sets of player and tournament numbers; opening images;
+//! position images), and [`Matcher::matches`] then tests one game, which is
+//! what statistics over a query build on.
+//!
+//! Positions are found without replaying every game to the end: a position
+//! with `d` discs is reached after exactly `d − 4` moves, so the first
+//! `d − 4` move squares of a game must all lie in the occupied squares of
+//! one of the position's 8 images (a table lookup per move, no replay), and
+//! only the games that pass are replayed, to that move only, and compared
+//! with the 8 images (same side to move; a pass at that point reaches the
+//! same discs with the other side to move).
+
+use std::ops::ControlFlow;
+
+use othello_core::notation::{ObfError, TranscriptError, parse_transcript};
+use othello_core::replay::{replay_moves, replay_with, wthor_tokens};
+use othello_core::symmetry::Symmetry;
+use othello_core::{Bitboard, Board, Board8, Board10, IllegalReason, Move, Size, Square};
+use wthor_format::BoardSize;
+
+use crate::names::{NamePattern, NameSet};
+use crate::scan::GameRef;
+use crate::{Database, GameId};
+
+/// The result of a game for black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Black has more than half the discs.
+    BlackWin,
+    /// White has more.
+    WhiteWin,
+    /// Half each.
+    Draw,
+}
+
+impl Outcome {
+    /// The outcome of a stored score (black's discs) on a board of `size`.
+    #[must_use]
+    pub fn of_score(black_discs: u8, size: BoardSize) -> Outcome {
+        let half = match size {
+            BoardSize::Eight => 32,
+            BoardSize::Ten => 50,
+        };
+        match black_discs.cmp(&half) {
+            std::cmp::Ordering::Greater => Outcome::BlackWin,
+            std::cmp::Ordering::Less => Outcome::WhiteWin,
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+}
+
+/// Programs or humans: WTHOR writes a program with its author in
+/// parentheses (see [`is_program`](crate::names::is_program)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayerKind {
+    /// Games where at least one player is a program.
+    Program,
+    /// Games where both players are humans.
+    Human,
+}
+
+/// The order of results (ascending, ties kept in database order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SortKey {
+    /// The year of the game's file.
+    Year,
+    /// Black's name (folded; unknown numbers last).
+    Black,
+    /// White's name.
+    White,
+    /// The tournament's name.
+    Tournament,
+    /// Black's stored score (discs).
+    Score,
+}
+
+impl std::str::FromStr for SortKey {
+    type Err = QueryError;
+
+    fn from_str(s: &str) -> Result<SortKey, QueryError> {
+        Ok(match s {
+            "year" => SortKey::Year,
+            "black" => SortKey::Black,
+            "white" => SortKey::White,
+            "tournament" => SortKey::Tournament,
+            "score" => SortKey::Score,
+            _ => return Err(QueryError::UnknownSortKey(s.to_owned())),
+        })
+    }
+}
+
+/// A position to look for, 8x8 or 10x10 (side to move included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Position {
+    /// An 8x8 position.
+    Eight(Board8),
+    /// A 10x10 position.
+    Ten(Board10),
+}
+
+/// Why a position or an opening could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PositionError {
+    /// A malformed OBF text.
+    #[error(transparent)]
+    Obf(#[from] ObfError),
+    /// A malformed transcript.
+    #[error(transparent)]
+    Transcript(#[from] TranscriptError),
+    /// A move of the transcript that cannot be played.
+    #[error("move {number} ({mv}) of the transcript is illegal: {reason}")]
+    Illegal {
+        /// Its number, from 1.
+        number: usize,
+        /// The move as written in lower case.
+        mv: String,
+        /// Why.
+        reason: IllegalReason,
+    },
+}
+
+impl Position {
+    /// Reads an OBF position: 64 squares for 8x8, 100 for 10x10 (the size
+    /// is told by the length of the first word).
+    ///
+    /// # Errors
+    /// [`PositionError::Obf`] naming the character and what was expected.
+    pub fn from_obf(text: &str) -> Result<Position, PositionError> {
+        let squares = text
+            .trim_start()
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .count();
+        let text = text.trim_start();
+        if squares == Size::Ten.squares() {
+            Ok(Position::Ten(Board10::from_obf(text)?))
+        } else {
+            Ok(Position::Eight(Board8::from_obf(text)?))
+        }
+    }
+
+    /// The position after a transcript from the start (passes inserted
+    /// where forced).
+    ///
+    /// # Errors
+    /// [`PositionError::Transcript`] for a malformed transcript,
+    /// [`PositionError::Illegal`] for a move that cannot be played.
+    pub fn after_transcript(text: &str, size: Size) -> Result<Position, PositionError> {
+        let moves = parse_transcript(text, size)?;
+        match size {
+            Size::Eight => Ok(Position::Eight(after::<Board8>(&moves)?)),
+            Size::Ten => Ok(Position::Ten(after::<Board10>(&moves)?)),
+        }
+    }
+
+    /// The board size.
+    #[must_use]
+    pub fn size(&self) -> Size {
+        match self {
+            Position::Eight(_) => Size::Eight,
+            Position::Ten(_) => Size::Ten,
+        }
+    }
+
+    /// The OBF text of the position.
+    #[must_use]
+    pub fn to_obf(&self) -> String {
+        match self {
+            Position::Eight(b) => b.to_obf(),
+            Position::Ten(b) => b.to_obf(),
+        }
+    }
+}
+
+fn after<B: Board>(moves: &[Move]) -> Result<B, PositionError> {
+    let r = replay_moves::<B>(moves);
+    match r.illegal {
+        None => Ok(r.board),
+        Some(bad) => Err(PositionError::Illegal {
+            number: bad.index + 1,
+            mv: moves[bad.index].name(B::SIZE).to_string(),
+            reason: bad.reason,
+        }),
+    }
+}
+
+/// The first moves of a game, as squares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    squares: Vec<Square>,
+    size: Size,
+}
+
+impl Opening {
+    /// Reads a transcript; passes are dropped (WTHOR records store none).
+    /// The moves must be legal from the start.
+    ///
+    /// # Errors
+    /// As [`Position::after_transcript`].
+    pub fn parse(text: &str, size: Size) -> Result<Opening, PositionError> {
+        let moves = parse_transcript(text, size)?;
+        match size {
+            Size::Eight => after::<Board8>(&moves).map(drop)?,
+            Size::Ten => after::<Board10>(&moves).map(drop)?,
+        }
+        Ok(Opening {
+            squares: moves.iter().filter_map(|m| m.square()).collect(),
+            size,
+        })
+    }
+
+    /// The squares, in order.
+    #[must_use]
+    pub fn squares(&self) -> &[Square] {
+        &self.squares
+    }
+
+    /// The board size.
+    #[must_use]
+    pub fn size(&self) -> Size {
+        self.size
+    }
+}
+
+/// Why a query cannot run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum QueryError {
+    /// A range whose low end is above its high end.
+    #[error("empty {what} range {low}..{high}")]
+    EmptyRange {
+        /// Which range.
+        what: &'static str,
+        /// Its low end.
+        low: u16,
+        /// Its high end.
+        high: u16,
+    },
+    /// More than two players.
+    #[error("at most two players (games between them), got {0}")]
+    TooManyPlayers(usize),
+    /// A sort key other than year, black, white, tournament, score.
+    #[error("unknown sort key {0:?} (expected year, black, white, tournament or score)")]
+    UnknownSortKey(String),
+}
+
+/// A set of filters, all combined with AND, with an order and a limit.
+///
+/// ```
+/// use wthor_db::Query;
+/// use wthor_db::query::{Opening, SortKey};
+/// use othello_core::Size;
+///
+/// let q = Query::new()
+///     .player("Edax")
+///     .years(Some(2001), Some(2002))
+///     .opening(Opening::parse("f5d6", Size::Eight)?)
+///     .sort(SortKey::Score)
+///     .limit(10);
+/// # let _ = q;
+/// # Ok::<(), wthor_db::query::PositionError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+#[must_use]
+pub struct Query {
+    players: Vec<String>,
+    black: Option<String>,
+    white: Option<String>,
+    exact: bool,
+    kind: Option<PlayerKind>,
+    tournament: Option<String>,
+    years: (Option<u16>, Option<u16>),
+    result: Option<Outcome>,
+    black_discs: Option<(u8, u8)>,
+    theoretical: Option<(u8, u8)>,
+    opening: Option<Opening>,
+    as_played: bool,
+    position: Option<Position>,
+    sort: Option<SortKey>,
+    limit: Option<usize>,
+}
+
+impl Query {
+    /// The query matching every game.
+    pub fn new() -> Query {
+        Query::default()
+    }
+
+    /// Games where `name` plays either colour; given twice, games between
+    /// the two (either colours). Substring, case- and accent-insensitive,
+    /// unless [`exact`](Query::exact).
+    pub fn player(mut self, name: &str) -> Query {
+        self.players.push(name.to_owned());
+        self
+    }
+
+    /// Games where `name` has black.
+    pub fn black(mut self, name: &str) -> Query {
+        self.black = Some(name.to_owned());
+        self
+    }
+
+    /// Games where `name` has white.
+    pub fn white(mut self, name: &str) -> Query {
+        self.white = Some(name.to_owned());
+        self
+    }
+
+    /// Player names match whole names (still case- and accent-insensitive)
+    /// rather than substrings; tournament names too.
+    pub fn exact(mut self, exact: bool) -> Query {
+        self.exact = exact;
+        self
+    }
+
+    /// Only games with a program, or only games between humans.
+    pub fn kind(mut self, kind: PlayerKind) -> Query {
+        self.kind = Some(kind);
+        self
+    }
+
+    /// Games of tournaments whose name contains `name`.
+    pub fn tournament(mut self, name: &str) -> Query {
+        self.tournament = Some(name.to_owned());
+        self
+    }
+
+    /// Games of the years `from..=to` (the header year of their file);
+    /// `None` leaves an end open.
+    pub fn years(mut self, from: Option<u16>, to: Option<u16>) -> Query {
+        self.years = (from, to);
+        self
+    }
+
+    /// Games with this result (from the stored score).
+    pub fn result(mut self, outcome: Outcome) -> Query {
+        self.result = Some(outcome);
+        self
+    }
+
+    /// Games where black's stored discs are in `low..=high`.
+    pub fn black_discs(mut self, low: u8, high: u8) -> Query {
+        self.black_discs = Some((low, high));
+        self
+    }
+
+    /// Games whose stored theoretical score (black's discs after perfect
+    /// play) is in `low..=high`.
+    pub fn theoretical(mut self, low: u8, high: u8) -> Query {
+        self.theoretical = Some((low, high));
+        self
+    }
+
+    /// Games that start with these moves, under any of the 8 symmetries
+    /// unless [`as_played`](Query::as_played).
+    pub fn opening(mut self, opening: Opening) -> Query {
+        self.opening = Some(opening);
+        self
+    }
+
+    /// The opening matches as played only (no symmetry).
+    pub fn as_played(mut self, as_played: bool) -> Query {
+        self.as_played = as_played;
+        self
+    }
+
+    /// Games that reach this position (same side to move), in any of its 8
+    /// orientations.
+    pub fn position(mut self, position: Position) -> Query {
+        self.position = Some(position);
+        self
+    }
+
+    /// The order of the results.
+    pub fn sort(mut self, key: SortKey) -> Query {
+        self.sort = Some(key);
+        self
+    }
+
+    /// At most `n` results (after sorting).
+    pub fn limit(mut self, n: usize) -> Query {
+        self.limit = Some(n);
+        self
+    }
+
+    /// The limit, if any.
+    #[must_use]
+    pub fn limit_value(&self) -> Option<usize> {
+        self.limit
+    }
+
+    /// The sort key, if any.
+    #[must_use]
+    pub fn sort_key(&self) -> Option<SortKey> {
+        self.sort
+    }
+
+    fn check(&self) -> Result<(), QueryError> {
+        if self.players.len() > 2 {
+            return Err(QueryError::TooManyPlayers(self.players.len()));
+        }
+        if let (Some(low), Some(high)) = self.years {
+            if low > high {
+                return Err(QueryError::EmptyRange {
+                    what: "year",
+                    low,
+                    high,
+                });
+            }
+        }
+        for (what, range) in [
+            ("black discs", self.black_discs),
+            ("theoretical score", self.theoretical),
+        ] {
+            if let Some((low, high)) = range {
+                if low > high {
+                    return Err(QueryError::EmptyRange {
+                        what,
+                        low: low.into(),
+                        high: high.into(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The name sets of one players file for a query.
+#[derive(Debug, Default)]
+struct PlayerSets {
+    players: Vec<NameSet>,
+    black: Option<NameSet>,
+    white: Option<NameSet>,
+    programs: Option<NameSet>,
+}
+
+/// What the query needs of one file.
+#[derive(Debug, Clone, Copy)]
+struct FilePlan {
+    /// No game of the file can match.
+    skip: bool,
+    /// Index in `Matcher::player_sets`.
+    players: Option<usize>,
+    /// Index in `Matcher::tournament_sets`.
+    tournaments: Option<usize>,
+}
+
+/// A query compiled for one database: [`Matcher::matches`] tests a game.
+#[derive(Debug)]
+pub struct Matcher {
+    files: Vec<FilePlan>,
+    player_sets: Vec<PlayerSets>,
+    tournament_sets: Vec<NameSet>,
+    names_needed: bool,
+    needs_tournament: bool,
+    kind: Option<PlayerKind>,
+    result: Option<Outcome>,
+    black_discs: Option<(u8, u8)>,
+    theoretical: Option<(u8, u8)>,
+    openings: Vec<Vec<u8>>,
+    position: Option<PositionTarget>,
+}
+
+#[derive(Debug)]
+enum PositionTarget {
+    Eight(Target<Board8>),
+    Ten(Target<Board10>),
+}
+
+/// A position's images and the cheap test on move squares.
+#[derive(Debug)]
+struct Target<B: Board> {
+    /// Discs played to reach it.
+    ply: usize,
+    /// Its distinct images under the 8 symmetries.
+    images: Vec<B>,
+    /// For each WTHOR move byte, the images whose occupied squares hold
+    /// it (bit `i` for `images[i]`).
+    mask_of: Box<[u8; 256]>,
+}
+
+impl<B: Board> Target<B> {
+    fn new(board: &B) -> Target<B> {
+        let mut images: Vec<B> = Symmetry::ALL.iter().map(|s| s.board(board)).collect();
+        images.sort_by_key(|b| (b.player(), b.opponent()));
+        images.dedup();
+        let mut mask_of = Box::new([0u8; 256]);
+        for (byte, mask) in mask_of.iter_mut().enumerate() {
+            let Some(sq) = u8::try_from(byte)
+                .ok()
+                .and_then(|b| Square::from_wthor(b, B::SIZE))
+            else {
+                continue;
+            };
+            for (i, img) in images.iter().enumerate() {
+                if (img.player() | img.opponent()).has(sq) {
+                    *mask |= 1 << i;
+                }
+            }
+        }
+        let discs = (board.player() | board.opponent()).count() as usize;
+        Target {
+            ply: discs.saturating_sub(4),
+            images,
+            mask_of,
+        }
+    }
+
+    /// Whether a game with these move bytes reaches one of the images.
+    #[inline]
+    fn reached_by(&self, moves: &[u8]) -> bool {
+        let Some(prefix) = moves.get(..self.ply) else {
+            return false;
+        };
+        let mut cand = u8::MAX >> (8 - self.images.len());
+        for &b in prefix {
+            cand &= self.mask_of[usize::from(b)];
+            if cand == 0 {
+                return false;
+            }
+        }
+        let r = replay_with::<B, _, _>(wthor_tokens::<B>(prefix), |_| {});
+        if r.moves != self.ply || r.illegal.is_some() {
+            return false;
+        }
+        let board = r.board;
+        if self.images.contains(&board) {
+            return true;
+        }
+        if board.legal_moves().is_empty() {
+            let passed = board.pass();
+            return !passed.legal_moves().is_empty() && self.images.contains(&passed);
+        }
+        false
+    }
+}
+
+fn pattern(text: &str, exact: bool) -> NamePattern {
+    if exact {
+        NamePattern::exact(text)
+    } else {
+        NamePattern::substring(text)
+    }
+}
+
+impl Matcher {
+    /// Whether a game matches every filter (sort and limit aside).
+    #[must_use]
+    pub fn matches(&self, g: &GameRef<'_>) -> bool {
+        let plan = self.files[g.id.file()];
+        if plan.skip {
+            return false;
+        }
+        let game = &g.game;
+        if let Some(outcome) = self.result {
+            if Outcome::of_score(game.real_score(), game.board_size()) != outcome {
+                return false;
+            }
+        }
+        if let Some((low, high)) = self.black_discs {
+            if !(low..=high).contains(&game.real_score()) {
+                return false;
+            }
+        }
+        if let Some((low, high)) = self.theoretical {
+            if !(low..=high).contains(&game.theoretical_score()) {
+                return false;
+            }
+        }
+        if self.names_needed {
+            let Some(sets) = plan.players.map(|i| &self.player_sets[i]) else {
+                return false;
+            };
+            let (b, w) = (game.black(), game.white());
+            let ok = match sets.players.as_slice() {
+                [] => true,
+                [p] => p.contains(b) || p.contains(w),
+                [p, q] => p.contains(b) && q.contains(w) || q.contains(b) && p.contains(w),
+                _ => false,
+            };
+            if !ok
+                || sets.black.as_ref().is_some_and(|s| !s.contains(b))
+                || sets.white.as_ref().is_some_and(|s| !s.contains(w))
+            {
+                return false;
+            }
+            if let Some(programs) = &sets.programs {
+                let any = programs.contains(b) || programs.contains(w);
+                if any != (self.kind == Some(PlayerKind::Program)) {
+                    return false;
+                }
+            }
+        }
+        if self.needs_tournament {
+            let Some(set) = plan.tournaments.map(|i| &self.tournament_sets[i]) else {
+                return false;
+            };
+            if !set.contains(game.tournament()) {
+                return false;
+            }
+        }
+        if !self.openings.is_empty() {
+            let raw = game.moves_raw();
+            let first = raw.first().copied().unwrap_or(0);
+            if !self
+                .openings
+                .iter()
+                .any(|o| o[0] == first && raw.get(..o.len()) == Some(o.as_slice()))
+            {
+                return false;
+            }
+        }
+        match &self.position {
+            None => true,
+            Some(PositionTarget::Eight(t)) => t.reached_by(game.moves_raw()),
+            Some(PositionTarget::Ten(t)) => t.reached_by(game.moves_raw()),
+        }
+    }
+}
+
+fn board_size(size: Size) -> BoardSize {
+    match size {
+        Size::Eight => BoardSize::Eight,
+        Size::Ten => BoardSize::Ten,
+    }
+}
+
+impl Database {
+    /// Compiles a query for this database: names matched once per names
+    /// file, opening and position images made once.
+    ///
+    /// # Errors
+    /// [`QueryError`] for an empty range or more than two players.
+    pub fn matcher(&self, query: &Query) -> Result<Matcher, QueryError> {
+        query.check()?;
+        let names_needed = !query.players.is_empty()
+            || query.black.is_some()
+            || query.white.is_some()
+            || query.kind.is_some();
+        let needs_tournament = query.tournament.is_some();
+        let mut player_files: Vec<usize> = Vec::new();
+        let mut tournament_files: Vec<usize> = Vec::new();
+        let mut files = Vec::with_capacity(self.files().len());
+        let opening_size = query.opening.as_ref().map(|o| board_size(o.size));
+        let position_size = query.position.as_ref().map(|p| board_size(p.size()));
+        for (f, file) in self.files().iter().enumerate() {
+            let join = self.join(f);
+            let year = file.year();
+            let skip = file.board_size().is_none()
+                || query.years.0.is_some_and(|y| year < y)
+                || query.years.1.is_some_and(|y| year > y)
+                || opening_size.is_some_and(|s| Some(s) != file.board_size())
+                || position_size.is_some_and(|s| Some(s) != file.board_size());
+            let slot = |list: &mut Vec<usize>, names: Option<usize>| {
+                let n = names?;
+                Some(list.iter().position(|&x| x == n).unwrap_or_else(|| {
+                    list.push(n);
+                    list.len() - 1
+                }))
+            };
+            files.push(FilePlan {
+                skip,
+                players: if names_needed && !skip {
+                    slot(&mut player_files, join.players)
+                } else {
+                    None
+                },
+                tournaments: if needs_tournament && !skip {
+                    slot(&mut tournament_files, join.tournaments)
+                } else {
+                    None
+                },
+            });
+        }
+        let exact = query.exact;
+        let player_sets = player_files
+            .iter()
+            .map(|&n| {
+                let table = self.names(n).expect("a players file");
+                PlayerSets {
+                    players: query
+                        .players
+                        .iter()
+                        .map(|p| table.matching(&pattern(p, exact)))
+                        .collect(),
+                    black: query
+                        .black
+                        .as_ref()
+                        .map(|p| table.matching(&pattern(p, exact))),
+                    white: query
+                        .white
+                        .as_ref()
+                        .map(|p| table.matching(&pattern(p, exact))),
+                    programs: query.kind.map(|_| table.programs()),
+                }
+            })
+            .collect();
+        let tournament_sets = tournament_files
+            .iter()
+            .map(|&n| {
+                let table = self.names(n).expect("a tournaments file");
+                table.matching(&pattern(query.tournament.as_deref().unwrap_or(""), exact))
+            })
+            .collect();
+        let openings = match &query.opening {
+            None => Vec::new(),
+            Some(o) => {
+                let syms: &[Symmetry] = if query.as_played {
+                    &[Symmetry::IDENTITY]
+                } else {
+                    &Symmetry::ALL
+                };
+                let mut seqs: Vec<Vec<u8>> = syms
+                    .iter()
+                    .map(|s| {
+                        o.squares
+                            .iter()
+                            .map(|&sq| s.square(sq, o.size).to_wthor(o.size))
+                            .collect()
+                    })
+                    .collect();
+                seqs.sort();
+                seqs.dedup();
+                seqs.retain(|o| !o.is_empty());
+                seqs
+            }
+        };
+        let position = query.position.as_ref().map(|p| match p {
+            Position::Eight(b) => PositionTarget::Eight(Target::new(b)),
+            Position::Ten(b) => PositionTarget::Ten(Target::new(b)),
+        });
+        Ok(Matcher {
+            files,
+            player_sets,
+            tournament_sets,
+            names_needed,
+            needs_tournament,
+            kind: query.kind,
+            result: query.result,
+            black_discs: query.black_discs,
+            theoretical: query.theoretical,
+            openings,
+            position,
+        })
+    }
+
+    /// The games matching `query`, found in parallel, sorted and limited
+    /// as it asks. Equal to [`search_sequential`](Database::search_sequential).
+    ///
+    /// # Errors
+    /// As [`matcher`](Database::matcher).
+    pub fn search(&self, query: &Query) -> Result<Vec<GameId>, QueryError> {
+        let m = self.matcher(query)?;
+        let ids = self.par_fold(
+            Vec::new,
+            |acc: &mut Vec<GameId>, g| {
+                if m.matches(&g) {
+                    acc.push(g.id);
+                }
+            },
+            |mut a, b| {
+                a.extend(b);
+                a
+            },
+        );
+        Ok(self.finish(query, ids))
+    }
+
+    /// The games matching `query`, one after the other (stopping at the
+    /// limit when unsorted).
+    ///
+    /// # Errors
+    /// As [`matcher`](Database::matcher).
+    pub fn search_sequential(&self, query: &Query) -> Result<Vec<GameId>, QueryError> {
+        let m = self.matcher(query)?;
+        let stop = if query.sort.is_none() {
+            query.limit
+        } else {
+            None
+        };
+        let mut ids = Vec::new();
+        let _ = self.scan(|g| {
+            if stop.is_some_and(|n| ids.len() >= n) {
+                return ControlFlow::Break(());
+            }
+            if m.matches(&g) {
+                ids.push(g.id);
+            }
+            ControlFlow::Continue(())
+        });
+        Ok(self.finish(query, ids))
+    }
+
+    /// The number of games matching `query` (its limit applied), counted
+    /// in parallel.
+    ///
+    /// # Errors
+    /// As [`matcher`](Database::matcher).
+    pub fn count(&self, query: &Query) -> Result<usize, QueryError> {
+        let m = self.matcher(query)?;
+        let n = self.par_fold(
+            || 0usize,
+            |n, g| *n += usize::from(m.matches(&g)),
+            |a, b| a + b,
+        );
+        Ok(query.limit.map_or(n, |l| n.min(l)))
+    }
+
+    fn finish(&self, query: &Query, mut ids: Vec<GameId>) -> Vec<GameId> {
+        if let Some(key) = query.sort {
+            self.sort_games(&mut ids, key);
+        }
+        if let Some(n) = query.limit {
+            ids.truncate(n);
+        }
+        ids
+    }
+
+    /// Sorts games by `key`, ascending, ties kept in their order.
+    pub fn sort_games(&self, ids: &mut [GameId], key: SortKey) {
+        let name_key = |r: crate::NameRef<'_>| {
+            (
+                !r.is_known(),
+                r.name.map(crate::names::fold).unwrap_or_default(),
+                r.number,
+            )
+        };
+        match key {
+            SortKey::Year => ids.sort_by_key(|&id| self.files()[id.file()].year()),
+            SortKey::Score => {
+                ids.sort_by_key(|&id| self.game(id).map_or(0, |g| g.real_score()));
+            }
+            SortKey::Black => ids.sort_by_cached_key(|&id| name_key(self.black(id))),
+            SortKey::White => ids.sort_by_cached_key(|&id| name_key(self.white(id))),
+            SortKey::Tournament => ids.sort_by_cached_key(|&id| name_key(self.tournament(id))),
+        }
+    }
+}
