@@ -10,6 +10,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod draw;
+mod game;
 mod verify;
 
 /// Tools for the WTHOR Othello game database.
@@ -36,6 +38,8 @@ enum Command {
     Solve(commands::solve::Args),
     /// List or verify solitaire puzzles.
     Puzzles(commands::puzzles::Args),
+    /// Show a game's header and one of its positions, as text, SVG or PNG.
+    Show(commands::show::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +54,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(args, &mut out),
         Command::Solve(args) => commands::solve::run(args, &mut out),
         Command::Puzzles(args) => commands::puzzles::run(args, &mut out),
+        Command::Show(args) => commands::show::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match result {

@@ -5,5 +5,6 @@ pub(crate) mod info;
 pub(crate) mod perft;
 pub(crate) mod puzzles;
 pub(crate) mod replay;
+pub(crate) mod show;
 pub(crate) mod solve;
 pub(crate) mod validate;

@@ -6,6 +6,7 @@ mod info;
 mod perft;
 mod puzzles;
 mod replay;
+mod show;
 mod solve;
 mod validate;
 
