@@ -62,7 +62,7 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("wthor: {err:#}");
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }
     }
 }

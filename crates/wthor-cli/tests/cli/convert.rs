@@ -44,7 +44,7 @@ fn convert_rewrites_fixtures_identically() {
         dir.path(),
         &["convert", "WTHOR.JOU", "-o", "strict.jou", "--strict"],
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(!dir.path().join("strict.jou").exists());
     let out = wthor_in(dir.path(), &["convert", "WTHOR.JOU", "-o", "lenient.jou"]);
     assert!(out.status.success());
@@ -169,14 +169,14 @@ fn convert_bad_input_leaves_no_output() {
     for (file, expected) in cases {
         // A new output is not created...
         let out = wthor_in(d, &["convert", file, "-o", "new.wtb"]);
-        assert_eq!(out.status.code(), Some(1), "{file}");
+        assert_eq!(out.status.code(), Some(2), "{file}");
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{file}: {err}");
         assert!(err.starts_with(expected), "{file}: {err}");
         assert_eq!(listing(d), before, "{file}: a file was left behind");
         // ...and an existing one is left intact.
         let out = wthor_in(d, &["convert", file, "-o", "WTH_2025.wtb"]);
-        assert_eq!(out.status.code(), Some(1), "{file}");
+        assert_eq!(out.status.code(), Some(2), "{file}");
         assert_eq!(std::fs::read(d.join("WTH_2025.wtb")).unwrap(), good);
         assert_eq!(listing(d), before);
     }
@@ -187,13 +187,13 @@ fn convert_refuses_other_kinds_and_unknown_extensions() {
     let dir = tempfile::tempdir().unwrap();
     write_fixtures(dir.path());
     let out = wthor_in(dir.path(), &["convert", "WTH_2025.wtb", "-o", "x.jou"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
         "wthor: WTH_2025.wtb: converting 8x8 games to players is not supported (only the same WTHOR kind for now)\n"
     );
     let out = wthor_in(dir.path(), &["convert", "WTH_2025.wtb", "-o", "x.csv"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
         "wthor: x.csv: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn or .pzz)\n"
@@ -202,7 +202,7 @@ fn convert_refuses_other_kinds_and_unknown_extensions() {
         dir.path(),
         &["convert", "WTH_2025.wtb", "-o", "no-such-dir/x.wtb"],
     );
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with("wthor: no-such-dir: cannot create a temporary file: "));
     assert!(!dir.path().join("x.jou").exists() && !dir.path().join("x.csv").exists());
 }

@@ -160,7 +160,7 @@ fn info_strict_fails_on_warnings_and_keeps_going() {
 #[test]
 fn info_rejects_an_unknown_encoding() {
     let out = crate::wthor(&["info", "--encoding", "klingon", "."]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out), "wthor: unknown text encoding \"klingon\"\n");
 }
 

@@ -66,7 +66,7 @@ fn show_out_of_range_is_a_usage_error() {
         &["show", "testdata/WTHOR.JOU", "0"],
     ] {
         let out = wthor(args);
-        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).starts_with("wthor: "), "{}", stderr(&out));
     }
     let out = wthor(&[
@@ -267,7 +267,7 @@ fn pictures_replace_a_file_whole_or_not_at_all() {
         "--svg",
         missing.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(!missing.exists());
     // No temporary file is left behind.
     let names: Vec<_> = std::fs::read_dir(dir.path())

@@ -60,14 +60,14 @@ fn a_file_gives_one_line_per_position_and_bad_lines_are_named() {
 
     std::fs::write(&file, format!("{FFO1}\nXXO Z\n")).unwrap();
     let out = wthor(&["solve", "--threads", "1", "--file", file.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("line 2") && err.contains("bad OBF"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_eq!(stdout(&out), "", "nothing solved before the error");
 
     let out = wthor(&["solve", "not a position"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("bad OBF"), "{}", stderr(&out));
 }
 
@@ -356,7 +356,7 @@ fn a_cached_position_is_not_solved_again_and_a_bad_cache_is_a_warning() {
     // A cache that cannot be written fails at once.
     let nowhere = dir.path().join("no/such/dir/cache.bin");
     let out = validate_solve(dir.path(), &["--cache", nowhere.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cache.bin"), "{}", stderr(&out));
     assert_eq!(stdout(&out), "", "nothing solved");
 
@@ -535,7 +535,7 @@ fn a_game_is_solved_at_a_number_of_empties_or_moves() {
     let w: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(w["obf"], v["obf"]);
     let out = wthor(&["solve", "--game", f, "8", "--empties", "12"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("game 8: the game ends after 9 moves"),
         "{}",
