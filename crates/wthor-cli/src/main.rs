@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 mod draw;
+mod follow;
 mod game;
 mod verify;
 
@@ -40,6 +41,8 @@ enum Command {
     Puzzles(commands::puzzles::Args),
     /// Show a game's header and one of its positions, as text, SVG or PNG.
     Show(commands::show::Args),
+    /// Print a game as position lines, one per position (or follow a growing file).
+    Stream(commands::stream::Args),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(args, &mut out),
         Command::Puzzles(args) => commands::puzzles::run(args, &mut out),
         Command::Show(args) => commands::show::run(args, &mut out),
+        Command::Stream(args) => commands::stream::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match result {

@@ -7,4 +7,5 @@ pub(crate) mod puzzles;
 pub(crate) mod replay;
 pub(crate) mod show;
 pub(crate) mod solve;
+pub(crate) mod stream;
 pub(crate) mod validate;

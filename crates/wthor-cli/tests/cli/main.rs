@@ -8,6 +8,7 @@ mod puzzles;
 mod replay;
 mod show;
 mod solve;
+mod stream;
 mod validate;
 
 use std::path::PathBuf;
