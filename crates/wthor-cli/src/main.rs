@@ -43,6 +43,8 @@ enum Command {
     Show(commands::show::Args),
     /// Print a game as position lines, one per position (or follow a growing file).
     Stream(commands::stream::Args),
+    /// Add WTHOR files to a directory, or replace installed ones by newer versions, safely.
+    Install(commands::install::Args),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +61,7 @@ fn main() -> ExitCode {
         Command::Puzzles(args) => commands::puzzles::run(args, &mut out),
         Command::Show(args) => commands::show::run(args, &mut out),
         Command::Stream(args) => commands::stream::run(args, &mut out),
+        Command::Install(args) => commands::install::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match result {

@@ -27,6 +27,7 @@ use rayon::prelude::*;
 use wthor_format::{BoardSize, FileKind, GameView, ReadOptions, Warning, WthorFile};
 
 pub mod cache;
+pub mod install;
 pub mod position_line;
 pub mod verify;
 

@@ -2,6 +2,7 @@
 
 pub(crate) mod convert;
 pub(crate) mod info;
+pub(crate) mod install;
 pub(crate) mod perft;
 pub(crate) mod puzzles;
 pub(crate) mod replay;

@@ -3,6 +3,7 @@
 
 mod convert;
 mod info;
+mod install;
 mod perft;
 mod puzzles;
 mod replay;
