@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub(crate) mod completions;
 pub(crate) mod convert;
 pub(crate) mod info;
 pub(crate) mod install;

@@ -2,6 +2,7 @@
 //! subcommand (each module owned by the issue that builds its command).
 
 mod convert;
+mod help;
 mod info;
 mod install;
 mod perft;
@@ -56,7 +57,17 @@ fn help_lists_the_subcommands() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     for cmd in [
-        "info", "convert", "validate", "perft", "replay", "solve", "puzzles",
+        "info",
+        "convert",
+        "validate",
+        "perft",
+        "replay",
+        "solve",
+        "puzzles",
+        "show",
+        "stream",
+        "install",
+        "completions",
     ] {
         assert!(text.contains(cmd), "--help lacks {cmd}");
     }
