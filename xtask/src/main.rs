@@ -8,7 +8,9 @@
 //! - `snapshots [--accept]`: run the insta snapshot tests and review changes;
 //! - `fuzz [--seconds N] [TARGET]`: time-boxed runs of the fuzz targets;
 //! - `bench [--package P] [--quick] [BENCH] [-- ARGS]`: run the benchmarks
-//!   and print one table of their figures.
+//!   and print one table of their figures;
+//! - `man [--out DIR]`: the man pages of `wthor` (clap_mangen, through the
+//!   binary's hidden `wthor man DIR`), into `target/man` by default.
 //!
 //! Arguments are parsed by hand: a handful of flags does not need clap's
 //! compile time on every `cargo xtask`.
@@ -35,6 +37,7 @@ tasks:
   bench [--package P] [--quick] [BENCH] [-- ARGS]
                                  run the benchmarks (or the bench targets named BENCH)
                                  and print a table of their figures
+  man [--out DIR]                write the man pages of wthor into DIR (default target/man)
 ";
 
 fn main() -> ExitCode {
@@ -93,6 +96,27 @@ fn run(args: Vec<String>) -> Result<()> {
             };
             args.finish()?;
             bench::run(&options)
+        }
+        "man" => {
+            let out = args
+                .value("--out")?
+                .map_or_else(|| util::project_root().join("target/man"), Into::into);
+            args.finish()?;
+            // The binary knows its command line: it writes the pages.
+            util::run(
+                util::cargo()
+                    .args([
+                        "run",
+                        "--quiet",
+                        "--package",
+                        "wthor-cli",
+                        "--bin",
+                        "wthor",
+                        "--",
+                        "man",
+                    ])
+                    .arg(&out),
+            )
         }
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

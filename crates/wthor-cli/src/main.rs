@@ -13,16 +13,26 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory as _, Parser, Subcommand};
 
 mod commands;
 mod cpu_time;
 mod db_args;
+mod draw;
+mod follow;
+mod game;
+mod help;
 mod verify;
 
 /// Tools for the WTHOR Othello game database.
 #[derive(Debug, Parser)]
-#[command(name = "wthor", version, about, propagate_version = true)]
+#[command(
+    name = "wthor",
+    version,
+    about,
+    propagate_version = true,
+    after_help = help::MAIN
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -31,22 +41,41 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Show the kind, header fields, record count and warnings of WTHOR files.
+    #[command(after_help = help::INFO)]
     Info(commands::info::Args),
     /// Parse a WTHOR file and write it again (format chosen by extension).
+    #[command(after_help = help::CONVERT)]
     Convert(commands::convert::Args),
     /// Replay every game of WTHOR files and report what does not hold.
+    #[command(after_help = help::VALIDATE)]
     Validate(commands::validate::Args),
     /// Count the leaves of the game tree from the start position.
+    #[command(after_help = help::PERFT)]
     Perft(commands::perft::Args),
     /// Replay one game and print its positions.
+    #[command(after_help = help::REPLAY)]
     Replay(commands::replay::Args),
     /// Solve an endgame position exactly.
+    #[command(after_help = help::SOLVE)]
     Solve(commands::solve::Args),
     /// List or verify solitaire puzzles.
+    #[command(after_help = help::PUZZLES)]
     Puzzles(commands::puzzles::Args),
     /// Find the games of a database: players, tournament, years, results,
     /// openings, positions.
     Search(commands::search::Args),
+    /// Show a game's header and one of its positions, as text, SVG or PNG.
+    Show(commands::show::Args),
+    /// Print a game as position lines, one per position (or follow a growing file).
+    Stream(commands::stream::Args),
+    /// Add WTHOR files to a directory, or replace installed ones by newer versions, safely.
+    Install(commands::install::Args),
+    /// Print the completion script of a shell.
+    #[command(after_help = help::COMPLETIONS)]
+    Completions(commands::completions::Args),
+    /// Write the man pages into a directory (what `cargo xtask man` runs).
+    #[command(hide = true)]
+    Man(commands::completions::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +91,11 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(args, &mut out),
         Command::Puzzles(args) => commands::puzzles::run(args, &mut out),
         Command::Search(args) => commands::search::run(args, &mut out),
+        Command::Show(args) => commands::show::run(args, &mut out),
+        Command::Stream(args) => commands::stream::run(args, &mut out),
+        Command::Install(args) => commands::install::run(args, &mut out),
+        Command::Completions(args) => commands::completions::run(args, Cli::command(), &mut out),
+        Command::Man(args) => commands::completions::run_man(args, Cli::command(), &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match result {

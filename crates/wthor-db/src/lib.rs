@@ -66,6 +66,8 @@ pub mod id;
 pub mod names;
 pub mod query;
 pub mod scan;
+pub mod install;
+pub mod position_line;
 pub mod verify;
 
 pub use check::{CheckSummary, Counts, FileCheck, Finding, GameCheck};

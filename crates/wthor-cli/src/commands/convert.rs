@@ -72,7 +72,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
 }
 
 /// Writes `data` to a temporary file beside `path`, then renames it to `path`.
-fn write_atomically(path: &Path, data: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write_atomically(path: &Path, data: &[u8]) -> anyhow::Result<()> {
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),

@@ -2,13 +2,17 @@
 //! subcommand (each module owned by the issue that builds its command).
 
 mod convert;
+mod help;
 mod info;
+mod install;
 mod no_panic;
 mod perft;
 mod puzzles;
 mod replay;
 mod search;
+mod show;
 mod solve;
+mod stream;
 mod validate;
 
 use std::path::PathBuf;
@@ -54,7 +58,18 @@ fn help_lists_the_subcommands() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     for cmd in [
-        "info", "convert", "validate", "perft", "replay", "solve", "puzzles", "search",
+        "info",
+        "convert",
+        "validate",
+        "perft",
+        "replay",
+        "solve",
+        "puzzles",
+        "show",
+        "stream",
+        "install",
+        "completions",
+        "search",
     ] {
         assert!(text.contains(cmd), "--help lacks {cmd}");
     }

@@ -1,0 +1,249 @@
+//! `wthor show GAME [--move N | --empties N] [--svg FILE] [--png FILE]`:
+//! a game's header and one of its positions, as text and as pictures.
+//!
+//! The position is the one after N discs played (`--move 0` is the start),
+//! or the one with N empty squares, or by default the last one. The text
+//! board has `X` for black, `O` for white, `.` for empty, the last disc
+//! played in lower case, and with `--legal` `*` on the legal moves of the
+//! side to move. `--svg` and `--png` draw the same position (see `draw.rs`);
+//! both files are written to a temporary file and renamed. A game with an
+//! illegal move shows its positions up to that move, reports it, and exits
+//! with 1.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use othello_core::{Color, Square};
+use wthor_db::position_line::PositionLine;
+
+use super::convert::write_atomically;
+use crate::draw;
+use crate::game::{GameArg, ResolvedGame, positions, resolve_game};
+
+/// Arguments of `wthor show`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  wthor show testdata/WTH_2001.wtb 3
+  wthor show testdata/WTH_2001.wtb 3 --move 20 --legal
+  wthor show testdata/WTH_2001.wtd 0 --empties 10 --png pos.png --numbers
+  wthor show testdata/WTH_2002.wtb 4 --svg final.svg
+
+Exit status: 0 ok, 1 the game has an illegal move, 2 usage or I/O error.")]
+pub(crate) struct Args {
+    #[command(flatten)]
+    game: GameArg,
+    /// The position after N discs played (0: the start).
+    #[arg(long = "move", value_name = "N", conflicts_with = "empties")]
+    move_number: Option<usize>,
+    /// The position with N empty squares.
+    #[arg(long, value_name = "N")]
+    empties: Option<usize>,
+    /// Draw the position to FILE as SVG.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Draw the position to FILE as PNG.
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Write on each disc the number of the move that put it there.
+    #[arg(long)]
+    numbers: bool,
+    /// Mark the legal moves of the side to move.
+    #[arg(long)]
+    legal: bool,
+    /// Pixels per SVG unit of the PNG (1: 440 pixels wide on 8x8, 536 on 10x10).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_scale)]
+    scale: f32,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let game = resolve_game(&args.game)?;
+    let played = positions(&game);
+    let lines = &played.lines;
+    let squares = game.size.squares();
+    let last = lines.len() - 1;
+    let index = match (args.move_number, args.empties) {
+        (Some(n), _) if n > last => {
+            anyhow::bail!("{}: the game has {last} moves, no move {n}", game.id)
+        }
+        (Some(n), _) => n,
+        (None, Some(e)) => squares
+            .checked_sub(4 + e)
+            .filter(|&i| i <= last)
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{}: no position with {e} empties (from {} to {})",
+                    game.id,
+                    squares - 4 - last,
+                    squares - 4
+                )
+            })?,
+        (None, None) => last,
+    };
+    let line = &lines[index];
+    write_header(&game, out)?;
+    write_position(line, index, args.legal, out)?;
+    let mut code = ExitCode::SUCCESS;
+    if let Some(bad) = played.illegal {
+        writeln!(
+            out,
+            "illegal move {} ({}): {}; the positions stop before it",
+            bad.index + 1,
+            match bad.square() {
+                Some(sq) => sq.name(game.size).to_string(),
+                None => "off the board".to_owned(),
+            },
+            bad.reason
+        )?;
+        code = ExitCode::FAILURE;
+    }
+    if args.svg.is_some() || args.png.is_some() {
+        let mut numbers = vec![None; squares];
+        for (k, l) in lines.iter().enumerate().take(index + 1).skip(1) {
+            if let Some(sq) = l.last_move() {
+                numbers[sq.index()] = Some(k as u32);
+            }
+        }
+        let title = format!(
+            "{} - {}, {} {}, {}",
+            or_number(&game.black),
+            or_number(&game.white),
+            or_number(&game.tournament),
+            game.year,
+            if index == 0 {
+                "start".to_owned()
+            } else {
+                format!("after move {index}")
+            }
+        );
+        let options = draw::Options {
+            numbers: args.numbers,
+            legal: args.legal,
+        };
+        let svg = draw::svg(line, &numbers, &title, options);
+        if let Some(path) = &args.svg {
+            write_atomically(path, svg.as_bytes())?;
+            writeln!(out, "svg: {}", path.display())?;
+        }
+        if let Some(path) = &args.png {
+            let png = draw::png(&svg, args.scale)?;
+            write_atomically(path, &png)?;
+            writeln!(out, "png: {}", path.display())?;
+        }
+    }
+    Ok(code)
+}
+
+/// A name, or `#N` when the names file does not hold it.
+fn or_number((number, name): &(u16, String)) -> String {
+    if name.is_empty() {
+        format!("#{number}")
+    } else {
+        name.clone()
+    }
+}
+
+fn write_header(game: &ResolvedGame, out: &mut dyn Write) -> anyhow::Result<()> {
+    let named = |(number, name): &(u16, String)| {
+        if name.is_empty() {
+            format!("#{number} (no name)")
+        } else {
+            format!("{name} (#{number})")
+        }
+    };
+    let total = game.size.squares() as u32;
+    writeln!(out, "game: {}", game.id)?;
+    writeln!(
+        out,
+        "tournament: {}, {}",
+        named(&game.tournament),
+        game.year
+    )?;
+    writeln!(out, "black: {}", named(&game.black))?;
+    writeln!(out, "white: {}", named(&game.white))?;
+    writeln!(
+        out,
+        "score: black {}, white {}; theoretical: black {} at {} empties",
+        game.real_score,
+        total.saturating_sub(u32::from(game.real_score)),
+        game.theoretical_score,
+        game.depth
+    )?;
+    Ok(())
+}
+
+/// The position's summary line, the text board and the disc counts.
+fn write_position(
+    line: &PositionLine,
+    index: usize,
+    legal: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let size = line.size();
+    let empties = line.squares().iter().filter(|c| c.is_none()).count();
+    let played = match line.last_move() {
+        Some(sq) => format!(
+            "after move {index} ({} {})",
+            line.at(sq).map_or("?".to_owned(), |c| c.to_string()),
+            sq.name(size)
+        ),
+        None => "start".to_owned(),
+    };
+    let to_move = match line.to_move() {
+        Some(c) => format!("{c} to move"),
+        None => "game over".to_owned(),
+    };
+    writeln!(out, "position: {played}, {empties} empties, {to_move}")?;
+    let n = size.side();
+    let pad = if n > 9 { "   " } else { "  " };
+    write!(out, "{pad}")?;
+    for c in 0..n {
+        write!(
+            out,
+            "{}{}",
+            if c > 0 { " " } else { "" },
+            char::from(b'a' + c)
+        )?;
+    }
+    writeln!(out)?;
+    let marks = if legal {
+        line.legal_moves()
+    } else {
+        Vec::new()
+    };
+    for r in 0..n {
+        write!(out, "{:>width$}", r + 1, width = pad.len() - 1)?;
+        for c in 0..n {
+            let sq = Square::new_unchecked(r * n + c);
+            let ch = match line.at(sq) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None if marks.contains(&sq) => '*',
+                None => '.',
+            };
+            let ch = if line.last_move() == Some(sq) {
+                ch.to_ascii_lowercase()
+            } else {
+                ch
+            };
+            write!(out, " {ch}")?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(
+        out,
+        "discs: black {}, white {}",
+        line.discs(Color::Black),
+        line.discs(Color::White)
+    )?;
+    Ok(())
+}
+
+/// A PNG scale: a positive number up to 8 (3,520 pixels wide on 8x8).
+fn parse_scale(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(s) if s > 0.0 && s <= 8.0 => Ok(s),
+        _ => Err("the scale is a number above 0 and at most 8".to_owned()),
+    }
+}

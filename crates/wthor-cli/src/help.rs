@@ -1,0 +1,90 @@
+//! The text that ends `--help`: examples and the exit status of the
+//! commands whose arguments live elsewhere (the newer commands carry theirs
+//! in their own `Args`). Every example runs from the root of a checkout
+//! (the `testdata/` fixture database); `help_examples_run` in the tests
+//! runs those that read only `testdata/`.
+
+/// `wthor --help`.
+pub(crate) const MAIN: &str = "\
+Examples:
+  wthor info testdata
+  wthor validate testdata
+  wthor show testdata/WTH_2001.wtb 3 --move 20 --png position.png
+  wthor completions bash > ~/.local/share/bash-completion/completions/wthor
+
+Exit status (every command): 0 ok, 1 findings (illegal games, mismatches, refused
+installs, unreadable files in a multi-file report), 2 usage or I/O error.";
+
+/// `wthor info --help`.
+pub(crate) const INFO: &str = "\
+Examples:
+  wthor info testdata
+  wthor info --json testdata/WTH_2001.wtb
+  wthor info --encoding iso-8859-2 testdata/WTHOR.JOU
+
+Exit status: 0 ok, 1 a file could not be read or is not a WTHOR file (the others
+are still shown), 2 usage error.";
+
+/// `wthor convert --help`.
+pub(crate) const CONVERT: &str = "\
+Examples:
+  wthor convert testdata/WTH_2001.wtb -o copy.wtb
+  wthor convert --strict testdata/WTHOR.JOU -o players.jou
+
+Exit status: 0 ok, 2 usage or I/O error (nothing is written then).";
+
+/// `wthor validate --help`.
+pub(crate) const VALIDATE: &str = "\
+Examples:
+  wthor validate testdata
+  wthor validate --by-file --json testdata
+  wthor validate --solve testdata
+  wthor validate --solve --sample 100 --results results.jsonl path/to/wthor
+
+Exit status: 0 every file read, whatever was found; 1 a file could not be read,
+or with --strict a finding or warning; 2 usage or I/O error.";
+
+/// `wthor perft --help`.
+pub(crate) const PERFT: &str = "\
+Examples:
+  wthor perft --depth 9
+  wthor perft --size 10 --depth 6 --threads 2
+
+Exit status: 0 ok, 2 usage error.";
+
+/// `wthor replay --help`.
+pub(crate) const REPLAY: &str = "\
+Examples:
+  wthor replay testdata/WTH_2001.wtb 2
+  wthor replay --moves f5d6c3d3c4 --final-only
+  wthor replay --size 10 --moves e4d4
+
+Exit status: 0 ok, 1 an illegal move, 2 usage or I/O error.";
+
+/// `wthor solve --help`.
+pub(crate) const SOLVE: &str = "\
+Examples:
+  wthor solve --game testdata/WTH_2001.wtb 3 --empties 16
+  wthor solve --game testdata/WTH_2001.wtb 3 --move 44 --json
+  wthor solve --file positions.obf --wld
+
+Exit status: 0 ok, 2 usage or I/O error (a bad position, a game too short).";
+
+/// `wthor puzzles --help`.
+pub(crate) const PUZZLES: &str = "\
+Examples:
+  wthor puzzles testdata/Solitaires_12.pzz
+  wthor puzzles --verify testdata/Solitaires_12.pzz testdata/Solitaires_13.pzz
+
+Exit status: 0 every file read; 1 a file could not be read, or with --strict a
+puzzle has a problem; 2 usage or I/O error.";
+
+/// `wthor completions --help`.
+pub(crate) const COMPLETIONS: &str = "\
+Examples:
+  wthor completions bash > ~/.local/share/bash-completion/completions/wthor
+  wthor completions zsh > ~/.zfunc/_wthor
+  wthor completions fish > ~/.config/fish/completions/wthor.fish
+  wthor completions powershell >> $PROFILE
+
+Exit status: 0 ok, 2 usage error.";

@@ -1,0 +1,149 @@
+//! `--help` of every command ends with examples and the exit status, and
+//! the examples that need only the fixture database run; completions and
+//! man pages.
+
+use crate::info::{stderr, stdout, wthor_in};
+use crate::{workspace_root, wthor};
+
+const COMMANDS: [&str; 11] = [
+    "info",
+    "convert",
+    "validate",
+    "perft",
+    "replay",
+    "solve",
+    "puzzles",
+    "show",
+    "stream",
+    "install",
+    "completions",
+];
+
+/// The example lines (`  wthor …`) at the end of `wthor [cmd] --help`.
+fn examples(cmd: Option<&str>) -> Vec<String> {
+    let mut args: Vec<&str> = cmd.into_iter().collect();
+    args.push("--help");
+    let out = wthor(&args);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let (_, tail) = text
+        .split_once("\nExamples:\n")
+        .unwrap_or_else(|| panic!("{cmd:?}: no examples in --help"));
+    assert!(
+        tail.contains("\nExit status") && tail.contains("2 usage"),
+        "{cmd:?}: no exit status at the end of --help"
+    );
+    tail.lines()
+        .take_while(|l| l.starts_with("  wthor "))
+        .map(|l| l.trim().to_owned())
+        .collect()
+}
+
+#[test]
+fn every_help_ends_with_examples_and_the_exit_status() {
+    for cmd in COMMANDS.iter().map(|c| Some(*c)).chain([None]) {
+        let ex = examples(cmd);
+        assert!(!ex.is_empty(), "{cmd:?}");
+        if let Some(c) = cmd {
+            for line in &ex {
+                assert!(line.starts_with(&format!("wthor {c} ")), "{c}: {line}");
+            }
+        }
+    }
+}
+
+#[test]
+fn help_examples_on_the_fixtures_run() {
+    // In a copy of testdata/ under a temporary directory, so that examples
+    // that write files write there.
+    let dir = tempfile::tempdir().unwrap();
+    let testdata = dir.path().join("testdata");
+    std::fs::create_dir(&testdata).unwrap();
+    for entry in std::fs::read_dir(workspace_root().join("testdata")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, testdata.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let mut ran = 0;
+    for cmd in COMMANDS.iter().map(|c| Some(*c)).chain([None]) {
+        for line in examples(cmd) {
+            // Examples that need files of the reader's own, a shell, or that
+            // follow a file forever.
+            if [
+                "path/to",
+                "~",
+                ">",
+                "|",
+                "$",
+                "*",
+                "new/",
+                "live.",
+                "game.ggf",
+                "positions.obf",
+                "WTH_2025",
+            ]
+            .iter()
+            .any(|s| line.contains(s))
+                || line.contains("completions")
+                || line.contains("stream --follow")
+            {
+                continue;
+            }
+            let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+            let out = wthor_in(dir.path(), &args);
+            assert!(
+                out.status.code() == Some(0),
+                "{line}: {:?} {}",
+                out.status.code(),
+                stderr(&out)
+            );
+            ran += 1;
+        }
+    }
+    assert!(ran >= 20, "only {ran} examples ran");
+}
+
+#[test]
+fn completions_for_every_shell() {
+    for (shell, marker) in [
+        ("bash", "_wthor()"),
+        ("zsh", "#compdef wthor"),
+        ("fish", "complete -c wthor"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let out = wthor(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = stdout(&out);
+        assert!(script.contains(marker), "{shell}");
+        assert!(
+            script.contains("install"),
+            "{shell}: the commands are there"
+        );
+    }
+    assert_eq!(wthor(&["completions", "tcsh"]).status.code(), Some(2));
+}
+
+#[test]
+fn man_pages_for_the_command_and_each_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = wthor(&["man", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut expected: Vec<String> = COMMANDS.iter().map(|c| format!("wthor-{c}.1")).collect();
+    expected.push("wthor.1".to_owned());
+    expected.sort();
+    assert_eq!(names, expected);
+    let page = std::fs::read_to_string(dir.path().join("wthor-install.1")).unwrap();
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH wthor-install 1"),
+        "{page}"
+    );
+    assert!(page.contains("Exit status"), "the examples are in the page");
+    // `man` is hidden from the help.
+    assert!(!stdout(&wthor(&["--help"])).contains("\n  man "));
+}

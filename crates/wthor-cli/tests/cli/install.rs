@@ -1,0 +1,147 @@
+//! `wthor install` on a copy of the fixture database: the report
+//! (snapshots) and the exit codes. The failure injection at each write step
+//! is tested in `wthor_db::install`.
+
+use std::path::Path;
+
+use wthor_format::{
+    BoardSize, CreationDate, Game, Header, NameKind, ReadOptions, parse_names_file,
+    write_game_file, write_names_file,
+};
+
+use crate::info::{stderr, stdout, wthor_in};
+use crate::workspace_root;
+
+/// A copy of `testdata/` (the database) and a folder of files to install:
+/// a newer players file with one more name, a new year, and the fixtures'
+/// own 2001 file (same date as the installed one).
+fn setup() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    let db = root.path().join("db");
+    let new = root.path().join("new");
+    std::fs::create_dir_all(&db).unwrap();
+    std::fs::create_dir_all(&new).unwrap();
+    let testdata = workspace_root().join("testdata");
+    for entry in std::fs::read_dir(&testdata).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, db.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let newer = CreationDate {
+        century: 20,
+        year: 26,
+        month: 3,
+        day: 4,
+    };
+    let jou = std::fs::read(testdata.join("WTHOR.JOU")).unwrap();
+    let players = parse_names_file(&jou, NameKind::Players, &ReadOptions::default()).unwrap();
+    let mut names: Vec<_> = players.names().map(|n| n.to_name()).collect();
+    names.push(names[0].clone());
+    write(&new.join("WTHOR.JOU"), |out| {
+        let header = Header {
+            created: newer,
+            ..Header::default()
+        };
+        write_names_file(&header, NameKind::Players, &names, out).unwrap();
+    });
+    // The same names without the last: refused.
+    std::fs::create_dir_all(new.join("short")).unwrap();
+    write(&new.join("short/WTHOR.JOU"), |out| {
+        let header = Header {
+            created: newer,
+            ..Header::default()
+        };
+        write_names_file(&header, NameKind::Players, &names[..10], out).unwrap();
+    });
+    write(&new.join("WTH_2003.wtb"), |out| {
+        let header = Header {
+            created: newer,
+            year: 2003,
+            p1: 8,
+            p3: 24,
+            ..Header::default()
+        };
+        let game = Game::from_squares(0, 1, 2, 33, 33, &["f5", "f6"], BoardSize::Eight).unwrap();
+        write_game_file(&header, BoardSize::Eight, &[game], out).unwrap();
+    });
+    std::fs::copy(testdata.join("WTH_2001.wtb"), new.join("WTH_2001.wtb")).unwrap();
+    root
+}
+
+fn write(path: &Path, f: impl FnOnce(&mut Vec<u8>)) {
+    let mut bytes = Vec::new();
+    f(&mut bytes);
+    std::fs::write(path, bytes).unwrap();
+}
+
+const FILES: [&str; 3] = ["new/WTHOR.JOU", "new/WTH_2003.wtb", "new/WTH_2001.wtb"];
+
+#[test]
+fn install_dry_run_then_install_then_again() {
+    let root = setup();
+    let dir = root.path();
+    let before = std::fs::read(dir.join("db/WTHOR.JOU")).unwrap();
+    let mut args = vec!["install", "--into", "db"];
+    args.extend(FILES);
+    let dry: Vec<&str> = args.iter().copied().chain(["--dry-run"]).collect();
+    let out = wthor_in(dir, &dry);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    insta::assert_snapshot!("install_dry_run", stdout(&out));
+    assert_eq!(std::fs::read(dir.join("db/WTHOR.JOU")).unwrap(), before);
+    assert!(!dir.join("db/WTH_2003.wtb").exists());
+
+    let out = wthor_in(dir, &args);
+    assert_eq!(out.status.code(), Some(1), "the 2001 file is refused");
+    insta::assert_snapshot!("install", stdout(&out));
+    for f in &FILES[..2] {
+        let name = Path::new(f).file_name().unwrap();
+        assert_eq!(
+            std::fs::read(dir.join("db").join(name)).unwrap(),
+            std::fs::read(dir.join(f)).unwrap()
+        );
+    }
+    // Again: nothing is newer; --force replaces.
+    let out = wthor_in(dir, &args);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).ends_with("0 added, 0 replaced, 3 refused\n"));
+    args.push("--force");
+    let out = wthor_in(dir, &args);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!("install_force", stdout(&out));
+}
+
+#[test]
+fn install_refuses_dropped_names_even_forced() {
+    let root = setup();
+    let out = wthor_in(
+        root.path(),
+        &["install", "--force", "--into", "db", "new/short/WTHOR.JOU"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "refused WTHOR.JOU: 10 names where 12 are installed: games would lose their names\n\
+         0 added, 0 replaced, 1 refused\n"
+    );
+}
+
+#[test]
+fn install_errors_are_usage_errors() {
+    let root = setup();
+    let out = wthor_in(
+        root.path(),
+        &["install", "--into", "nowhere", "new/WTH_2003.wtb"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("wthor: nowhere: "),
+        "{}",
+        stderr(&out)
+    );
+    let out = wthor_in(root.path(), &["install", "--into", "db", "new/missing.wtb"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!root.path().join("db/missing.wtb").exists());
+    let out = wthor_in(root.path(), &["install", "--into", "db"]);
+    assert_eq!(out.status.code(), Some(2));
+}
