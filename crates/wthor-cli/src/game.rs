@@ -1,10 +1,12 @@
 //! The game a command argument names, and what is known about it (names,
-//! year, scores), for `wthor show` and `wthor stream`.
+//! year, scores), for `wthor replay`, `wthor show` and `wthor stream`.
 //!
-//! TEMPORARY: a game is named `FILE INDEX` (as `wthor replay` takes it) and
-//! the names are read from `WTHOR.JOU` / `WTHOR.TRN` beside FILE, all in
-//! [`resolve_game`]. When `wthor-db` has its `GameId` (`YEAR:INDEX`) and
-//! joins the names, only [`GameArg`] and [`resolve_game`] change.
+//! A game is named by its identity as `wthor search` prints it (`2001:5`,
+//! `WTH_2001.wtd:5`, `FILE:INDEX`), looked up in the database of `--db` or
+//! `WTHOR_DIR`; without a database, `PATH:INDEX` names a file directly, and
+//! `FILE INDEX` (the 0-based record index, as `wthor validate` prints it)
+//! still works. Names come from the database's join (the newest names
+//! files of the game file's directory, or `--players`/`--tournaments`).
 
 use std::path::{Path, PathBuf};
 
@@ -12,16 +14,21 @@ use anyhow::Context as _;
 use othello_core::replay::{Token, wthor_tokens};
 use othello_core::{Board8, Board10, Size};
 use wthor_db::position_line::{GamePositions, game_positions};
-use wthor_db::{DbFile, OpenOptions};
-use wthor_format::{BoardSize, NameKind, ReadOptions, parse_header, parse_names_file};
+use wthor_db::{Database, GameId};
+use wthor_format::{BoardSize, FileKind};
+
+use crate::db_args::{DbArgs, Exit2};
 
 /// The arguments that name a game.
 #[derive(Debug, clap::Args)]
 pub(crate) struct GameArg {
-    /// A WTHOR game file (`.wtb` or `.wtd`).
-    pub(crate) file: PathBuf,
+    /// A game (`2001:5`, `FILE:INDEX`), or a WTHOR game file (`.wtb` or
+    /// `.wtd`) followed by INDEX.
+    pub(crate) game: String,
     /// The 0-based record index of the game in FILE.
-    pub(crate) index: usize,
+    pub(crate) index: Option<usize>,
+    #[command(flatten)]
+    pub(crate) db: DbArgs,
 }
 
 /// A game with everything the commands print about it.
@@ -50,26 +57,12 @@ pub(crate) struct ResolvedGame {
     pub(crate) depth: u8,
 }
 
-/// TEMPORARY (until `wthor-db`'s `GameId`): the game at `arg.index` of
-/// `arg.file`, with the names from the names files beside it.
+/// The game `arg` names, with its names, year and scores.
 pub(crate) fn resolve_game(arg: &GameArg) -> anyhow::Result<ResolvedGame> {
-    let (path, index) = (&arg.file, arg.index);
-    let options = OpenOptions::default();
-    let file = DbFile::open(path, &options)?;
-    let board = file
-        .board_size()
-        .with_context(|| format!("{}: not a game file ({})", path.display(), file.kind()))?;
-    let game = file.game(index).with_context(|| {
-        format!(
-            "{}: no record {index} (the file holds {} games, indices from 0)",
-            path.display(),
-            file.len()
-        )
-    })?;
-    let header = parse_header(file.bytes())
-        .map(|(_, h)| h)
-        .map_err(|_| anyhow::anyhow!("{}: no header", path.display()))?;
-    let size = match board {
+    let (db, id) = open_game(&arg.game, arg.index, &arg.db)?;
+    let game = db.game(id).expect("a game of the database");
+    let file = db.file_of(id).expect("its file");
+    let size = match game.board_size() {
         BoardSize::Eight => Size::Eight,
         BoardSize::Ten => Size::Ten,
     };
@@ -77,61 +70,113 @@ pub(crate) fn resolve_game(arg: &GameArg) -> anyhow::Result<ResolvedGame> {
         Size::Eight => wthor_tokens::<Board8>(game.moves_raw()).collect(),
         Size::Ten => wthor_tokens::<Board10>(game.moves_raw()).collect(),
     };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let players = read_names(dir, "JOU", NameKind::Players, &options.read)?;
-    let tournaments = read_names(dir, "TRN", NameKind::Tournaments, &options.read)?;
-    let name = |names: &[String], n: u16| names.get(usize::from(n)).cloned().unwrap_or_default();
-    let file_name = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let name = |n: wthor_db::NameRef<'_>| (n.number, n.name.unwrap_or_default().to_owned());
     Ok(ResolvedGame {
-        id: format!("{file_name}:{index}"),
+        id: db.game_name(id).to_string(),
         size,
         tokens,
-        black: (game.black(), name(&players, game.black())),
-        white: (game.white(), name(&players, game.white())),
-        tournament: (game.tournament(), name(&tournaments, game.tournament())),
-        year: header.year,
+        black: name(db.black(id)),
+        white: name(db.white(id)),
+        tournament: name(db.tournament(id)),
+        year: file.year(),
         real_score: game.real_score(),
         theoretical_score: game.theoretical_score(),
-        depth: header.depth(),
+        depth: file.header().depth(),
     })
 }
 
-/// TEMPORARY: the names of `WTHOR.<ext>` in `dir` (any case of the name),
-/// empty when there is none.
-fn read_names(
-    dir: &Path,
-    ext: &str,
-    kind: NameKind,
-    options: &ReadOptions,
-) -> anyhow::Result<Vec<String>> {
-    let wanted = format!("WTHOR.{ext}");
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(Vec::new());
-    };
-    let mut found: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(&wanted))
-        })
-        .collect();
-    found.sort();
-    let Some(path) = found.first() else {
-        return Ok(Vec::new());
-    };
-    let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
-    let names = parse_names_file(&bytes, kind, options).map_err(|e| e.with_file(path))?;
-    Ok(names
-        .names()
-        .map(|n| n.decode(names.encoding()).into_owned())
-        .collect())
+/// The database and the game that `game` (and `index`, for `FILE INDEX`)
+/// name: an identity looked up in the database of `db`, else `PATH:INDEX`
+/// or `FILE INDEX` of a file, opened with the names files of its directory.
+///
+/// # Errors
+/// An unknown game or file, a file of another kind, an index beyond the
+/// file (all exit 2).
+pub(crate) fn open_game(
+    game: &str,
+    index: Option<usize>,
+    db: &DbArgs,
+) -> anyhow::Result<(Database, GameId)> {
+    match index {
+        Some(index) => file_game(db, Path::new(game), index),
+        None if !db.sources().is_empty() => {
+            let database = db.open()?;
+            let id = database
+                .parse_game_id(game)
+                .map_err(|e| Exit2(anyhow::Error::new(e)))?;
+            Ok((database, id))
+        }
+        None => {
+            let (path, index) = game
+                .rsplit_once(':')
+                .and_then(|(p, i)| Some((p, i.parse::<usize>().ok()?)))
+                .filter(|(p, _)| Path::new(p).is_file())
+                .ok_or_else(|| {
+                    Exit2(anyhow::anyhow!(
+                        "{game:?}: no database to look the game up in (give --db DIR or set \
+                         WTHOR_DIR), and not PATH:INDEX of a file"
+                    ))
+                })?;
+            file_game(db, Path::new(path), index)
+        }
+    }
+}
+
+/// Game `index` of the game file `path`, in a database of that file and
+/// the names files of its directory.
+fn file_game(db_args: &DbArgs, path: &Path, index: usize) -> anyhow::Result<(Database, GameId)> {
+    let mut builder = wthor_db::DatabaseBuilder::new().source(path);
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let names: Vec<PathBuf> = wthor_db::list_files(dir, false)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| {
+                matches!(
+                    FileKind::from_path(p),
+                    Some(FileKind::Players | FileKind::Tournaments)
+                )
+            })
+            .collect();
+        for n in names {
+            builder = builder.source(n);
+        }
+    }
+    if let Some(p) = &db_args.players {
+        builder = builder.players(p);
+    }
+    if let Some(t) = &db_args.tournaments {
+        builder = builder.tournaments(t);
+    }
+    let db = builder.skip_damaged(true).open()?;
+    // The game file itself must have opened.
+    if let Some(e) = db.skipped().iter().find(|e| e.path() == path) {
+        return Err(anyhow::anyhow!("{e}"));
+    }
+    for e in db.skipped() {
+        eprintln!("wthor: warning: {e}; file skipped");
+    }
+    let f = db
+        .files()
+        .iter()
+        .position(|f| f.path() == path)
+        .context("the game file")?;
+    let file = &db.files()[f];
+    if file.board_size().is_none() {
+        anyhow::bail!("{}: not a game file ({})", path.display(), file.kind());
+    }
+    if index >= file.game_count() {
+        anyhow::bail!(
+            "{}: no record {index} (the file holds {} games, indices from 0)",
+            path.display(),
+            file.len()
+        );
+    }
+    Ok((db, GameId::new(f, index)))
 }
 
 /// Every position of `game` (see [`game_positions`]), with its names, year

@@ -15,6 +15,17 @@ Examples:
 Exit status (every command): 0 ok, 1 findings (illegal games, mismatches, refused
 installs, unreadable files in a multi-file report), 2 usage or I/O error.";
 
+/// `wthor search --help`.
+pub(crate) const SEARCH: &str = "\
+Examples:
+  wthor search --db testdata --player nakamura --year 2003 --limit 5
+  wthor search --db testdata --opening f5d6c3 --result draw --count
+  wthor search --db testdata --position-after f5f6e6f4 --format csv --limit 3
+  WTHOR_DIR=testdata wthor search --black 'saio' --sort score --limit 5
+
+Exit status: 0 ok (no match is an empty result), 2 usage or I/O error (a malformed
+transcript or OBF, an empty range, an unknown sort key).";
+
 /// `wthor info --help`.
 pub(crate) const INFO: &str = "\
 Examples:

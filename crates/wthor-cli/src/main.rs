@@ -63,6 +63,7 @@ enum Command {
     Puzzles(commands::puzzles::Args),
     /// Find the games of a database: players, tournament, years, results,
     /// openings, positions.
+    #[command(after_help = help::SEARCH)]
     Search(commands::search::Args),
     /// Show a game's header and one of its positions, as text, SVG or PNG.
     Show(commands::show::Args),

@@ -63,11 +63,11 @@ pub mod database;
 mod error;
 pub mod files;
 pub mod id;
+pub mod install;
 pub mod names;
+pub mod position_line;
 pub mod query;
 pub mod scan;
-pub mod install;
-pub mod position_line;
 pub mod verify;
 
 pub use check::{CheckSummary, Counts, FileCheck, Finding, GameCheck};

@@ -15,17 +15,16 @@
 //! is reported and the exit code is 1.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use othello_core::notation::parse_transcript;
 use othello_core::replay::{GameStatus, Token, replay_with, wthor_tokens};
 use othello_core::{Board, Board8, Board10, Color, Move, Size};
-use wthor_db::{Database, GameId};
-use wthor_format::{BoardSize, FileKind};
+use wthor_format::BoardSize;
 
-use crate::db_args::{DbArgs, Exit2};
+use crate::db_args::DbArgs;
+use crate::game::open_game;
 
 /// Arguments of `wthor replay`.
 #[derive(Debug, clap::Args)]
@@ -66,29 +65,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let Some(game) = &args.game else {
         anyhow::bail!("give GAME, FILE INDEX or --moves");
     };
-    let (db, id) = match args.index {
-        Some(index) => file_game(&args.db, Path::new(game), index)?,
-        None if !args.db.sources().is_empty() => {
-            let db = args.db.open()?;
-            let id = db
-                .parse_game_id(game)
-                .map_err(|e| Exit2(anyhow::Error::new(e)))?;
-            (db, id)
-        }
-        None => {
-            let (path, index) = game
-                .rsplit_once(':')
-                .and_then(|(p, i)| Some((p, i.parse::<usize>().ok()?)))
-                .filter(|(p, _)| Path::new(p).is_file())
-                .ok_or_else(|| {
-                    Exit2(anyhow::anyhow!(
-                        "{game:?}: no database to look the game up in (give --db DIR or set \
-                         WTHOR_DIR), and not PATH:INDEX of a file"
-                    ))
-                })?;
-            file_game(&args.db, Path::new(path), index)?
-        }
-    };
+    let (db, id) = open_game(game, args.index, &args.db)?;
     let game = db.game(id).expect("a game of the database");
     let file = db.file_of(id).expect("its file");
     let size = game.board_size();
@@ -129,63 +106,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             show::<Board10>(&tokens, stored, args.final_only, out)
         }
     }
-}
-
-/// Game `index` of the game file `path`, in a database of that file and
-/// the names files of its directory.
-fn file_game(db_args: &DbArgs, path: &Path, index: usize) -> anyhow::Result<(Database, GameId)> {
-    let mut builder = wthor_db::DatabaseBuilder::new().source(path);
-    if let Some(dir) = path.parent() {
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        let names: Vec<PathBuf> = wthor_db::list_files(dir, false)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|p| {
-                matches!(
-                    FileKind::from_path(p),
-                    Some(FileKind::Players | FileKind::Tournaments)
-                )
-            })
-            .collect();
-        for n in names {
-            builder = builder.source(n);
-        }
-    }
-    if let Some(p) = &db_args.players {
-        builder = builder.players(p);
-    }
-    if let Some(t) = &db_args.tournaments {
-        builder = builder.tournaments(t);
-    }
-    let db = builder.skip_damaged(true).open()?;
-    // The game file itself must have opened.
-    if let Some(e) = db.skipped().iter().find(|e| e.path() == path) {
-        return Err(anyhow::anyhow!("{e}"));
-    }
-    for e in db.skipped() {
-        eprintln!("wthor: warning: {e}; file skipped");
-    }
-    let f = db
-        .files()
-        .iter()
-        .position(|f| f.path() == path)
-        .context("the game file")?;
-    let file = &db.files()[f];
-    if file.board_size().is_none() {
-        anyhow::bail!("{}: not a game file ({})", path.display(), file.kind());
-    }
-    if index >= file.game_count() {
-        anyhow::bail!(
-            "{}: no record {index} (the file holds {} games, indices from 0)",
-            path.display(),
-            file.len()
-        );
-    }
-    Ok((db, GameId::new(f, index)))
 }
 
 fn show<B: Board>(

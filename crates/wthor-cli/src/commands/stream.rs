@@ -24,6 +24,7 @@ use othello_core::replay::{GameStatus, IllegalMove, Token};
 use othello_core::{Move, Size};
 use wthor_db::position_line::{GamePositions, game_positions};
 
+use crate::db_args::DbArgs;
 use crate::follow::{Followed, read_followed};
 use crate::game::{GameArg, positions, resolve_game};
 
@@ -45,11 +46,14 @@ Exit status: 0 ok (game over, record closed, or --timeout reached), 1 an illegal
 move, 2 usage or I/O error."
 )]
 pub(crate) struct Args {
-    /// A WTHOR game file (`.wtb` or `.wtd`).
-    #[arg(requires = "index")]
-    file: Option<PathBuf>,
+    /// A game (`2001:5`, `FILE:INDEX`), or a WTHOR game file (`.wtb` or
+    /// `.wtd`) followed by INDEX.
+    #[arg(value_name = "GAME")]
+    file: Option<String>,
     /// The 0-based record index of the game in FILE.
     index: Option<usize>,
+    #[command(flatten)]
+    db: DbArgs,
     /// Follow a growing transcript or GGF file.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "index"])]
     follow: Option<PathBuf>,
@@ -73,12 +77,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         };
         return follow(path, size, args, out);
     }
-    let (Some(file), Some(index)) = (&args.file, args.index) else {
-        anyhow::bail!("give FILE INDEX or --follow FILE");
+    let Some(game) = &args.file else {
+        anyhow::bail!("give GAME, FILE INDEX or --follow FILE");
     };
     let game = resolve_game(&GameArg {
-        file: file.clone(),
-        index,
+        game: game.clone(),
+        index: args.index,
+        db: args.db.clone(),
     })?;
     let played = positions(&game);
     for line in &played.lines {

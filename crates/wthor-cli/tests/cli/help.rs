@@ -5,8 +5,9 @@
 use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
-const COMMANDS: [&str; 11] = [
+const COMMANDS: [&str; 12] = [
     "info",
+    "search",
     "convert",
     "validate",
     "perft",

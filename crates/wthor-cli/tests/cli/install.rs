@@ -54,10 +54,10 @@ fn setup() -> tempfile::TempDir {
         };
         write_names_file(&header, NameKind::Players, &names[..10], out).unwrap();
     });
-    write(&new.join("WTH_2003.wtb"), |out| {
+    write(&new.join("WTH_2010.wtb"), |out| {
         let header = Header {
             created: newer,
-            year: 2003,
+            year: 2010,
             p1: 8,
             p3: 24,
             ..Header::default()
@@ -69,13 +69,22 @@ fn setup() -> tempfile::TempDir {
     root
 }
 
+/// The number of names of the fixtures' players file.
+fn installed_players() -> usize {
+    let jou = std::fs::read(workspace_root().join("testdata/WTHOR.JOU")).unwrap();
+    parse_names_file(&jou, NameKind::Players, &ReadOptions::default())
+        .unwrap()
+        .names()
+        .count()
+}
+
 fn write(path: &Path, f: impl FnOnce(&mut Vec<u8>)) {
     let mut bytes = Vec::new();
     f(&mut bytes);
     std::fs::write(path, bytes).unwrap();
 }
 
-const FILES: [&str; 3] = ["new/WTHOR.JOU", "new/WTH_2003.wtb", "new/WTH_2001.wtb"];
+const FILES: [&str; 3] = ["new/WTHOR.JOU", "new/WTH_2010.wtb", "new/WTH_2001.wtb"];
 
 #[test]
 fn install_dry_run_then_install_then_again() {
@@ -89,7 +98,7 @@ fn install_dry_run_then_install_then_again() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     insta::assert_snapshot!("install_dry_run", stdout(&out));
     assert_eq!(std::fs::read(dir.join("db/WTHOR.JOU")).unwrap(), before);
-    assert!(!dir.join("db/WTH_2003.wtb").exists());
+    assert!(!dir.join("db/WTH_2010.wtb").exists());
 
     let out = wthor_in(dir, &args);
     assert_eq!(out.status.code(), Some(1), "the 2001 file is refused");
@@ -121,8 +130,11 @@ fn install_refuses_dropped_names_even_forced() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         stdout(&out),
-        "refused WTHOR.JOU: 10 names where 12 are installed: games would lose their names\n\
-         0 added, 0 replaced, 1 refused\n"
+        format!(
+            "refused WTHOR.JOU: 10 names where {} are installed: games would lose their names\n\
+             0 added, 0 replaced, 1 refused\n",
+            installed_players()
+        )
     );
 }
 
@@ -131,7 +143,7 @@ fn install_errors_are_usage_errors() {
     let root = setup();
     let out = wthor_in(
         root.path(),
-        &["install", "--into", "nowhere", "new/WTH_2003.wtb"],
+        &["install", "--into", "nowhere", "new/WTH_2010.wtb"],
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(

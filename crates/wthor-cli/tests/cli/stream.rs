@@ -26,7 +26,7 @@ fn stream_a_game_with_a_pass() {
     // Written back, each line is what was printed.
     for (line, printed) in lines.iter().zip(text.lines()) {
         assert_eq!(line.to_string(), printed);
-        assert_eq!(line.game, "WTH_2001.wtb:22");
+        assert_eq!(line.game, "2001:22");
     }
     // Moves are numbered from 1 one after the other; somewhere the same
     // side moves twice in a row (the pass).
