@@ -275,3 +275,24 @@ fn replay_takes_a_game_id_and_prints_names() {
         "wthor: no game file \"1999\" in the database\n"
     );
 }
+
+#[test]
+fn a_10x10_position_is_found_in_each_orientation_by_its_obf() {
+    use othello_core::replay::{replay_with, wthor_tokens};
+    use othello_core::symmetry::Symmetry;
+    use othello_core::{Board, Board10};
+    let bytes = std::fs::read(workspace_root().join("testdata/WTH_2001.wtd")).unwrap();
+    let file =
+        wthor_format::parse_game_file(&bytes, &wthor_format::ReadOptions::default()).unwrap();
+    let game = file.get(2).unwrap();
+    let moves = &game.moves_raw()[..30];
+    let board = replay_with::<Board10, _, _>(wthor_tokens::<Board10>(moves), |_| {}).board;
+    for s in Symmetry::ALL {
+        let obf = s.board(&board).to_obf();
+        let csv = search(&["--position", &obf, "--format", "csv"]);
+        assert!(
+            csv.lines().any(|l| l.starts_with("WTH_2001.wtd:2,")),
+            "{s:?}: {csv}"
+        );
+    }
+}
