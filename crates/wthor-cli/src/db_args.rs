@@ -82,6 +82,18 @@ impl DbArgs {
     }
 }
 
+/// The directories of the `WTHOR_DIR` environment variable (a path list,
+/// `:`-separated on Unix).
+pub(crate) fn env_sources() -> Vec<PathBuf> {
+    std::env::var_os("WTHOR_DIR")
+        .map(|v| {
+            std::env::split_paths(&v)
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// An error that exits with status 2 (usage or I/O error, the project
 /// convention) rather than 1.
 #[derive(Debug)]

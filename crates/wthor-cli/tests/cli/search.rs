@@ -296,3 +296,27 @@ fn a_10x10_position_is_found_in_each_orientation_by_its_obf() {
         );
     }
 }
+
+#[test]
+fn validate_takes_db_and_wthor_dir_too() {
+    let by_path = wthor(&["validate", "testdata"]);
+    assert_eq!(by_path.status.code(), Some(0), "{}", stderr(&by_path));
+    let by_db = wthor(&["validate", "--db", "testdata"]);
+    assert_eq!(stdout(&by_db), stdout(&by_path));
+    let run_env = |dir: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_wthor"));
+        cmd.arg("validate").current_dir(workspace_root());
+        match dir {
+            Some(d) => cmd.env("WTHOR_DIR", d),
+            None => cmd.env_remove("WTHOR_DIR"),
+        };
+        cmd.output().unwrap()
+    };
+    assert_eq!(stdout(&run_env(Some("testdata"))), stdout(&by_path));
+    let none = run_env(None);
+    assert_eq!(none.status.code(), Some(2));
+    assert_eq!(
+        stderr(&none),
+        "wthor: nothing to validate: give PATH, --db DIR or set WTHOR_DIR\n"
+    );
+}
