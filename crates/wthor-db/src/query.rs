@@ -489,7 +489,7 @@ struct Target<B: Board> {
 
 impl<B: Board> Target<B> {
     fn new(board: &B) -> Target<B> {
-        let mut images: Vec<B> = Symmetry::ALL.iter().map(|s| s.board(board)).collect();
+        let mut images: Vec<B> = othello_core::symmetry::images(board).to_vec();
         images.sort_by_key(|b| (b.player(), b.opponent()));
         images.dedup();
         let mut mask_of = Box::new([0u8; 256]);
