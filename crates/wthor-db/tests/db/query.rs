@@ -251,3 +251,37 @@ fn game_files_join_the_newest_names_of_their_release() {
         .unwrap_err();
     assert!(err.to_string().contains("expected a"), "{err}");
 }
+
+#[test]
+fn the_builder_leaves_move_bytes_to_the_replay() {
+    let path = testdata().join("malformed/bad_move_byte.wtb");
+    let checked =
+        Database::from_paths(".", std::slice::from_ref(&path), &Default::default()).unwrap();
+    assert_eq!(checked.files()[0].warnings().len(), 1);
+    let lazy = DatabaseBuilder::new().source(&path).open().unwrap();
+    assert!(lazy.files()[0].warnings().is_empty());
+    // Either way the replay check finds the bad byte.
+    for db in [&checked, &lazy] {
+        assert_eq!(db.check_games().totals.illegal, 1);
+    }
+}
+
+#[test]
+fn a_damaged_file_is_set_aside_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        testdata().join("WTH_2001.wtb"),
+        dir.path().join("WTH_2001.wtb"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("WTH_2000.wtb"), b"short").unwrap();
+    assert!(DatabaseBuilder::new().source(dir.path()).open().is_err());
+    let db = DatabaseBuilder::new()
+        .source(dir.path())
+        .skip_damaged(true)
+        .open()
+        .unwrap();
+    assert_eq!(db.skipped().len(), 1);
+    assert!(db.skipped()[0].path().ends_with("WTH_2000.wtb"));
+    assert_eq!(db.game_count(), 24);
+}
