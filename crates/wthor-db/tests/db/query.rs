@@ -146,6 +146,17 @@ fn a_played_position_is_found_in_each_orientation() {
             let found = db.search(&q).unwrap();
             assert!(found.contains(&id), "{name} after {ply}, {s:?}");
             assert_eq!(found, db.search_sequential(&q).unwrap());
+            // Where and in which orientation: the symmetry maps the
+            // position as given to the game's.
+            let m = db.matcher(&q).unwrap();
+            let g = wthor_db::GameRef {
+                id,
+                game: db.game(id).unwrap(),
+                file: db.file_of(id).unwrap(),
+            };
+            let reach = m.reach(&g).unwrap();
+            assert_eq!((reach.ply, reach.after_pass), (ply, false));
+            assert_eq!(reach.symmetry.board(&s.board(&b)), b);
         }
     }
     for (name, ply) in [("WTH_2001.wtd:2", 30), ("WTH_2002.wtd:4", 9)] {
