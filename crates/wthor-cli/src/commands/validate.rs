@@ -125,6 +125,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 json!({
                     "file": file.path().display().to_string(),
                     "record": x.game,
+                    "game": db.game_name(x.id()).to_string(),
+                    "black": db.black(x.id()).to_string(),
+                    "white": db.white(x.id()).to_string(),
                     "finding": describe(file, x),
                     "moves": x.check.moves,
                     "passes": x.check.passes,
@@ -176,10 +179,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             let file = &db.files()[x.file];
             writeln!(
                 out,
-                "{}: record {}: {}",
+                "{}: record {}: {}; game {}, {} vs {}",
                 file.path().display(),
                 x.game,
-                describe(file, x)
+                describe(file, x),
+                db.game_name(x.id()),
+                db.black(x.id()),
+                db.white(x.id())
             )?;
         }
         if args.by_file {

@@ -320,3 +320,24 @@ fn validate_takes_db_and_wthor_dir_too() {
         "wthor: nothing to validate: give PATH, --db DIR or set WTHOR_DIR\n"
     );
 }
+
+#[test]
+fn validate_findings_name_the_game_and_its_players() {
+    let dir = tempfile::tempdir().unwrap();
+    copy("WTHOR.JOU", dir.path());
+    std::fs::copy(
+        workspace_root().join("testdata/malformed/illegal_move.wtb"),
+        dir.path().join("WTH_2001.wtb"),
+    )
+    .unwrap();
+    let out = crate::info::wthor_in(dir.path(), &["validate", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with(
+            "./WTH_2001.wtb: record 0: illegal move 1 (a1): flips no disc (after 1 moves, 0 \
+             passes); game 2001:0, Maximilien Ferrière vs Hélène Dupré\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+}
