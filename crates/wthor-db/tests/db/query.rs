@@ -296,3 +296,35 @@ fn a_damaged_file_is_set_aside_when_asked() {
     assert!(db.skipped()[0].path().ends_with("WTH_2000.wtb"));
     assert_eq!(db.game_count(), 24);
 }
+
+#[test]
+fn two_files_of_one_name_are_named_by_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("WTH_2001.wtb");
+    std::fs::copy(testdata().join("WTH_2001.wtb"), &copy).unwrap();
+    let db = DatabaseBuilder::new()
+        .source(testdata())
+        .source(dir.path())
+        .open()
+        .unwrap();
+    assert!(matches!(
+        db.parse_game_id("2001:0"),
+        Err(wthor_db::GameIdError::Ambiguous(_, 2))
+    ));
+    let text = format!("{}:3", copy.display());
+    let id = db.parse_game_id(&text).unwrap();
+    assert_eq!(db.game_name(id).to_string(), text);
+    assert_eq!(
+        db.game(id).unwrap().as_bytes(),
+        fixtures()
+            .game(fixtures().parse_game_id("2001:3").unwrap())
+            .unwrap()
+            .as_bytes()
+    );
+    // The 2002 file is still named by its year.
+    assert_eq!(
+        db.game_name(db.parse_game_id("2002:1").unwrap())
+            .to_string(),
+        "2002:1"
+    );
+}
