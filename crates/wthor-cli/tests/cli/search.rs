@@ -341,3 +341,60 @@ fn validate_findings_name_the_game_and_its_players() {
         stdout(&out)
     );
 }
+
+#[test]
+fn solve_takes_a_game_id_too() {
+    let by_file = wthor(&[
+        "solve",
+        "--game",
+        "testdata/WTH_2001.wtb",
+        "3",
+        "--empties",
+        "14",
+        "--json",
+    ]);
+    assert_eq!(by_file.status.code(), Some(0), "{}", stderr(&by_file));
+    for args in [
+        &[
+            "solve",
+            "--game",
+            "2001:3",
+            "--db",
+            "testdata",
+            "--empties",
+            "14",
+            "--json",
+        ][..],
+        &[
+            "solve",
+            "--game",
+            "testdata/WTH_2001.wtb:3",
+            "--empties",
+            "14",
+            "--json",
+        ],
+    ] {
+        let out = wthor(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        // The same position, score and move (the time differs).
+        let key = |o: &std::process::Output| {
+            let v: serde_json::Value = serde_json::from_str(&stdout(o)).unwrap();
+            (v["obf"].clone(), v["score"].clone(), v["best_move"].clone())
+        };
+        assert_eq!(key(&out), key(&by_file), "{args:?}");
+    }
+    let out = wthor(&[
+        "solve",
+        "--game",
+        "1999:3",
+        "--db",
+        "testdata",
+        "--empties",
+        "14",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "wthor: no game file \"1999\" in the database\n"
+    );
+}
