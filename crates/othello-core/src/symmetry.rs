@@ -175,6 +175,39 @@ impl Symmetry {
     }
 }
 
+/// The 8 images of a board under the symmetries, in [`Symmetry::ALL`]
+/// order (side to move kept).
+#[must_use]
+pub fn images<B: Board>(board: &B) -> [B; 8] {
+    Symmetry::ALL.map(|s| s.board(board))
+}
+
+/// The canonical form of a board: the smallest of its 8 images, ordered by
+/// the discs of the side to move then of the opponent (side to move kept),
+/// with a symmetry that maps the board to it. Two boards are the same
+/// position up to symmetry exactly when their canonical forms are equal.
+///
+/// ```
+/// use othello_core::{Board, Board8, Move, Size, Square};
+/// use othello_core::symmetry::{Symmetry, canonical};
+///
+/// let f5 = Square::parse("f5", Size::Eight).unwrap();
+/// let after = Board8::start().play(Move::Play(f5)).unwrap();
+/// let (key, sym) = canonical(&after);
+/// assert_eq!(sym.board(&after), key);
+/// for s in Symmetry::ALL {
+///     assert_eq!(canonical(&s.board(&after)).0, key);
+/// }
+/// ```
+#[must_use]
+pub fn canonical<B: Board>(board: &B) -> (B, Symmetry) {
+    Symmetry::ALL
+        .into_iter()
+        .map(|s| (s.board(board), s))
+        .min_by_key(|(b, _)| (b.player(), b.opponent()))
+        .expect("8 symmetries")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,12 +15,13 @@ pub(crate) struct DbArgs {
     /// directories of the WTHOR_DIR environment variable (a path list).
     #[arg(long = "db", value_name = "DIR")]
     pub(crate) db: Vec<PathBuf>,
-    /// The players file of every game file (default: the newest `.JOU` by
-    /// header date in each game file's directory).
+    /// The players file of every game file (default: for each game file,
+    /// the newest `.JOU` by header date of its release in its directory:
+    /// `PLAYOK.JOU` for `PLAYOK_2023.wtb`, else `WTH.JOU` or `WTHOR.JOU`).
     #[arg(long, value_name = "FILE")]
     pub(crate) players: Option<PathBuf>,
-    /// The tournaments file of every game file (default: the newest `.TRN`
-    /// by header date in each game file's directory).
+    /// The tournaments file of every game file (default: as for players,
+    /// with `.TRN` files).
     #[arg(long, value_name = "FILE")]
     pub(crate) tournaments: Option<PathBuf>,
 }
@@ -80,6 +81,18 @@ impl DbArgs {
     pub(crate) fn open(&self) -> anyhow::Result<Database> {
         self.open_with(&[])
     }
+}
+
+/// The directories of the `WTHOR_DIR` environment variable (a path list,
+/// `:`-separated on Unix).
+pub(crate) fn env_sources() -> Vec<PathBuf> {
+    std::env::var_os("WTHOR_DIR")
+        .map(|v| {
+            std::env::split_paths(&v)
+                .filter(|p| !p.as_os_str().is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// An error that exits with status 2 (usage or I/O error, the project

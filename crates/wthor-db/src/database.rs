@@ -251,9 +251,12 @@ impl Database {
     }
 
     /// A database of files already opened (in that order), `root` naming
-    /// it; each game file is joined with the newest players and
-    /// tournaments files of its directory (by header creation date, then
-    /// the one with more names).
+    /// it. Each game file is joined with the newest players and
+    /// tournaments files (by header creation date, then the one with more
+    /// names) of its own release in its directory: names files whose stem
+    /// is the game file's up to the first `_` (`PLAYOK.JOU` for
+    /// `PLAYOK_2023.wtb`), else the FFO's (`WTH.JOU`, `WTHOR.JOU`, any
+    /// case); a game file with neither has no names (placeholders).
     #[must_use]
     pub fn from_files(root: impl Into<PathBuf>, files: Vec<DbFile>) -> Database {
         let joins = default_joins(&files);
@@ -349,14 +352,34 @@ impl Database {
     }
 }
 
-/// Each game file joined with the newest names files of its directory.
+/// The release family of a file: its stem up to the first `_`, upper case,
+/// with `WTHOR` (the FFO's older naming) read as `WTH` (`WTH_2001.wtb`,
+/// `WTH.JOU` and `WTHOR.JOU` are one family; `PLAYOK_2023.wtb` and
+/// `PLAYOK.JOU` another).
+fn family(path: &Path) -> String {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_ascii_uppercase())
+        .unwrap_or_default();
+    let head = stem.split('_').next().unwrap_or_default();
+    if head == "WTHOR" {
+        "WTH".to_owned()
+    } else {
+        head.to_owned()
+    }
+}
+
+/// Each game file joined with the newest names files (by header creation
+/// date, then size) of its own release in its directory: same family
+/// ([`family`]), else the FFO's (`WTH`/`WTHOR`); none otherwise.
 fn default_joins(files: &[DbFile]) -> Vec<Join> {
-    let mut newest: BTreeMap<(Option<&Path>, FileKind), usize> = BTreeMap::new();
+    type Key<'a> = (Option<&'a Path>, String, FileKind);
+    let mut newest: BTreeMap<Key<'_>, usize> = BTreeMap::new();
     for (i, f) in files.iter().enumerate() {
         if !matches!(f.kind(), FileKind::Players | FileKind::Tournaments) {
             continue;
         }
-        let key = (f.path().parent(), f.kind());
+        let key = (f.path().parent(), family(f.path()), f.kind());
         let rank = |f: &DbFile| (f.header().created, f.len());
         match newest.get(&key) {
             Some(&j) if rank(&files[j]) >= rank(f) => {}
@@ -372,9 +395,16 @@ fn default_joins(files: &[DbFile]) -> Vec<Join> {
                 return Join::default();
             }
             let dir = f.path().parent();
+            let own = family(f.path());
+            let find = |kind| {
+                newest
+                    .get(&(dir, own.clone(), kind))
+                    .or_else(|| newest.get(&(dir, "WTH".to_owned(), kind)))
+                    .copied()
+            };
             Join {
-                players: newest.get(&(dir, FileKind::Players)).copied(),
-                tournaments: newest.get(&(dir, FileKind::Tournaments)).copied(),
+                players: find(FileKind::Players),
+                tournaments: find(FileKind::Tournaments),
             }
         })
         .collect()

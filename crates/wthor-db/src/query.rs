@@ -480,18 +480,36 @@ enum PositionTarget {
 struct Target<B: Board> {
     /// Discs played to reach it.
     ply: usize,
-    /// Its distinct images under the 8 symmetries.
-    images: Vec<B>,
+    /// Its distinct images under the 8 symmetries, each with a symmetry
+    /// that maps the position to it.
+    images: Vec<(B, Symmetry)>,
     /// For each WTHOR move byte, the images whose occupied squares hold
     /// it (bit `i` for `images[i]`).
     mask_of: Box<[u8; 256]>,
 }
 
+/// Where a game reaches the position of a query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    /// The number of moves (discs) played before the position: the game's
+    /// next move is its move of index `ply`.
+    pub ply: usize,
+    /// A symmetry that maps the position as given to the game's
+    /// orientation (its inverse maps the game's moves back).
+    pub symmetry: Symmetry,
+    /// Whether the side to move of the position is reached after a pass
+    /// (the other side had no move after move `ply`).
+    pub after_pass: bool,
+}
+
 impl<B: Board> Target<B> {
     fn new(board: &B) -> Target<B> {
-        let mut images: Vec<B> = Symmetry::ALL.iter().map(|s| s.board(board)).collect();
-        images.sort_by_key(|b| (b.player(), b.opponent()));
-        images.dedup();
+        let mut images: Vec<(B, Symmetry)> = Symmetry::ALL
+            .into_iter()
+            .map(|s| (s.board(board), s))
+            .collect();
+        images.sort_by_key(|(b, s)| (b.player(), b.opponent(), *s));
+        images.dedup_by_key(|(b, _)| *b);
         let mut mask_of = Box::new([0u8; 256]);
         for (byte, mask) in mask_of.iter_mut().enumerate() {
             let Some(sq) = u8::try_from(byte)
@@ -500,7 +518,7 @@ impl<B: Board> Target<B> {
             else {
                 continue;
             };
-            for (i, img) in images.iter().enumerate() {
+            for (i, (img, _)) in images.iter().enumerate() {
                 if (img.player() | img.opponent()).has(sq) {
                     *mask |= 1 << i;
                 }
@@ -514,32 +532,41 @@ impl<B: Board> Target<B> {
         }
     }
 
-    /// Whether a game with these move bytes reaches one of the images.
+    /// Where a game with these move bytes reaches one of the images.
     #[inline]
-    fn reached_by(&self, moves: &[u8]) -> bool {
-        let Some(prefix) = moves.get(..self.ply) else {
-            return false;
-        };
+    fn reach(&self, moves: &[u8]) -> Option<Reach> {
+        let prefix = moves.get(..self.ply)?;
         let mut cand = u8::MAX >> (8 - self.images.len());
         for &b in prefix {
             cand &= self.mask_of[usize::from(b)];
             if cand == 0 {
-                return false;
+                return None;
             }
         }
         let r = replay_with::<B, _, _>(wthor_tokens::<B>(prefix), |_| {});
         if r.moves != self.ply || r.illegal.is_some() {
-            return false;
+            return None;
         }
+        let find = |board: &B| self.images.iter().find(|(img, _)| img == board);
         let board = r.board;
-        if self.images.contains(&board) {
-            return true;
+        if let Some(&(_, symmetry)) = find(&board) {
+            return Some(Reach {
+                ply: self.ply,
+                symmetry,
+                after_pass: false,
+            });
         }
         if board.legal_moves().is_empty() {
             let passed = board.pass();
-            return !passed.legal_moves().is_empty() && self.images.contains(&passed);
+            if !passed.legal_moves().is_empty() {
+                return find(&passed).map(|&(_, symmetry)| Reach {
+                    ply: self.ply,
+                    symmetry,
+                    after_pass: true,
+                });
+            }
         }
-        false
+        None
     }
 }
 
@@ -618,10 +645,18 @@ impl Matcher {
                 return false;
             }
         }
-        match &self.position {
-            None => true,
-            Some(PositionTarget::Eight(t)) => t.reached_by(game.moves_raw()),
-            Some(PositionTarget::Ten(t)) => t.reached_by(game.moves_raw()),
+        self.position.is_none() || self.reach(g).is_some()
+    }
+
+    /// Where the game reaches the query's position (`None` without a
+    /// position filter, or when it does not); only the position is tested,
+    /// not the other filters.
+    #[must_use]
+    pub fn reach(&self, g: &GameRef<'_>) -> Option<Reach> {
+        match (&self.position, g.game.board_size()) {
+            (Some(PositionTarget::Eight(t)), BoardSize::Eight) => t.reach(g.game.moves_raw()),
+            (Some(PositionTarget::Ten(t)), BoardSize::Ten) => t.reach(g.game.moves_raw()),
+            _ => None,
         }
     }
 }

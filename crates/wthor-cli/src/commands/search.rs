@@ -66,7 +66,12 @@ pub(crate) struct Args {
     as_played: bool,
     /// Games that reach this OBF position (same side to move), in any
     /// orientation; 100 squares for 10x10.
-    #[arg(long, value_name = "OBF", conflicts_with = "position_after")]
+    #[arg(
+        long,
+        value_name = "OBF",
+        conflicts_with = "position_after",
+        allow_hyphen_values = true
+    )]
     position: Option<String>,
     /// Games that reach the position after this transcript, in any
     /// orientation.
@@ -240,17 +245,42 @@ fn row(db: &Database, id: GameId) -> Row<'_> {
     }
 }
 
-fn warn_unknown(r: &Row<'_>) {
+/// Warns about each number beyond its names file (or without one), once
+/// per game file and number (on the first game that has it).
+fn warn_unknown(
+    db: &Database,
+    r: &Row<'_>,
+    file: usize,
+    seen: &mut std::collections::HashSet<(usize, bool, u16)>,
+) {
+    let join = db.join(file);
     for name in [&r.black, &r.white, &r.tournament] {
-        if !name.is_known() {
+        let players = name.kind == wthor_format::NameKind::Players;
+        if name.is_known() || !seen.insert((file, players, name.number)) {
+            continue;
+        }
+        let has_file = if players {
+            join.players.is_some()
+        } else {
+            join.tournaments.is_some()
+        };
+        if has_file {
             eprintln!("wthor: warning: {}: {name} is beyond its names file", r.id);
+        } else {
+            eprintln!(
+                "wthor: warning: {}: {name}: no names file for its game file",
+                r.id
+            );
         }
     }
 }
 
 fn print(db: &Database, ids: &[GameId], format: Format, out: &mut dyn Write) -> anyhow::Result<()> {
     let rows: Vec<Row<'_>> = ids.iter().map(|&id| row(db, id)).collect();
-    rows.iter().for_each(warn_unknown);
+    let mut seen = std::collections::HashSet::new();
+    for (r, id) in rows.iter().zip(ids) {
+        warn_unknown(db, r, id.file(), &mut seen);
+    }
     match format {
         Format::Table => {
             let w = |f: &dyn Fn(&Row<'_>) -> usize, min: usize| {

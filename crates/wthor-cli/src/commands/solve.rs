@@ -31,9 +31,14 @@ pub(crate) struct Args {
     /// Solve every position of an OBF file (one per line, blank lines skipped).
     #[arg(long, value_name = "FILE")]
     file: Option<PathBuf>,
-    /// Solve a game of a WTHOR file (INDEX from 0) at `--empties` or `--move`.
-    #[arg(long, num_args = 2, value_names = ["FILE", "INDEX"])]
+    /// Solve a game at `--empties` or `--move`: FILE INDEX (INDEX from 0),
+    /// or one game identity (`2001:5`, looked up in `--db` or WTHOR_DIR;
+    /// `PATH:INDEX` without a database).
+    #[arg(long, num_args = 1..=2, value_names = ["GAME|FILE", "INDEX"])]
     game: Option<Vec<String>>,
+    /// The database of a `--game` identity (repeatable; default WTHOR_DIR).
+    #[arg(long = "db", value_name = "DIR", requires = "game")]
+    db: Vec<PathBuf>,
     /// With --game: the first position with this many empty squares.
     #[arg(
         long,
@@ -161,9 +166,35 @@ fn positions(args: &Args) -> anyhow::Result<Vec<Board8>> {
         return Ok(boards);
     }
     let game = args.game.as_deref().unwrap_or_default();
-    let [file, index] = game else {
-        bail!("--game takes a file and a game index");
+    let (label, moves) = match game {
+        [file, index] => file_game(file, index)?,
+        [id] => db_game(args, id)?,
+        _ => bail!("--game takes a file and a game index, or a game"),
     };
+    let moves = moves.as_slice();
+    let at = |what: String| format!("{label}: {what}");
+    let board = match (args.empties, args.move_number) {
+        (Some(n), _) => match replay_to_empties::<Board8>(moves, n) {
+            Reach::At { board, .. } => board,
+            Reach::Ended { moves, empties, .. } => bail!(at(format!(
+                "the game ends after {moves} moves with {empties} empties, before {n} empties"
+            ))),
+            Reach::Illegal { index: bad } => bail!(at(format!(
+                "move {} is illegal, before {n} empties",
+                bad + 1
+            ))),
+        },
+        (None, Some(n)) => replay_moves_prefix::<Board8>(moves, n).ok_or_else(|| {
+            anyhow::anyhow!(at(format!("the record does not hold {n} legal moves")))
+        })?,
+        (None, None) => bail!("--game needs --empties N or --move N"),
+    };
+    Ok(vec![board])
+}
+
+/// Game `index` of the file `file`: its label (`FILE game INDEX`) and move
+/// bytes.
+fn file_game(file: &str, index: &str) -> anyhow::Result<(String, Vec<u8>)> {
     let path = PathBuf::from(file);
     let index: usize = index
         .parse()
@@ -188,23 +219,37 @@ fn positions(args: &Args) -> anyhow::Result<Vec<Board8>> {
             games.len()
         );
     };
-    let moves = view.moves_raw();
-    let at = |what: String| format!("{} game {index}: {what}", path.display());
-    let board = match (args.empties, args.move_number) {
-        (Some(n), _) => match replay_to_empties::<Board8>(moves, n) {
-            Reach::At { board, .. } => board,
-            Reach::Ended { moves, empties, .. } => bail!(at(format!(
-                "the game ends after {moves} moves with {empties} empties, before {n} empties"
-            ))),
-            Reach::Illegal { index: bad } => bail!(at(format!(
-                "move {} is illegal, before {n} empties",
-                bad + 1
-            ))),
-        },
-        (None, Some(n)) => replay_moves_prefix::<Board8>(moves, n).ok_or_else(|| {
-            anyhow::anyhow!(at(format!("the record does not hold {n} legal moves")))
-        })?,
-        (None, None) => bail!("--game needs --empties N or --move N"),
+    Ok((
+        format!("{} game {index}", path.display()),
+        view.moves_raw().to_vec(),
+    ))
+}
+
+/// A game named by its identity: in the database of `--db` or WTHOR_DIR,
+/// else `PATH:INDEX` of a file.
+fn db_game(args: &Args, id: &str) -> anyhow::Result<(String, Vec<u8>)> {
+    let db_args = crate::db_args::DbArgs {
+        db: args.db.clone(),
+        players: None,
+        tournaments: None,
     };
-    Ok(vec![board])
+    if db_args.sources().is_empty() {
+        let Some((file, index)) = id.rsplit_once(':') else {
+            return Err(crate::db_args::Exit2(anyhow::anyhow!(
+                "--game {id:?}: no database to look the game up in (give --db DIR or set \
+                 WTHOR_DIR), and not PATH:INDEX"
+            ))
+            .into());
+        };
+        return file_game(file, index);
+    }
+    let db = db_args.open()?;
+    let game_id = db
+        .parse_game_id(id)
+        .map_err(|e| crate::db_args::Exit2(anyhow::Error::new(e)))?;
+    let view = db.game(game_id).expect("a game of the database");
+    if view.board_size() == BoardSize::Ten {
+        bail!("{}: 10x10 solving unavailable", db.game_name(game_id));
+    }
+    Ok((db.game_name(game_id).to_string(), view.moves_raw().to_vec()))
 }

@@ -28,9 +28,14 @@ use wthor_format::BoardSize;
 /// Arguments of `wthor validate`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// WTHOR files or directories.
-    #[arg(required = true, value_name = "PATH")]
+    /// WTHOR files or directories (default: the `--db` directories, else
+    /// those of WTHOR_DIR).
+    #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
+    /// A database directory or file, as the other commands take it;
+    /// repeatable, added to PATH.
+    #[arg(long = "db", value_name = "DIR")]
+    db: Vec<PathBuf>,
     /// Also read the subdirectories of directories.
     #[arg(long, short)]
     recursive: bool,
@@ -54,10 +59,20 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let mut paths: Vec<PathBuf> = args.paths.iter().chain(&args.db).cloned().collect();
+    if paths.is_empty() {
+        paths = crate::db_args::env_sources();
+    }
+    if paths.is_empty() {
+        return Err(crate::db_args::Exit2(anyhow::anyhow!(
+            "nothing to validate: give PATH, --db DIR or set WTHOR_DIR"
+        ))
+        .into());
+    }
     if args.solve.solve {
         return crate::verify::run_theory(
             &args.solve,
-            &args.paths,
+            &paths,
             args.recursive,
             args.strict,
             args.json,
@@ -69,7 +84,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     options.recursive = args.recursive;
     let mut unreadable: Vec<(String, String)> = Vec::new();
     let mut files = Vec::new();
-    for path in &args.paths {
+    for path in &paths {
         let paths = if path.is_dir() {
             match wthor_db::list_files(path, args.recursive) {
                 Ok(p) => p,
@@ -110,6 +125,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 json!({
                     "file": file.path().display().to_string(),
                     "record": x.game,
+                    "game": db.game_name(x.id()).to_string(),
+                    "black": db.black(x.id()).to_string(),
+                    "white": db.white(x.id()).to_string(),
                     "finding": describe(file, x),
                     "moves": x.check.moves,
                     "passes": x.check.passes,
@@ -161,10 +179,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             let file = &db.files()[x.file];
             writeln!(
                 out,
-                "{}: record {}: {}",
+                "{}: record {}: {}; game {}, {} vs {}",
                 file.path().display(),
                 x.game,
-                describe(file, x)
+                describe(file, x),
+                db.game_name(x.id()),
+                db.black(x.id()),
+                db.white(x.id())
             )?;
         }
         if args.by_file {

@@ -275,3 +275,126 @@ fn replay_takes_a_game_id_and_prints_names() {
         "wthor: no game file \"1999\" in the database\n"
     );
 }
+
+#[test]
+fn a_10x10_position_is_found_in_each_orientation_by_its_obf() {
+    use othello_core::replay::{replay_with, wthor_tokens};
+    use othello_core::symmetry::Symmetry;
+    use othello_core::{Board, Board10};
+    let bytes = std::fs::read(workspace_root().join("testdata/WTH_2001.wtd")).unwrap();
+    let file =
+        wthor_format::parse_game_file(&bytes, &wthor_format::ReadOptions::default()).unwrap();
+    let game = file.get(2).unwrap();
+    let moves = &game.moves_raw()[..30];
+    let board = replay_with::<Board10, _, _>(wthor_tokens::<Board10>(moves), |_| {}).board;
+    for s in Symmetry::ALL {
+        let obf = s.board(&board).to_obf();
+        let csv = search(&["--position", &obf, "--format", "csv"]);
+        assert!(
+            csv.lines().any(|l| l.starts_with("WTH_2001.wtd:2,")),
+            "{s:?}: {csv}"
+        );
+    }
+}
+
+#[test]
+fn validate_takes_db_and_wthor_dir_too() {
+    let by_path = wthor(&["validate", "testdata"]);
+    assert_eq!(by_path.status.code(), Some(0), "{}", stderr(&by_path));
+    let by_db = wthor(&["validate", "--db", "testdata"]);
+    assert_eq!(stdout(&by_db), stdout(&by_path));
+    let run_env = |dir: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_wthor"));
+        cmd.arg("validate").current_dir(workspace_root());
+        match dir {
+            Some(d) => cmd.env("WTHOR_DIR", d),
+            None => cmd.env_remove("WTHOR_DIR"),
+        };
+        cmd.output().unwrap()
+    };
+    assert_eq!(stdout(&run_env(Some("testdata"))), stdout(&by_path));
+    let none = run_env(None);
+    assert_eq!(none.status.code(), Some(2));
+    assert_eq!(
+        stderr(&none),
+        "wthor: nothing to validate: give PATH, --db DIR or set WTHOR_DIR\n"
+    );
+}
+
+#[test]
+fn validate_findings_name_the_game_and_its_players() {
+    let dir = tempfile::tempdir().unwrap();
+    copy("WTHOR.JOU", dir.path());
+    std::fs::copy(
+        workspace_root().join("testdata/malformed/illegal_move.wtb"),
+        dir.path().join("WTH_2001.wtb"),
+    )
+    .unwrap();
+    let out = crate::info::wthor_in(dir.path(), &["validate", "."]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with(
+            "./WTH_2001.wtb: record 0: illegal move 1 (a1): flips no disc (after 1 moves, 0 \
+             passes); game 2001:0, Maximilien Ferrière vs Hélène Dupré\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn solve_takes_a_game_id_too() {
+    let by_file = wthor(&[
+        "solve",
+        "--game",
+        "testdata/WTH_2001.wtb",
+        "3",
+        "--empties",
+        "14",
+        "--json",
+    ]);
+    assert_eq!(by_file.status.code(), Some(0), "{}", stderr(&by_file));
+    for args in [
+        &[
+            "solve",
+            "--game",
+            "2001:3",
+            "--db",
+            "testdata",
+            "--empties",
+            "14",
+            "--json",
+        ][..],
+        &[
+            "solve",
+            "--game",
+            "testdata/WTH_2001.wtb:3",
+            "--empties",
+            "14",
+            "--json",
+        ],
+    ] {
+        let out = wthor(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        // The same position, score and move (the time differs).
+        let key = |o: &std::process::Output| {
+            let v: serde_json::Value = serde_json::from_str(&stdout(o)).unwrap();
+            (v["obf"].clone(), v["score"].clone(), v["best_move"].clone())
+        };
+        assert_eq!(key(&out), key(&by_file), "{args:?}");
+    }
+    let out = wthor(&[
+        "solve",
+        "--game",
+        "1999:3",
+        "--db",
+        "testdata",
+        "--empties",
+        "14",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "wthor: no game file \"1999\" in the database\n"
+    );
+}

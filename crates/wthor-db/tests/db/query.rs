@@ -6,7 +6,7 @@ use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::symmetry::Symmetry;
 use othello_core::{Board, Board8, Board10, Size};
 use wthor_db::query::{Opening, Outcome, PlayerKind, Position, SortKey};
-use wthor_db::{Database, GameId, Query};
+use wthor_db::{Database, DatabaseBuilder, GameId, Query};
 
 fn testdata() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
@@ -146,6 +146,17 @@ fn a_played_position_is_found_in_each_orientation() {
             let found = db.search(&q).unwrap();
             assert!(found.contains(&id), "{name} after {ply}, {s:?}");
             assert_eq!(found, db.search_sequential(&q).unwrap());
+            // Where and in which orientation: the symmetry maps the
+            // position as given to the game's.
+            let m = db.matcher(&q).unwrap();
+            let g = wthor_db::GameRef {
+                id,
+                game: db.game(id).unwrap(),
+                file: db.file_of(id).unwrap(),
+            };
+            let reach = m.reach(&g).unwrap();
+            assert_eq!((reach.ply, reach.after_pass), (ply, false));
+            assert_eq!(reach.symmetry.board(&s.board(&b)), b);
         }
     }
     for (name, ply) in [("WTH_2001.wtd:2", 30), ("WTH_2002.wtd:4", 9)] {
@@ -159,4 +170,161 @@ fn a_played_position_is_found_in_each_orientation() {
             );
         }
     }
+}
+
+fn write_names(path: &std::path::Path, kind: wthor_format::NameKind, year: u8, names: &[&str]) {
+    let names: Vec<wthor_format::Name> = names
+        .iter()
+        .map(|n| wthor_format::Name::from_text(n, kind, wthor_format::WINDOWS_1252).unwrap())
+        .collect();
+    let header = wthor_format::Header {
+        created: wthor_format::CreationDate {
+            century: 20,
+            year,
+            month: 1,
+            day: 1,
+        },
+        ..wthor_format::Header::default()
+    };
+    let mut bytes = Vec::new();
+    wthor_format::write_names_file(&header, kind, &names, &mut bytes).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+fn write_games(path: &std::path::Path, black: u16) {
+    let games = [wthor_format::Game::from_squares(
+        0,
+        black,
+        1,
+        40,
+        40,
+        &["f5", "d6"],
+        wthor_format::BoardSize::Eight,
+    )
+    .unwrap()];
+    let header = wthor_format::Header {
+        year: 2020,
+        p1: 8,
+        ..wthor_format::Header::default()
+    };
+    let mut bytes = Vec::new();
+    wthor_format::write_game_file(&header, wthor_format::BoardSize::Eight, &games, &mut bytes)
+        .unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn game_files_join_the_newest_names_of_their_release() {
+    use wthor_format::NameKind::Players;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Two FFO releases: the newer one (WTH.JOU, 2026) wins over WTHOR.JOU
+    // (2022); PLAYOK games read PLAYOK.JOU; a game file of another release
+    // reads the FFO's names of its directory, and has none in a directory
+    // without them.
+    write_names(
+        &d.join("WTHOR.JOU"),
+        Players,
+        22,
+        &["old zero", "old one", "old two"],
+    );
+    write_names(&d.join("WTH.JOU"), Players, 26, &["new zero", "new one"]);
+    write_names(&d.join("PLAYOK.JOU"), Players, 27, &["pk zero", "pk one"]);
+    write_games(&d.join("WTH_2020.wtb"), 0);
+    write_games(&d.join("PLAYOK_2023.wtb"), 1);
+    write_games(&d.join("mine.wtb"), 0);
+    let db = DatabaseBuilder::new().source(d).open().unwrap();
+    let black = |name: &str| db.black(db.parse_game_id(name).unwrap()).to_string();
+    assert_eq!(black("2020:0"), "new zero");
+    assert_eq!(black("PLAYOK_2023.wtb:0"), "pk one");
+    assert_eq!(black("mine.wtb:0"), "new zero");
+    let other = tempfile::tempdir().unwrap();
+    write_games(&other.path().join("mine.wtb"), 0);
+    write_names(&other.path().join("PLAYOK.JOU"), Players, 27, &["pk zero"]);
+    let lone = DatabaseBuilder::new().source(other.path()).open().unwrap();
+    let id = lone.parse_game_id("mine.wtb:0").unwrap();
+    assert_eq!(lone.black(id).to_string(), "<player 0>");
+    // Explicit names files win, for every game file.
+    let db = DatabaseBuilder::new()
+        .source(d)
+        .players(d.join("WTHOR.JOU"))
+        .open()
+        .unwrap();
+    let black = |name: &str| db.black(db.parse_game_id(name).unwrap()).to_string();
+    assert_eq!(black("2020:0"), "old zero");
+    assert_eq!(black("PLAYOK_2023.wtb:0"), "old one");
+    assert_eq!(black("mine.wtb:0"), "old zero");
+    // A names file of the wrong kind is refused.
+    let err = DatabaseBuilder::new()
+        .source(d)
+        .tournaments(d.join("WTH.JOU"))
+        .open()
+        .unwrap_err();
+    assert!(err.to_string().contains("expected a"), "{err}");
+}
+
+#[test]
+fn the_builder_leaves_move_bytes_to_the_replay() {
+    let path = testdata().join("malformed/bad_move_byte.wtb");
+    let checked =
+        Database::from_paths(".", std::slice::from_ref(&path), &Default::default()).unwrap();
+    assert_eq!(checked.files()[0].warnings().len(), 1);
+    let lazy = DatabaseBuilder::new().source(&path).open().unwrap();
+    assert!(lazy.files()[0].warnings().is_empty());
+    // Either way the replay check finds the bad byte.
+    for db in [&checked, &lazy] {
+        assert_eq!(db.check_games().totals.illegal, 1);
+    }
+}
+
+#[test]
+fn a_damaged_file_is_set_aside_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        testdata().join("WTH_2001.wtb"),
+        dir.path().join("WTH_2001.wtb"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("WTH_2000.wtb"), b"short").unwrap();
+    assert!(DatabaseBuilder::new().source(dir.path()).open().is_err());
+    let db = DatabaseBuilder::new()
+        .source(dir.path())
+        .skip_damaged(true)
+        .open()
+        .unwrap();
+    assert_eq!(db.skipped().len(), 1);
+    assert!(db.skipped()[0].path().ends_with("WTH_2000.wtb"));
+    assert_eq!(db.game_count(), 24);
+}
+
+#[test]
+fn two_files_of_one_name_are_named_by_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("WTH_2001.wtb");
+    std::fs::copy(testdata().join("WTH_2001.wtb"), &copy).unwrap();
+    let db = DatabaseBuilder::new()
+        .source(testdata())
+        .source(dir.path())
+        .open()
+        .unwrap();
+    assert!(matches!(
+        db.parse_game_id("2001:0"),
+        Err(wthor_db::GameIdError::Ambiguous(_, 2))
+    ));
+    let text = format!("{}:3", copy.display());
+    let id = db.parse_game_id(&text).unwrap();
+    assert_eq!(db.game_name(id).to_string(), text);
+    assert_eq!(
+        db.game(id).unwrap().as_bytes(),
+        fixtures()
+            .game(fixtures().parse_game_id("2001:3").unwrap())
+            .unwrap()
+            .as_bytes()
+    );
+    // The 2002 file is still named by its year.
+    assert_eq!(
+        db.game_name(db.parse_game_id("2002:1").unwrap())
+            .to_string(),
+        "2002:1"
+    );
 }

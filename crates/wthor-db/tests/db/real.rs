@@ -218,6 +218,14 @@ fn real_queries_equal_a_plain_scan() {
     let db = DatabaseBuilder::new().source(&dir).open().unwrap();
     let p = plain(&dir);
     assert_eq!(db.game_count(), p.games.len());
+    // Every game file is joined with the 2026 release's names.
+    for (f, file) in db.files().iter().enumerate() {
+        if file.board_size().is_some() {
+            let join = db.join(f);
+            assert_eq!(db.files()[join.players.unwrap()].file_name(), "WTH.JOU");
+            assert_eq!(db.files()[join.tournaments.unwrap()].file_name(), "WTH.TRN");
+        }
+    }
     let (pl, tr) = (&p.players, &p.tournaments);
 
     check(&db, &p, &Query::new().player("tastet"), |g| {
