@@ -2,7 +2,6 @@
 //! that read one, opened leniently (a damaged file is reported once on
 //! stderr and left out; the others still answer).
 
-use std::fmt;
 use std::path::PathBuf;
 
 use wthor_db::{Database, DatabaseBuilder};
@@ -46,19 +45,17 @@ impl DbArgs {
     pub(crate) fn open_with(&self, extra: &[PathBuf]) -> anyhow::Result<Database> {
         let sources = self.sources();
         if sources.is_empty() && extra.is_empty() {
-            return Err(Exit2(anyhow::anyhow!(
+            return Err(anyhow::anyhow!(
                 "no database: give --db DIR or set WTHOR_DIR"
-            ))
-            .into());
+            ));
         }
         let mut builder = DatabaseBuilder::new().skip_damaged(true);
         for source in sources.iter().chain(extra) {
             if !source.exists() {
-                return Err(Exit2(anyhow::anyhow!(
+                return Err(anyhow::anyhow!(
                     "{}: no such file or directory",
                     source.display()
-                ))
-                .into());
+                ));
             }
             builder = builder.source(source);
         }
@@ -70,7 +67,7 @@ impl DbArgs {
         }
         let db = builder
             .open()
-            .map_err(|e| Exit2(anyhow::Error::new(e).context("opening the database")))?;
+            .map_err(|e| anyhow::Error::new(e).context("opening the database"))?;
         for skipped in db.skipped() {
             eprintln!("wthor: warning: {skipped}; file skipped");
         }
@@ -93,34 +90,4 @@ pub(crate) fn env_sources() -> Vec<PathBuf> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// An error that exits with status 2 (usage or I/O error, the project
-/// convention) rather than 1.
-#[derive(Debug)]
-pub(crate) struct Exit2(pub(crate) anyhow::Error);
-
-impl fmt::Display for Exit2 {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#}", self.0)
-    }
-}
-
-impl std::error::Error for Exit2 {}
-
-/// Wraps any error of `result` so that it exits with status 2.
-pub(crate) fn exit2<T>(result: anyhow::Result<T>) -> anyhow::Result<T> {
-    result.map_err(|e| if e.is::<Exit2>() { e } else { Exit2(e).into() })
-}
-
-/// Context for an error that exits with status 2.
-pub(crate) trait Context2<T> {
-    /// The error with `what` in front, exiting with status 2.
-    fn usage(self, what: impl fmt::Display) -> anyhow::Result<T>;
-}
-
-impl<T, E: std::error::Error + Send + Sync + 'static> Context2<T> for Result<T, E> {
-    fn usage(self, what: impl fmt::Display) -> anyhow::Result<T> {
-        self.map_err(|e| Exit2(anyhow::Error::new(e).context(what.to_string())).into())
-    }
 }

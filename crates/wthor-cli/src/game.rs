@@ -17,7 +17,7 @@ use wthor_db::position_line::{GamePositions, game_positions};
 use wthor_db::{Database, GameId};
 use wthor_format::{BoardSize, FileKind};
 
-use crate::db_args::{DbArgs, Exit2};
+use crate::db_args::DbArgs;
 
 /// The arguments that name a game.
 #[derive(Debug, clap::Args)]
@@ -101,9 +101,7 @@ pub(crate) fn open_game(
         Some(index) => file_game(db, Path::new(game), index),
         None if !db.sources().is_empty() => {
             let database = db.open()?;
-            let id = database
-                .parse_game_id(game)
-                .map_err(|e| Exit2(anyhow::Error::new(e)))?;
+            let id = database.parse_game_id(game).map_err(anyhow::Error::new)?;
             Ok((database, id))
         }
         None => {
@@ -112,10 +110,10 @@ pub(crate) fn open_game(
                 .and_then(|(p, i)| Some((p, i.parse::<usize>().ok()?)))
                 .filter(|(p, _)| Path::new(p).is_file())
                 .ok_or_else(|| {
-                    Exit2(anyhow::anyhow!(
+                    anyhow::anyhow!(
                         "{game:?}: no database to look the game up in (give --db DIR or set \
                          WTHOR_DIR), and not PATH:INDEX of a file"
-                    ))
+                    )
                 })?;
             file_game(db, Path::new(path), index)
         }

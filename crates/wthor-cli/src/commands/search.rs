@@ -9,6 +9,8 @@
 //! names file is shown as `<player N>` with a warning on stderr.
 
 use std::io::Write;
+
+use anyhow::Context as _;
 use std::process::ExitCode;
 
 use othello_core::Size;
@@ -16,7 +18,7 @@ use wthor_db::query::{Opening, Outcome, PlayerKind, Position, SortKey};
 use wthor_db::{Database, GameId, NameRef, Query};
 use wthor_format::BoardSize;
 
-use crate::db_args::{Context2 as _, DbArgs, exit2};
+use crate::db_args::DbArgs;
 
 /// Arguments of `wthor search`.
 #[derive(Debug, clap::Args)]
@@ -110,14 +112,14 @@ enum Format {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let query = exit2(build_query(args))?;
+    let query = build_query(args)?;
     let db = args.db.open()?;
     if args.count {
-        let n = db.count(&query).usage("searching")?;
+        let n = db.count(&query).context("searching")?;
         writeln!(out, "{n}")?;
         return Ok(ExitCode::SUCCESS);
     }
-    let ids = db.search(&query).usage("searching")?;
+    let ids = db.search(&query).context("searching")?;
     print(&db, &ids, args.format, out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -235,18 +235,15 @@ fn db_game(args: &Args, id: &str) -> anyhow::Result<(String, Vec<u8>)> {
     };
     if db_args.sources().is_empty() {
         let Some((file, index)) = id.rsplit_once(':') else {
-            return Err(crate::db_args::Exit2(anyhow::anyhow!(
+            return Err(anyhow::anyhow!(
                 "--game {id:?}: no database to look the game up in (give --db DIR or set \
                  WTHOR_DIR), and not PATH:INDEX"
-            ))
-            .into());
+            ));
         };
         return file_game(file, index);
     }
     let db = db_args.open()?;
-    let game_id = db
-        .parse_game_id(id)
-        .map_err(|e| crate::db_args::Exit2(anyhow::Error::new(e)))?;
+    let game_id = db.parse_game_id(id).map_err(anyhow::Error::new)?;
     let view = db.game(game_id).expect("a game of the database");
     if view.board_size() == BoardSize::Ten {
         bail!("{}: 10x10 solving unavailable", db.game_name(game_id));

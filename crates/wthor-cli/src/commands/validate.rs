@@ -64,10 +64,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         paths = crate::db_args::env_sources();
     }
     if paths.is_empty() {
-        return Err(crate::db_args::Exit2(anyhow::anyhow!(
+        return Err(anyhow::anyhow!(
             "nothing to validate: give PATH, --db DIR or set WTHOR_DIR"
-        ))
-        .into());
+        ));
     }
     if args.solve.solve {
         return crate::verify::run_theory(
