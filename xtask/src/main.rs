@@ -8,7 +8,11 @@
 //! - `snapshots [--accept]`: run the insta snapshot tests and review changes;
 //! - `fuzz [--seconds N] [TARGET]`: time-boxed runs of the fuzz targets;
 //! - `bench [--package P] [--quick] [BENCH] [-- ARGS]`: run the benchmarks
-//!   and print one table of their figures.
+//!   and print one table of their figures;
+//! - `test`: every test, `cargo test --workspace` then `py-test`;
+//! - `py-test [-- ARGS]`: the Python package's tests (pytest in a virtual
+//!   environment under `target/`);
+//! - `py-bench [-- ARGS]`: the Python positions benchmark.
 //!
 //! Arguments are parsed by hand: a handful of flags does not need clap's
 //! compile time on every `cargo xtask`.
@@ -17,6 +21,7 @@ mod bench;
 mod ci;
 mod fixtures;
 mod fuzz;
+mod python;
 mod snapshots;
 mod util;
 
@@ -28,13 +33,16 @@ const USAGE: &str = "\
 usage: cargo xtask <task> [options]
 
 tasks:
-  ci                             fmt check, clippy -D warnings, tests, fixture check, docs
+  ci                             fmt check, clippy -D warnings, tests (Rust and Python), fixture check, docs
   fixtures [--check]             regenerate testdata/ (or check it is up to date)
   snapshots [--accept]           run the insta snapshot tests and review the changes
   fuzz [--seconds N] [TARGET]    run each fuzz target for N seconds (default 60)
   bench [--package P] [--quick] [BENCH] [-- ARGS]
                                  run the benchmarks (or the bench targets named BENCH)
                                  and print a table of their figures
+  test                           every test: cargo test --workspace, then py-test
+  py-test [-- ARGS]              the Python package's tests (pytest, in target/py-venv)
+  py-bench [-- ARGS]             the Python positions benchmark (in target/py-venv)
 ";
 
 fn main() -> ExitCode {
@@ -93,6 +101,20 @@ fn run(args: Vec<String>) -> Result<()> {
             };
             args.finish()?;
             bench::run(&options)
+        }
+        "test" => {
+            args.finish()?;
+            ci::test()
+        }
+        "py-test" => {
+            let passed = args.after_double_dash();
+            args.finish()?;
+            python::test(&passed)
+        }
+        "py-bench" => {
+            let passed = args.after_double_dash();
+            args.finish()?;
+            python::bench(&passed)
         }
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
