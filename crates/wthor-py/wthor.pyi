@@ -75,10 +75,15 @@ class Database:
     @property
     def paths(self) -> List[str]:
         """The paths of every file opened, in order."""
-    def positions(self, augment: bool = False) -> Dict[str, npt.NDArray[np.generic]]:
+    def positions(
+        self, games: Optional[Sequence[int]] = None, augment: bool = False
+    ) -> Dict[str, npt.NDArray[np.generic]]:
         """Every position of the 8x8 games, one pass in Rust, as a dict of
         equal-length NumPy arrays (10x10 games are left out: their boards
-        need 100 bits).
+        need 100 bits). ``games`` restricts it to the games of those numbers
+        (``Game.number``, rows of ``games_table()``; e.g.
+        ``np.flatnonzero(table["year"] >= 2000)``), in that order
+        (``IndexError`` for a number out of range).
 
         One row per position from which a move or a pass is made: the
         start, each position after a move, and the positions where a side

@@ -137,6 +137,30 @@ impl PyDatabase {
         })
     }
 
+    /// The games of database-wide indices `numbers` (in that order; 10x10
+    /// games give no rows) as the input of [`positions::collect`].
+    fn rows_of(&self, numbers: &[i64]) -> PyResult<Vec<GameRows<'_>>> {
+        numbers
+            .iter()
+            .map(|&n| {
+                let (g, i) = usize::try_from(n)
+                    .ok()
+                    .and_then(|n| self.locate(n))
+                    .ok_or_else(|| {
+                        PyIndexError::new_err(format!(
+                            "game number {n} out of range ({} games)",
+                            self.len
+                        ))
+                    })?;
+                Ok(GameRows {
+                    view: self.view(g, i),
+                    depth: g.depth,
+                    game: u32::try_from(g.span.start + i).unwrap_or(u32::MAX),
+                })
+            })
+            .collect()
+    }
+
     /// Every 8x8 game as the input of [`positions::collect`].
     fn rows(&self) -> Vec<GameRows<'_>> {
         let mut out = Vec::with_capacity(self.len);
@@ -288,13 +312,23 @@ impl PyDatabase {
             .collect()
     }
 
-    /// Every position of the 8x8 games as a dict of equal-length NumPy
-    /// arrays (see the stubs for the columns); `augment=True` adds the 8
-    /// symmetric images (8 blocks, the first one the positions as they
-    /// are). Built in Rust in parallel, without the GIL.
-    #[pyo3(signature = (augment = false))]
-    fn positions<'py>(&self, py: Python<'py>, augment: bool) -> PyResult<Bound<'py, PyDict>> {
-        build(py, &self.rows(), augment)
+    /// Every position of the 8x8 games (or of the games numbered in
+    /// `games`, in that order) as a dict of equal-length NumPy arrays (see
+    /// the stubs for the columns); `augment=True` adds the 8 symmetric
+    /// images (8 blocks, the first one the positions as they are). Built in
+    /// Rust in parallel, without the GIL.
+    #[pyo3(signature = (games = None, augment = false))]
+    fn positions<'py>(
+        &self,
+        py: Python<'py>,
+        games: Option<Vec<i64>>,
+        augment: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let rows = match games {
+            Some(numbers) => self.rows_of(&numbers)?,
+            None => self.rows(),
+        };
+        build(py, &rows, augment)
     }
 
     /// One row per game: numbers, names, scores and places, as a dict of

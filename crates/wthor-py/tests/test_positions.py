@@ -132,3 +132,19 @@ def test_board_symmetries_agree_with_augment(testdata):
         board = wthor.Board(obf_of(int(pos["player"][i]), int(pos["opponent"][i]), int(pos["side"][i])))
         for k, image in enumerate(board.symmetries()):
             assert (image.player, image.opponent) == (int(pos["player"][k * n + i]), int(pos["opponent"][k * n + i]))
+
+
+def test_positions_of_selected_games(testdata):
+    db = wthor.Database(testdata)
+    pos = db.positions()
+    table = db.games_table()
+    chosen = np.flatnonzero(table["year"] == 2002)
+    some = db.positions(games=chosen[::-1])
+    # 10x10 games give no rows; the others' rows come in the order asked.
+    expected = [n for n in chosen[::-1] if table["size"][n] == 8]
+    assert list(dict.fromkeys(some["game"].tolist())) == expected
+    for n in expected[:3]:
+        assert rows_of(some, some["game"] == n) == rows_of(pos, pos["game"] == n)
+    assert len(db.positions(games=[])["player"]) == 0
+    with pytest.raises(IndexError, match="out of range"):
+        db.positions(games=[len(db)])
