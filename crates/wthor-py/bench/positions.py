@@ -60,10 +60,11 @@ def baseline(files, sample):
 
     # Reading and unpacking the files is part of the baseline's work: time it
     # on the whole set, scaled to the sample.
-    _, read_wall, _ = timed(lambda: [reference.read_game_file(p) for p in files])
+    _, read_wall, read_cpu = timed(lambda: [reference.read_game_file(p) for p in files])
     cols, wall, cpu = timed(run)
     n = len(cols["player"])
-    return n, wall + read_wall * len(chosen) / total_games, cpu
+    share = len(chosen) / total_games
+    return n, wall + read_wall * share, cpu + read_cpu * share
 
 
 def main():
@@ -90,11 +91,13 @@ def main():
     m, py_wall, py_cpu = baseline(files, args.sample)
     rate = m / py_wall
     extrapolated = n / rate
-    print(f"python: {m} positions of {args.sample} games in {py_wall:.2f} s ({rate:,.0f} positions/s); "
-          f"extrapolated to the {n} positions: {extrapolated:.0f} s")
-    print(f"bench: py_positions_rust = {wall:.3f} s")
-    print(f"bench: py_positions_python = {extrapolated:.1f} s (extrapolated from {args.sample} games)")
-    print(f"bench: py_positions_ratio = {extrapolated / wall:.0f} x")
+    extrapolated_cpu = py_cpu * n / m
+    print(f"python: {m} positions of {args.sample} games in {py_wall:.2f} s wall ({py_cpu:.2f} s CPU, "
+          f"{rate:,.0f} positions/s); extrapolated to the {n} positions: {extrapolated:.0f} s wall "
+          f"({extrapolated_cpu:.0f} s CPU)")
+    print(f"bench: py_positions_rust = {wall:.3f} s (wall; {cpu:.3f} s CPU)")
+    print(f"bench: py_positions_python = {extrapolated:.1f} s (wall, extrapolated from {args.sample} games)")
+    print(f"bench: py_positions_ratio = {extrapolated / wall:.0f} x (wall; CPU {extrapolated_cpu / cpu:.0f} x)")
 
 
 if __name__ == "__main__":

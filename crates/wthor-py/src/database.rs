@@ -283,7 +283,7 @@ impl PyDatabase {
             ));
         };
         let id: GameRef = ids::parse_game_id(&text).map_err(notation_error)?;
-        ids::resolve(&id, &self.spans())
+        ids::resolve(&id, self.files.iter().map(|g| &g.span))
             .and_then(|i| self.game(i))
             .ok_or_else(|| PyKeyError::new_err(format!("no game {id} in this database")))
     }
@@ -383,12 +383,6 @@ impl PyDatabase {
         d.set_item("theoretical_score", PyArray1::from_vec(py, theo))?;
         d.set_item("moves", PyArray1::from_vec(py, moves))?;
         convert(py, d, to)
-    }
-}
-
-impl PyDatabase {
-    fn spans(&self) -> Vec<Span> {
-        self.files.iter().map(|g| g.span.clone()).collect()
     }
 }
 

@@ -85,10 +85,11 @@ pub struct Span {
     pub len: usize,
 }
 
-/// The database-wide index of the game `id` names, `None` when no game has
-/// that identity.
+/// The database-wide index of the game `id` names among the game files
+/// `spans`, `None` when no game has that identity.
 #[must_use]
-pub fn resolve(id: &GameRef, spans: &[Span]) -> Option<usize> {
+pub fn resolve<'a>(id: &GameRef, spans: impl Iterator<Item = &'a Span>) -> Option<usize> {
+    let spans: Vec<&Span> = spans.collect();
     match id {
         GameRef::Year { year, index } => spans
             .iter()

@@ -137,30 +137,34 @@ impl Columns {
         });
     }
 
-    fn append(&mut self, other: &Columns) {
-        self.player.extend_from_slice(&other.player);
-        self.opponent.extend_from_slice(&other.opponent);
-        self.side.extend_from_slice(&other.side);
-        self.ply.extend_from_slice(&other.ply);
-        self.moves.extend_from_slice(&other.moves);
-        self.final_diff.extend_from_slice(&other.final_diff);
-        self.theoretical.extend_from_slice(&other.theoretical);
-        self.game.extend_from_slice(&other.game);
-        if let (Some(a), Some(b)) = (&mut self.symmetry, &other.symmetry) {
-            a.extend_from_slice(b);
-        }
-    }
-
-    /// Concatenates `parts` in order.
+    /// Concatenates `parts` in order, the columns copied in parallel.
     fn concat(parts: &[Columns]) -> Columns {
-        let mut out = Columns::with_capacity(parts.iter().map(Columns::len).sum());
-        if parts.iter().any(|p| p.symmetry.is_some()) {
-            out.symmetry = Some(Vec::with_capacity(out.player.capacity()));
+        /// One column of every part, end to end.
+        fn cat<T: Copy + Send + Sync>(parts: &[Columns], get: fn(&Columns) -> &[T]) -> Vec<T> {
+            let mut out = Vec::with_capacity(parts.iter().map(|p| get(p).len()).sum());
+            for p in parts {
+                out.extend_from_slice(get(p));
+            }
+            out
         }
-        for p in parts {
-            out.append(p);
-        }
-        out
+        let mut c = Columns::default();
+        let augmented = parts.iter().any(|p| p.symmetry.is_some());
+        rayon::scope(|s| {
+            s.spawn(|_| c.player = cat(parts, |p| &p.player));
+            s.spawn(|_| c.opponent = cat(parts, |p| &p.opponent));
+            s.spawn(|_| c.game = cat(parts, |p| &p.game));
+            s.spawn(|_| {
+                c.side = cat(parts, |p| &p.side);
+                c.ply = cat(parts, |p| &p.ply);
+                c.moves = cat(parts, |p| &p.moves);
+                c.final_diff = cat(parts, |p| &p.final_diff);
+                c.theoretical = cat(parts, |p| &p.theoretical);
+                if augmented {
+                    c.symmetry = Some(cat(parts, |p| p.symmetry.as_deref().unwrap_or(&[])));
+                }
+            });
+        });
+        c
     }
 }
 
