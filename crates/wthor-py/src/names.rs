@@ -105,7 +105,9 @@ pub fn beside(files: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
             })
             .collect();
         dirs.dedup();
-        for dir in dirs {
+        // A missing directory is left to the opening of its game file,
+        // whose error names the file.
+        for dir in dirs.into_iter().filter(|d| d.is_dir()) {
             for p in wthor_db::list_files(dir, false)? {
                 if is(&p, kind) && !out.contains(&p) {
                     out.push(p);

@@ -117,3 +117,9 @@ def test_bad_paths_raise_clear_errors(testdata, tmp_path):
         wthor.Database([testdata / "malformed" / "truncated_record.wtb"])
     with pytest.raises(TypeError):
         wthor.Database(42)
+
+
+def test_a_missing_file_in_a_list_is_named(tmp_path):
+    missing = tmp_path / "gone" / "WTH_1999.wtb"
+    with pytest.raises(FileNotFoundError, match="WTH_1999.wtb"):
+        wthor.Database([missing])
