@@ -69,9 +69,10 @@ class Database:
     def __getitem__(self, key: Union[int, str]) -> Game:
         """A game by its index in the database (negative from the end;
         ``IndexError`` when out of range) or its identity: ``"YEAR:INDEX"``
-        (the games of that year's files in file order, 8x8 before 10x10)
-        or ``"FILE:INDEX"`` (``"WTH_2025.wtb:0"``; ``KeyError`` when no
-        game has it, ``NotationError`` when the text is no identity)."""
+        (game INDEX, from 0, of the yearly 8x8 file ``WTH_YYYY.wtb``) or
+        ``"FILE:INDEX"`` (any other file by its name, any case:
+        ``"WTH_2001.wtd:3"``, ``"PLAYOK_2023.wtb:0"``). ``KeyError`` when no
+        game has it, ``NotationError`` when the text is no identity."""
     @property
     def paths(self) -> List[str]:
         """The paths of every file opened, in order."""
@@ -126,7 +127,7 @@ class Database:
     def games_table(self, to: Literal["pandas", "pyarrow"]) -> object: ...
     def games_table(self, to: Optional[str] = None) -> object:
         """One row per game, in database order, as columns: ``id`` (str,
-        ``"YEAR:INDEX"``), ``file`` (str), ``index`` (uint32, in the file),
+        ``"YEAR:INDEX"`` or ``"FILE:INDEX"``), ``file`` (str), ``index`` (uint32, in the file),
         ``year`` (uint16), ``size`` (uint8, 8 or 10), ``depth`` (uint8),
         ``tournament``, ``black``, ``white`` (str or None when the number is
         beyond the names file), ``tournament_number``, ``black_number``,
@@ -144,7 +145,9 @@ class Game:
 
     @property
     def id(self) -> str:
-        """``"YEAR:INDEX"``: its identity, ``db[game.id]`` gives it back."""
+        """Its identity, ``"YEAR:INDEX"`` in a yearly 8x8 file (``"2025:0"``),
+        else ``"FILE:INDEX"`` (``"WTH_2001.wtd:3"``); ``db[game.id]`` gives it
+        back."""
     @property
     def file(self) -> str:
         """The name of its file (``WTH_2025.wtb``)."""

@@ -12,7 +12,7 @@ use wthor_db::{Database, OpenOptions};
 use wthor_format::{BoardSize, FileKind, GameView, parse_header};
 
 use crate::errors::{db_error, notation_error};
-use crate::ids::{self, GameRef, Span};
+use crate::ids::{self, Span, Unknown};
 use crate::names::{self, Names};
 use crate::positions::{self, Columns, GameRows};
 
@@ -23,6 +23,7 @@ struct GameFile {
     /// Index in `Database::files`.
     file: usize,
     span: Span,
+    year: u16,
     depth: u8,
 }
 
@@ -68,25 +69,15 @@ impl PyDatabase {
                 continue;
             }
             let header = parse_header(f.bytes()).ok().map(|(_, h)| h);
-            let year = header.map_or(0, |h| h.year);
-            let year_start = files
-                .iter()
-                .filter(|g: &&GameFile| g.span.year == year)
-                .map(|g| g.span.len)
-                .sum();
             let len = f.game_count();
+            let name = f
+                .path()
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
             files.push(GameFile {
                 file: i,
-                span: Span {
-                    name: f
-                        .path()
-                        .file_name()
-                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-                    year,
-                    start,
-                    year_start,
-                    len,
-                },
+                span: Span::new(name, start, len),
+                year: header.map_or(0, |h| h.year),
                 depth: header.map_or(22, |h| h.depth()),
             });
             start += len;
@@ -118,11 +109,11 @@ impl PyDatabase {
         let v = self.view(g, i);
         let name = |n: Option<&str>| n.map(str::to_owned);
         Some(PyGame {
-            id: ids::year_id(&g.span, i),
+            id: g.span.id(i),
             file: g.span.name.clone(),
             index: i,
             number: index,
-            year: g.span.year,
+            year: g.year,
             depth: g.depth,
             size: v.board_size().side(),
             tournament_number: v.tournament(),
@@ -263,7 +254,7 @@ impl PyDatabase {
     }
 
     /// A game by its database-wide index (negative from the end) or its
-    /// identity, `"YEAR:INDEX"` or `"FILE:INDEX"`.
+    /// identity, `"YEAR:INDEX"` (yearly 8x8 file) or `"FILE:INDEX"`.
     fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         if let Ok(i) = key.extract::<isize>() {
             let index = if i < 0 { i + self.len as isize } else { i };
@@ -282,10 +273,11 @@ impl PyDatabase {
                 "a game is an int index or a \"YEAR:INDEX\" / \"FILE:INDEX\" string",
             ));
         };
-        let id: GameRef = ids::parse_game_id(&text).map_err(notation_error)?;
-        ids::resolve(&id, self.files.iter().map(|g| &g.span))
-            .and_then(|i| self.game(i))
-            .ok_or_else(|| PyKeyError::new_err(format!("no game {id} in this database")))
+        match ids::resolve(&text, self.files.iter().map(|g| &g.span)) {
+            Ok(i) => Ok(self.game(i).expect("a resolved game exists")),
+            Err(Unknown::Syntax(e)) => Err(notation_error(e)),
+            Err(Unknown::Missing(e)) => Err(PyKeyError::new_err(e)),
+        }
     }
 
     /// The games, in file order.
@@ -349,10 +341,10 @@ impl PyDatabase {
         for g in &self.files {
             for i in 0..g.span.len {
                 let v = self.view(g, i);
-                id.push(ids::year_id(&g.span, i));
+                id.push(g.span.id(i));
                 file.push(g.span.name.as_str());
                 index.push(i as u32);
-                year.push(g.span.year);
+                year.push(g.year);
                 size.push(v.board_size().side());
                 depth.push(g.depth);
                 tn.push(v.tournament());
@@ -410,7 +402,7 @@ impl GameIter {
 #[pyclass(frozen, name = "Game", module = "wthor")]
 #[derive(Clone, Debug)]
 pub struct PyGame {
-    /// `"YEAR:INDEX"`.
+    /// `"YEAR:INDEX"` (yearly 8x8 files) or `"FILE:INDEX"`.
     #[pyo3(get)]
     id: String,
     /// The name of its file (`WTH_2025.wtb`).

@@ -1,118 +1,93 @@
 //! Game identities: `YEAR:INDEX` (`"2025:0"`) and `FILE:INDEX`
-//! (`"WTH_2025.wtb:0"`).
+//! (`"WTH_2001.wtd:3"`).
 //!
-//! **Temporary, one place:** this module parses and resolves game
-//! identities until `wthor-db` has its own `GameId`; it is then replaced by
-//! that type, and nothing else in the crate changes.
+//! **Temporary, one place:** this module names, parses and resolves game
+//! identities until `wthor-db` has its own `GameId` (with the same text
+//! form); it is then replaced by that type, and nothing else in the crate
+//! changes.
 //!
-//! - `YEAR:INDEX`: the games of every game file whose header states that
-//!   year, in file order, counted from 0 (a year with an 8x8 and a 10x10
-//!   file numbers the 8x8 games first, as `WTH_YYYY.wtb` sorts before
-//!   `WTH_YYYY.wtd`);
-//! - `FILE:INDEX`: the game of that index (from 0) in the file of that name
-//!   (`WTH_2025.wtb`, any case; the stem alone, `WTH_2025`, names the first
-//!   file with that stem).
+//! - `YEAR:INDEX`: game INDEX (from 0) of the yearly 8x8 file
+//!   `WTH_YYYY.wtb` (any case);
+//! - `FILE:INDEX`: game INDEX of the file of that name (any case): a yearly
+//!   10x10 file (`WTH_2001.wtd:3`), so that `2001:3` always means the 8x8
+//!   game, or any other file (`PLAYOK_2023.wtb:0`).
 
-use std::fmt;
-
-/// A parsed game identity, not yet resolved against a database.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameRef {
-    /// `YEAR:INDEX`.
-    Year {
-        /// The year of the games.
-        year: u16,
-        /// The index among that year's games.
-        index: usize,
-    },
-    /// `FILE:INDEX`.
-    File {
-        /// The file name (or stem).
-        name: String,
-        /// The index in the file.
-        index: usize,
-    },
-}
-
-impl fmt::Display for GameRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GameRef::Year { year, index } => write!(f, "{year}:{index}"),
-            GameRef::File { name, index } => write!(f, "{name}:{index}"),
-        }
-    }
-}
-
-/// Parses `YEAR:INDEX` or `FILE:INDEX` (the text before the last `:` is a
-/// year when it is four digits).
-///
-/// # Errors
-/// A message saying what was expected.
-pub fn parse_game_id(text: &str) -> Result<GameRef, String> {
-    let expected = || {
-        format!(
-            "bad game identity {text:?}: expected YEAR:INDEX (\"2025:0\") or FILE:INDEX (\"WTH_2025.wtb:0\")"
-        )
-    };
-    let (left, right) = text.trim().rsplit_once(':').ok_or_else(expected)?;
-    let index = right.trim().parse::<usize>().map_err(|_| expected())?;
-    let left = left.trim();
-    if left.is_empty() {
-        return Err(expected());
-    }
-    if left.len() == 4 && left.bytes().all(|b| b.is_ascii_digit()) {
-        let year = left.parse().map_err(|_| expected())?;
-        return Ok(GameRef::Year { year, index });
-    }
-    Ok(GameRef::File {
-        name: left.to_owned(),
-        index,
-    })
-}
-
-/// Where a game file's games sit among the database's games.
+/// A game file's label and where its games sit among the database's games.
 #[derive(Clone, Debug)]
 pub struct Span {
+    /// What its identities start with: the year of a yearly 8x8 file
+    /// (`2025`), else the file name (`WTH_2001.wtd`).
+    pub label: String,
     /// The file name (`WTH_2025.wtb`).
     pub name: String,
-    /// The year of its header.
-    pub year: u16,
     /// The database-wide index of its first game.
     pub start: usize,
-    /// The number of games of the same year in earlier files.
-    pub year_start: usize,
     /// Its number of games.
     pub len: usize,
 }
 
-/// The database-wide index of the game `id` names among the game files
-/// `spans`, `None` when no game has that identity.
-#[must_use]
-pub fn resolve<'a>(id: &GameRef, spans: impl Iterator<Item = &'a Span>) -> Option<usize> {
-    let spans: Vec<&Span> = spans.collect();
-    match id {
-        GameRef::Year { year, index } => spans
-            .iter()
-            .filter(|s| s.year == *year)
-            .find(|s| (s.year_start..s.year_start + s.len).contains(index))
-            .map(|s| s.start + index - s.year_start),
-        GameRef::File { name, index } => {
-            let stem = |n: &str| n.rsplit_once('.').map_or(n, |(s, _)| s).to_owned();
-            let span = spans
-                .iter()
-                .find(|s| s.name.eq_ignore_ascii_case(name))
-                .or_else(|| {
-                    spans
-                        .iter()
-                        .find(|s| stem(&s.name).eq_ignore_ascii_case(name))
-                })?;
-            (*index < span.len).then(|| span.start + index)
+impl Span {
+    /// The span of a file named `name` whose first game has the
+    /// database-wide index `start`.
+    #[must_use]
+    pub fn new(name: String, start: usize, len: usize) -> Span {
+        let label = yearly8(&name).unwrap_or(&name).to_owned();
+        Span {
+            label,
+            name,
+            start,
+            len,
         }
+    }
+
+    /// The identity of the game at `index` in this file.
+    #[must_use]
+    pub fn id(&self, index: usize) -> String {
+        format!("{}:{index}", self.label)
     }
 }
 
-/// The `YEAR:INDEX` identity of the game at `index` in `span`.
-#[must_use]
-pub fn year_id(span: &Span, index: usize) -> String {
-    format!("{}:{}", span.year, span.year_start + index)
+/// `Some(year)` when the file name is `WTH_YYYY.wtb` (any case).
+fn yearly8(name: &str) -> Option<&str> {
+    let lower = name.to_ascii_lowercase();
+    let year = lower.strip_prefix("wth_")?.strip_suffix(".wtb")?;
+    (year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit())).then(|| &name[4..8])
+}
+
+/// The database-wide index of the game `text` names among the game files
+/// `spans`.
+///
+/// # Errors
+/// A message: not `LABEL:INDEX` (`Err(Syntax)`), or no such file or game
+/// (`Err(Missing)`).
+pub fn resolve<'a>(text: &str, spans: impl Iterator<Item = &'a Span>) -> Result<usize, Unknown> {
+    let syntax = || {
+        Unknown::Syntax(format!(
+            "expected YEAR:INDEX or FILE:INDEX (e.g. 2001:0), got {text:?}"
+        ))
+    };
+    let (label, index) = text.trim().rsplit_once(':').ok_or_else(syntax)?;
+    let index: usize = index.trim().parse().map_err(|_| syntax())?;
+    let label = label.trim();
+    let mut spans =
+        spans.filter(|s| s.label.eq_ignore_ascii_case(label) || s.name.eq_ignore_ascii_case(label));
+    let span = spans
+        .next()
+        .ok_or_else(|| Unknown::Missing(format!("no game file {label:?} in the database")))?;
+    if index >= span.len {
+        return Err(Unknown::Missing(format!(
+            "{} has {} games (indices from 0), no game {index}",
+            span.name, span.len
+        )));
+    }
+    Ok(span.start + index)
+}
+
+/// Why a text names no game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unknown {
+    /// Not `LABEL:INDEX`.
+    Syntax(String),
+    /// No such file, or no such game in it.
+    Missing(String),
 }

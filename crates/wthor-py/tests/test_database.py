@@ -58,23 +58,26 @@ def test_games_are_the_records_with_their_names(testdata):
 def test_identities(testdata):
     db = wthor.Database(testdata)
     assert db["2001:0"].file == "WTH_2001.wtb"
-    # 2001 has 24 8x8 games, then the 10x10 file's.
-    assert db["2001:24"].file == "WTH_2001.wtd" and db["2001:24"].index == 0
-    assert db["WTH_2001.wtd:3"].id == "2001:27"
-    assert db["wth_2002.WTB:5"].id == "2002:5"
+    # YEAR:INDEX is the yearly 8x8 file; the 10x10 one goes by its name.
+    assert db["2001:23"].id == "2001:23"
+    with pytest.raises(KeyError, match="WTH_2001.wtb has 24 games"):
+        db["2001:24"]
+    ten = db["wth_2001.WTD:3"]
+    assert (ten.id, ten.file, ten.index, ten.size, ten.year) == ("WTH_2001.wtd:3", "WTH_2001.wtd", 3, 10, 2001)
+    assert db["WTH_2002.wtb:5"].id == "2002:5"
     for i, g in enumerate(db):
         assert g.number == i
         assert db[g.id].number == i
         assert db[i].id == g.id
     assert db[-1].number == len(db) - 1
-    with pytest.raises(KeyError, match="2001:99"):
-        db["2001:99"]
-    with pytest.raises(KeyError):
-        db["WTH_1999.wtb:0"]
+    with pytest.raises(KeyError, match="no game file"):
+        db["1999:0"]
     with pytest.raises(IndexError):
         db[len(db)]
     with pytest.raises(wthor.NotationError, match="YEAR:INDEX"):
         db["twenty"]
+    with pytest.raises(wthor.NotationError):
+        db["2001:x"]
 
 
 def test_files_can_be_listed_and_find_their_names(testdata):
