@@ -7,9 +7,12 @@
 //!    it (again only when one of them is missing);
 //! 2. `cargo build -p wthor-cli`: the `wthor` command the tests compare
 //!    their answers with (`WTHOR_CLI`);
-//! 3. `maturin develop --release` builds the extension into the
-//!    environment, in the workspace's `target/` (so later runs rebuild
-//!    only what changed);
+//! 3. `maturin develop` builds the extension into the environment, in the
+//!    workspace's `target/` and its dev profile, where `wthor-py` (like the
+//!    crates it calls) is optimised (root `Cargo.toml`): the build reuses
+//!    what `cargo test` built, where a release build would compile every
+//!    dependency again (minutes on CI's two cores). The benchmark builds in
+//!    release mode;
 //! 4. `python -m pytest crates/wthor-py/tests`, with `WTHOR_DATA` passed
 //!    through (the tests on the real files skip without it).
 //!
@@ -93,21 +96,23 @@ fn ensure_venv() -> Result<PathBuf> {
     Ok(venv)
 }
 
-/// Builds the extension into the virtual environment (release mode).
-pub(crate) fn develop(venv: &Path) -> Result<()> {
+/// Builds the extension into the virtual environment, in the dev or the
+/// release profile.
+fn develop(venv: &Path, release: bool) -> Result<()> {
     let manifest = util::project_root().join("crates/wthor-py/Cargo.toml");
-    util::run(
-        in_venv(venv, &bin(venv, "maturin"))
-            .args(["develop", "--release", "--quiet", "-m"])
-            .arg(manifest),
-    )
+    let mut cmd = in_venv(venv, &bin(venv, "maturin"));
+    cmd.args(["develop", "--quiet"]);
+    if release {
+        cmd.arg("--release");
+    }
+    util::run(cmd.arg("-m").arg(manifest))
 }
 
 /// The virtual environment with the package built into it: what the
 /// Python tests and benchmarks run in.
-pub(crate) fn prepared() -> Result<PathBuf> {
+fn prepared(release: bool) -> Result<PathBuf> {
     let venv = ensure_venv()?;
-    develop(&venv)?;
+    develop(&venv, release)?;
     Ok(venv)
 }
 
@@ -121,7 +126,7 @@ pub(crate) fn test(pytest_args: &[String]) -> Result<()> {
     if !cli.is_file() {
         bail!("{} was not built", cli.display());
     }
-    let venv = prepared()?;
+    let venv = prepared(false)?;
     util::run(
         in_venv(&venv, &bin(&venv, "python"))
             .args(["-m", "pytest", "crates/wthor-py/tests", "-q", "-rs"])
@@ -131,9 +136,10 @@ pub(crate) fn test(pytest_args: &[String]) -> Result<()> {
 }
 
 /// `cargo xtask py-bench [-- ARGS]`: the positions benchmark
-/// (`crates/wthor-py/bench/positions.py`) in the virtual environment.
+/// (`crates/wthor-py/bench/positions.py`) in the virtual environment, the
+/// extension built in release mode.
 pub(crate) fn bench(args: &[String]) -> Result<()> {
-    let venv = prepared()?;
+    let venv = prepared(true)?;
     util::run(
         in_venv(&venv, &bin(&venv, "python"))
             .arg("crates/wthor-py/bench/positions.py")
