@@ -5,8 +5,10 @@
 //! 1. `python3 -m venv target/py-venv` (once; `PYTHON` names another
 //!    interpreter), then `pip install maturin numpy pytest` from PyPI into
 //!    it (again only when one of them is missing);
-//! 2. `cargo build -p wthor-cli`: the `wthor` command the tests compare
-//!    their answers with (`WTHOR_CLI`);
+//! 2. `cargo test --workspace --no-run`: the `wthor` command the tests
+//!    compare their answers with (`WTHOR_CLI`), built as `cargo test`
+//!    builds it (nothing to do after `cargo test`; `cargo build -p
+//!    wthor-cli` would unify other features and rebuild the crates twice);
 //! 3. `maturin develop` builds the extension into the environment, in the
 //!    workspace's `target/` and its dev profile, where `wthor-py` (like the
 //!    crates it calls) is optimised (root `Cargo.toml`): the build reuses
@@ -118,7 +120,7 @@ fn prepared(release: bool) -> Result<PathBuf> {
 
 /// `cargo xtask py-test [-- PYTEST ARGS]`.
 pub(crate) fn test(pytest_args: &[String]) -> Result<()> {
-    util::run(util::cargo().args(["build", "--package", "wthor-cli"]))?;
+    util::run(util::cargo().args(["test", "--workspace", "--no-run"]))?;
     let cli = util::project_root()
         .join("target")
         .join("debug")
