@@ -37,7 +37,10 @@ pub struct PyDatabase {
 }
 
 /// Opens a directory (its WTHOR files, not descending), or the files and
-/// directories of a list.
+/// directories of a list with the names files beside them.
+///
+/// **Temporary, one place** (with `ids` and `names`): to be replaced by the
+/// database builder of `wthor-db` when its query API lands.
 fn open(paths: &[PathBuf]) -> Result<Database, wthor_db::Error> {
     let options = OpenOptions::default();
     if let [dir] = paths {

@@ -161,3 +161,14 @@ def test_positions_of_selected_games(testdata):
     assert len(db.positions(games=[])["player"]) == 0
     with pytest.raises(IndexError, match="out of range"):
         db.positions(games=[len(db)])
+
+
+def test_ten_by_ten_games_have_no_uint64_positions(testdata):
+    db = wthor.Database(testdata)
+    ten = db["WTH_2001.wtd:0"]
+    with pytest.raises(ValueError, match="10x10"):
+        ten.positions()
+    assert ten.number not in set(db.positions()["game"].tolist())
+    # Its moves replay on a 10x10 board all the same.
+    board = wthor.Board.from_transcript(ten.transcript, size=10)
+    assert board.size == 10 and sum(board.counts()) == 4 + len(ten.squares)
