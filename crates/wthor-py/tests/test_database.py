@@ -3,6 +3,9 @@ plain-Python reader, identities, the games table."""
 
 from __future__ import annotations
 
+import sys
+import types
+
 import numpy as np
 import pytest
 
@@ -109,6 +112,22 @@ def test_games_table_to_pandas(testdata):
     pd = pytest.importorskip("pandas")
     frame = wthor.Database(testdata).games_table(to="pandas")
     assert isinstance(frame, pd.DataFrame) and len(frame) == 66
+
+
+def test_games_table_conversions_without_pandas_or_pyarrow(testdata, monkeypatch):
+    """The conversion hands the columns to pandas.DataFrame / pyarrow.table
+    (stand-ins here, neither package being required), and says when the
+    package is missing."""
+    db = wthor.Database(testdata)
+    for name, attr in [("pandas", "DataFrame"), ("pyarrow", "table")]:
+        fake = types.ModuleType(name)
+        setattr(fake, attr, lambda columns, _name=name: (_name, columns))
+        monkeypatch.setitem(sys.modules, name, fake)
+        got, columns = db.games_table(to=name)
+        assert got == name and columns["id"] == db.games_table()["id"]
+        monkeypatch.setitem(sys.modules, name, None)
+        with pytest.raises(ImportError):
+            db.games_table(to=name)
 
 
 def test_real_names_are_the_newest_release(real_dir):
