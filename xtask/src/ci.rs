@@ -1,19 +1,31 @@
 //! `cargo xtask ci`: what `.ci/run` runs, in order, failing fast.
 //!
 //! Each step is printed as a header and timed; the first failing step ends
-//! the run with a non-zero exit. Steps: fmt, clippy, the workspace tests,
-//! the othello-core tests built with AVX2 (when the CPU has it), the
-//! fixture check, the docs. Only the Rust toolchain is needed (rustfmt
-//! and clippy come with rustup's default profile).
+//! the run with a non-zero exit. Steps: fmt, clippy, the workspace tests
+//! (Rust, then the Python package's), the othello-core tests built with
+//! AVX2 (when the CPU has it), the fixture check, the docs. The Rust
+//! toolchain is needed (rustfmt and clippy come with rustup's default
+//! profile), and Python 3 with `venv` for the Python package's tests (which
+//! install their packages from PyPI into `target/py-venv`).
 
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::{fixtures, util};
+use crate::{fixtures, python, util};
 
-/// The README's test command (`cargo test --workspace`), as CI runs it.
+/// The Rust tests: `cargo test --workspace`.
 const TEST_ARGS: &[&str] = &["test", "--workspace"];
+
+/// `cargo xtask test`: `cargo test --workspace`, then the Python tests.
+pub(crate) fn test() -> Result<()> {
+    step("test: cargo test --workspace", rust_tests)?;
+    step("test: cargo xtask py-test", || python::test(&[]))
+}
+
+fn rust_tests() -> Result<()> {
+    util::run(util::cargo().args(TEST_ARGS))
+}
 
 pub(crate) fn run() -> Result<()> {
     match std::env::var_os("WTHOR_DATA") {
@@ -40,14 +52,13 @@ pub(crate) fn run() -> Result<()> {
             ]))
         },
     )?;
-    step("test: cargo test --workspace", || {
-        util::run(util::cargo().args(TEST_ARGS))
-    })?;
+    step("test: cargo test --workspace", rust_tests)?;
     step(
         "avx2: RUSTFLAGS='-C target-feature=+avx2' cargo test -p othello-core --target-dir target/avx2",
         avx2_tests,
     )?;
     step("fixtures: cargo xtask fixtures --check", fixtures::check)?;
+    step("python: cargo xtask py-test", || python::test(&[]))?;
     step(
         "docs: RUSTDOCFLAGS='-D warnings' cargo doc --workspace --no-deps",
         || {
@@ -154,6 +165,8 @@ mod tests {
             "the first command runs wthor on testdata/: {}",
             commands[0]
         );
-        assert_eq!(commands[1], format!("cargo {}", TEST_ARGS.join(" ")));
+        // The README's test command runs every test, Rust then Python
+        // (`test` below).
+        assert_eq!(commands[1], "cargo xtask test");
     }
 }

@@ -11,6 +11,10 @@
 //!   and print one table of their figures;
 //! - `man [--out DIR]`: the man pages of `wthor` (clap_mangen, through the
 //!   binary's hidden `wthor man DIR`), into `target/man` by default.
+//! - `test`: every test, `cargo test --workspace` then `py-test`;
+//! - `py-test [-- ARGS]`: the Python package's tests (pytest in a virtual
+//!   environment under `target/`);
+//! - `py-bench [-- ARGS]`: the Python positions benchmark.
 //!
 //! Arguments are parsed by hand: a handful of flags does not need clap's
 //! compile time on every `cargo xtask`.
@@ -19,6 +23,7 @@ mod bench;
 mod ci;
 mod fixtures;
 mod fuzz;
+mod python;
 mod snapshots;
 mod util;
 
@@ -30,7 +35,7 @@ const USAGE: &str = "\
 usage: cargo xtask <task> [options]
 
 tasks:
-  ci                             fmt check, clippy -D warnings, tests, fixture check, docs
+  ci                             fmt check, clippy -D warnings, tests (Rust and Python), fixture check, docs
   fixtures [--check]             regenerate testdata/ (or check it is up to date)
   snapshots [--accept]           run the insta snapshot tests and review the changes
   fuzz [--seconds N] [TARGET]    run each fuzz target for N seconds (default 60)
@@ -38,6 +43,9 @@ tasks:
                                  run the benchmarks (or the bench targets named BENCH)
                                  and print a table of their figures
   man [--out DIR]                write the man pages of wthor into DIR (default target/man)
+  test                           every test: cargo test --workspace, then py-test
+  py-test [-- ARGS]              the Python package's tests (pytest, in target/py-venv)
+  py-bench [-- ARGS]             the Python positions benchmark (in target/py-venv)
 ";
 
 fn main() -> ExitCode {
@@ -117,6 +125,19 @@ fn run(args: Vec<String>) -> Result<()> {
                     ])
                     .arg(&out),
             )
+        "test" => {
+            args.finish()?;
+            ci::test()
+        }
+        "py-test" => {
+            let passed = args.after_double_dash();
+            args.finish()?;
+            python::test(&passed)
+        }
+        "py-bench" => {
+            let passed = args.after_double_dash();
+            args.finish()?;
+            python::bench(&passed)
         }
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

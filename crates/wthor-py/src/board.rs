@@ -1,0 +1,391 @@
+//! `wthor.Board` (8x8 and 10x10) and `wthor.solve` (8x8).
+
+use othello_core::notation::parse_transcript;
+use othello_core::replay::replay_moves;
+use othello_core::solver::{Solver, SolverOptions};
+use othello_core::symmetry::Symmetry;
+use othello_core::{Bitboard, Board, Board8, Board10, Color, Move, Size, Square};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::errors::{illegal_move, notation_error};
+
+/// A board of either size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum AnyBoard {
+    Eight(Board8),
+    Ten(Board10),
+}
+
+impl From<Board8> for AnyBoard {
+    fn from(b: Board8) -> Self {
+        AnyBoard::Eight(b)
+    }
+}
+
+impl From<Board10> for AnyBoard {
+    fn from(b: Board10) -> Self {
+        AnyBoard::Ten(b)
+    }
+}
+
+/// Runs `$e` with `$b` bound to the board of either size.
+macro_rules! on {
+    ($board:expr, $b:ident => $e:expr) => {
+        match $board {
+            AnyBoard::Eight($b) => $e,
+            AnyBoard::Ten($b) => $e,
+        }
+    };
+}
+
+/// A set of squares as their names, in square order.
+fn names<B: Bitboard>(bits: B, size: Size) -> Vec<String> {
+    bits.squares().map(|s| s.name(size).to_string()).collect()
+}
+
+/// One move from text (`"f5"`, `"pass"`, `"pa"`, `"--"`) or a square index.
+fn parse_move(arg: &Bound<'_, PyAny>, size: Size) -> PyResult<Move> {
+    if let Ok(i) = arg.extract::<u8>() {
+        return Square::new(i, size)
+            .map(Move::Play)
+            .ok_or_else(|| notation_error(format!("square index {i} is off the {size} board")));
+    }
+    let text: String = arg
+        .extract()
+        .map_err(|_| PyTypeError::new_err("a move is a square name, \"pass\", or an index"))?;
+    match parse_transcript(&text, size)
+        .map_err(notation_error)?
+        .as_slice()
+    {
+        [m] => Ok(*m),
+        _ => Err(notation_error(format!("expected one move, got {text:?}"))),
+    }
+}
+
+fn play<B: Board + Into<AnyBoard>>(b: &B, mv: Move) -> PyResult<AnyBoard> {
+    b.play(mv).map(Into::into).map_err(illegal_move)
+}
+
+fn replay<B: Board + Into<AnyBoard>>(moves: &[Move]) -> PyResult<AnyBoard> {
+    let r = replay_moves::<B>(moves);
+    match r.illegal {
+        None => Ok(r.board.into()),
+        Some(bad) => {
+            let name = match bad.token {
+                othello_core::replay::Token::Move(m) => m.name(B::SIZE).to_string(),
+                othello_core::replay::Token::OffBoard(b) => format!("byte {b}"),
+            };
+            Err(illegal_move(format!(
+                "move {} ({name}) of the transcript is illegal: {}",
+                bad.index + 1,
+                bad.reason
+            )))
+        }
+    }
+}
+
+/// An Othello position, 8x8 or 10x10: the discs and the side to move.
+/// Immutable: `play` returns a new board.
+#[pyclass(frozen, eq, hash, name = "Board", module = "wthor")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PyBoard(AnyBoard);
+
+/// One of the disc sets of a board.
+#[derive(Clone, Copy)]
+enum Which {
+    Black,
+    White,
+    Player,
+    Opponent,
+}
+
+impl Which {
+    fn of<B: Board>(self, b: &B) -> B::Bits {
+        match self {
+            Which::Black => b.discs(Color::Black),
+            Which::White => b.discs(Color::White),
+            Which::Player => b.player(),
+            Which::Opponent => b.opponent(),
+        }
+    }
+}
+
+impl PyBoard {
+    /// A disc set as a Python-sized integer.
+    fn set(&self, which: Which) -> u128 {
+        match &self.0 {
+            AnyBoard::Eight(b) => u128::from(which.of(b)),
+            AnyBoard::Ten(b) => which.of(b),
+        }
+    }
+
+    fn size(&self) -> Size {
+        match self.0 {
+            AnyBoard::Eight(_) => Size::Eight,
+            AnyBoard::Ten(_) => Size::Ten,
+        }
+    }
+
+    fn obf_of(text: &str) -> PyResult<AnyBoard> {
+        let squares = text
+            .split_whitespace()
+            .next()
+            .map_or(0, |t| t.chars().count());
+        let board = if squares == 100 {
+            Board10::from_obf(text).map(AnyBoard::from)
+        } else {
+            Board8::from_obf(text).map(AnyBoard::from)
+        };
+        board.map_err(|e| notation_error(format!("bad OBF position: {e}")))
+    }
+}
+
+fn size_of(side: u8) -> PyResult<Size> {
+    Size::from_side(side).ok_or_else(|| {
+        PyValueError::new_err(format!("size={side}: boards are 8 or 10 squares wide"))
+    })
+}
+
+#[pymethods]
+impl PyBoard {
+    /// A board from an OBF position (64 or 100 squares, `X` black, `O`
+    /// white, `-` empty, then the side to move), or the start position of
+    /// `size` (8 or 10) when `obf` is None.
+    #[new]
+    #[pyo3(signature = (obf = None, size = 8))]
+    fn new(obf: Option<&str>, size: u8) -> PyResult<PyBoard> {
+        match obf {
+            Some(text) => Ok(PyBoard(PyBoard::obf_of(text)?)),
+            None => PyBoard::start(size),
+        }
+    }
+
+    /// The start position, black to move.
+    #[staticmethod]
+    #[pyo3(signature = (size = 8))]
+    fn start(size: u8) -> PyResult<PyBoard> {
+        Ok(PyBoard(match size_of(size)? {
+            Size::Eight => Board8::start().into(),
+            Size::Ten => Board10::start().into(),
+        }))
+    }
+
+    /// A board from an OBF position.
+    #[staticmethod]
+    fn from_obf(obf: &str) -> PyResult<PyBoard> {
+        Ok(PyBoard(PyBoard::obf_of(obf)?))
+    }
+
+    /// The position after a transcript (`"f5d6c3"`, passes optional) played
+    /// from the start.
+    #[staticmethod]
+    #[pyo3(signature = (transcript, size = 8))]
+    fn from_transcript(transcript: &str, size: u8) -> PyResult<PyBoard> {
+        let size = size_of(size)?;
+        let moves = parse_transcript(transcript, size)
+            .map_err(|e| notation_error(format!("bad transcript: {e}")))?;
+        Ok(PyBoard(match size {
+            Size::Eight => replay::<Board8>(&moves)?,
+            Size::Ten => replay::<Board10>(&moves)?,
+        }))
+    }
+
+    /// 8 or 10.
+    #[getter(size)]
+    fn side(&self) -> u8 {
+        self.size().side()
+    }
+
+    /// `"black"` or `"white"`.
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        match on!(self.0, b => b.side_to_move()) {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+
+    /// Black's discs as a bit set (bit `side × row + column`, a1 = bit 0).
+    #[getter]
+    fn black(&self) -> u128 {
+        self.set(Which::Black)
+    }
+
+    /// White's discs as a bit set.
+    #[getter]
+    fn white(&self) -> u128 {
+        self.set(Which::White)
+    }
+
+    /// The side to move's discs as a bit set.
+    #[getter]
+    fn player(&self) -> u128 {
+        self.set(Which::Player)
+    }
+
+    /// The other side's discs as a bit set.
+    #[getter]
+    fn opponent(&self) -> u128 {
+        self.set(Which::Opponent)
+    }
+
+    /// `(black discs, white discs)`.
+    fn counts(&self) -> (u32, u32) {
+        on!(self.0, b => (b.count(Color::Black), b.count(Color::White)))
+    }
+
+    /// The number of empty squares.
+    #[getter]
+    fn empties(&self) -> u32 {
+        on!(self.0, b => b.empty_count())
+    }
+
+    /// The legal moves of the side to move as square names, in square
+    /// order (empty when it must pass or the game is over).
+    fn legal_moves(&self) -> Vec<String> {
+        let size = self.size();
+        on!(self.0, b => names(b.legal_moves(), size))
+    }
+
+    /// Whether the side to move has no move but the other side has one.
+    fn must_pass(&self) -> bool {
+        on!(self.0, b => b.must_pass())
+    }
+
+    /// Whether neither side can move.
+    fn is_game_over(&self) -> bool {
+        on!(self.0, b => b.is_game_over())
+    }
+
+    /// The board after `move`: a square name (`"f5"`), a square index, or
+    /// `"pass"`. Raises `IllegalMoveError` when it is not legal.
+    #[pyo3(signature = (r#move))]
+    fn play(&self, r#move: &Bound<'_, PyAny>) -> PyResult<PyBoard> {
+        let mv = parse_move(r#move, self.size())?;
+        Ok(PyBoard(on!(&self.0, b => play(b, mv))?))
+    }
+
+    /// The board after the side to move passes (legal only when it has no
+    /// move and the other side has one).
+    fn pass_(&self) -> PyResult<PyBoard> {
+        Ok(PyBoard(on!(&self.0, b => play(b, Move::Pass))?))
+    }
+
+    /// The image under symmetry `k` (0–7): transpose when `k & 4`, then
+    /// reverse the columns when `k & 1`, then the rows when `k & 2`.
+    fn symmetry(&self, k: usize) -> PyResult<PyBoard> {
+        let sym = *Symmetry::ALL
+            .get(k)
+            .ok_or_else(|| PyValueError::new_err(format!("symmetry {k}: expected 0 to 7")))?;
+        Ok(PyBoard(on!(&self.0, b => sym.board(b).into())))
+    }
+
+    /// The 8 symmetric images, symmetry 0 (the board itself) first.
+    fn symmetries(&self) -> Vec<PyBoard> {
+        Symmetry::ALL
+            .iter()
+            .map(|sym| PyBoard(on!(&self.0, b => sym.board(b).into())))
+            .collect()
+    }
+
+    /// The final score `(black, white)` under the WTHOR rule (empties to
+    /// the winner, a draw splits them).
+    fn wthor_score(&self) -> (u32, u32) {
+        on!(self.0, b => b.wthor_score())
+    }
+
+    /// The OBF text of the board.
+    fn obf(&self) -> String {
+        on!(self.0, b => b.to_obf())
+    }
+
+    /// An ASCII diagram.
+    fn __str__(&self) -> String {
+        on!(self.0, b => b.diagram().to_string())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Board({:?})", self.obf())
+    }
+}
+
+/// The exact result of `solve`.
+#[pyclass(frozen, get_all, name = "Solution", module = "wthor")]
+#[derive(Clone, Debug)]
+pub struct PySolution {
+    /// The final disc difference for the side to move under perfect play
+    /// (empties to the winner).
+    score: i32,
+    /// The moves achieving it (all of them, or one with `all_best=False`),
+    /// as square names in square order; empty when the side to move must
+    /// pass or the game is over.
+    best_moves: Vec<String>,
+    /// The nodes searched.
+    nodes: u64,
+}
+
+#[pymethods]
+impl PySolution {
+    fn __repr__(&self) -> String {
+        format!(
+            "Solution(score={}, best_moves={:?}, nodes={})",
+            self.score, self.best_moves, self.nodes
+        )
+    }
+}
+
+/// Solves an 8x8 position exactly: its score for the side to move under
+/// perfect play and the moves achieving it. `position` is an OBF string or
+/// a `Board`. `threads` defaults to every core; `tt_bits` sizes the
+/// transposition table (2^bits entries of 32 bytes). The GIL is released
+/// while searching.
+#[pyfunction]
+#[pyo3(signature = (position, threads = None, tt_bits = 20, all_best = true))]
+pub fn solve(
+    py: Python<'_>,
+    position: &Bound<'_, PyAny>,
+    threads: Option<usize>,
+    tt_bits: u32,
+    all_best: bool,
+) -> PyResult<PySolution> {
+    let board = match position.cast::<PyBoard>() {
+        Ok(b) => b.get().0,
+        Err(_) => {
+            let text: String = position
+                .extract()
+                .map_err(|_| PyTypeError::new_err("solve() expects an OBF string or a Board"))?;
+            PyBoard::obf_of(&text)?
+        }
+    };
+    let AnyBoard::Eight(b) = board else {
+        return Err(PyValueError::new_err(
+            "solve() solves 8x8 positions; this one is 10x10",
+        ));
+    };
+    let mut options = SolverOptions {
+        tt_bits,
+        ..SolverOptions::default()
+    };
+    if let Some(t) = threads {
+        options.threads = t.max(1);
+    }
+    let (score, moves, nodes) = py.detach(|| {
+        let mut solver = Solver::new(options);
+        let (score, moves) = if all_best {
+            solver.best_moves(b.player(), b.opponent())
+        } else {
+            let s = solver.solve(b.player(), b.opponent());
+            (s.score, s.best_move.into_iter().collect())
+        };
+        (score, moves, solver.nodes())
+    });
+    Ok(PySolution {
+        score,
+        best_moves: moves
+            .into_iter()
+            .map(|m| Square::new_unchecked(m).name(Size::Eight).to_string())
+            .collect(),
+        nodes,
+    })
+}

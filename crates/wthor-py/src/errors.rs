@@ -1,0 +1,97 @@
+//! Rust errors as Python exceptions, mapped here and nowhere else.
+//!
+//! | Rust error | Python exception |
+//! |---|---|
+//! | I/O (`wthor_db::Error::Io`) | `FileNotFoundError`, `PermissionError`, `IsADirectoryError`, `NotADirectoryError` or `OSError` |
+//! | a file that is no WTHOR file (`wthor_db::Error::Format`) | `wthor.FormatError`, with `path`, `offset` and `record` attributes |
+//! | OBF or transcript text (`ObfError`, `TranscriptError`) | `wthor.NotationError` |
+//! | an illegal move (`PlayError`) | `wthor.IllegalMoveError` |
+//!
+//! `wthor.WthorError` (a `ValueError`) is the base of the `wthor` exceptions.
+//! The message is always the Rust error's, with its chain: file, byte
+//! offset and record where the error has them.
+
+use std::io::ErrorKind;
+
+use pyo3::create_exception;
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyIsADirectoryError, PyNotADirectoryError, PyOSError, PyPermissionError,
+    PyValueError,
+};
+use pyo3::prelude::*;
+
+create_exception!(
+    wthor,
+    WthorError,
+    PyValueError,
+    "The base of the errors of `wthor` (a `ValueError`): bad files, bad notation, illegal moves."
+);
+create_exception!(
+    wthor,
+    FormatError,
+    WthorError,
+    "A file that is no readable WTHOR file. Attributes: `path`, `offset` (bytes), `record` (from 0, or None)."
+);
+create_exception!(
+    wthor,
+    NotationError,
+    WthorError,
+    "A position (OBF), transcript, square or game identity that cannot be read."
+);
+create_exception!(
+    wthor,
+    IllegalMoveError,
+    WthorError,
+    "A move that is not legal on the board it is played on."
+);
+
+/// An error's message followed by its sources, `a: b: c`, without
+/// repeating a source the message already ends with.
+fn message(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let part = s.to_string();
+        if !text.ends_with(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = s.source();
+    }
+    text
+}
+
+/// A database error as a Python exception.
+pub(crate) fn db_error(py: Python<'_>, e: &wthor_db::Error) -> PyErr {
+    let text = message(e);
+    match e {
+        wthor_db::Error::Io { source, .. } => match source.kind() {
+            ErrorKind::NotFound => PyFileNotFoundError::new_err(text),
+            ErrorKind::PermissionDenied => PyPermissionError::new_err(text),
+            ErrorKind::IsADirectory => PyIsADirectoryError::new_err(text),
+            ErrorKind::NotADirectory => PyNotADirectoryError::new_err(text),
+            _ => PyOSError::new_err(text),
+        },
+        wthor_db::Error::Format { path, source } => {
+            let err = FormatError::new_err(text);
+            let value = err.value(py);
+            // Setting attributes on a fresh exception object cannot fail
+            // short of memory; the message carries them anyway.
+            let _ = value.setattr("path", path.to_string_lossy().into_owned());
+            let _ = value.setattr("offset", source.offset());
+            let _ = value.setattr("record", source.record());
+            err
+        }
+        _ => WthorError::new_err(text),
+    }
+}
+
+/// A notation error (OBF, transcript, square, game identity).
+pub(crate) fn notation_error(e: impl std::fmt::Display) -> PyErr {
+    NotationError::new_err(e.to_string())
+}
+
+/// An illegal move.
+pub(crate) fn illegal_move(e: impl std::fmt::Display) -> PyErr {
+    IllegalMoveError::new_err(e.to_string())
+}

@@ -1,0 +1,52 @@
+//! The Python package `wthor`: a thin PyO3 layer over `wthor-db`,
+//! `wthor-format` and `othello-core`.
+//!
+//! Built into a wheel by maturin (`crates/wthor-py/pyproject.toml`, stable
+//! ABI `abi3` for Python ≥ 3.9) and imported as `wthor`. The layer has no
+//! logic of its own: every answer comes from the crates below it; this
+//! crate converts arguments and results, maps errors to Python exceptions
+//! once ([`errors`]), and releases the GIL around scans and solves.
+//!
+//! - [`database`]: `wthor.Database` and `wthor.Game`;
+//! - [`positions`]: the positions of many games as columns (NumPy arrays
+//!   built here in one pass, no Python object per position);
+//! - [`board`]: `wthor.Board` and `wthor.solve`;
+//! - [`ids`] and [`names`]: game identities and the names joined to games,
+//!   each in one marked place until `wthor-db` provides them.
+//!
+//! The Python API (with its types) is described in `wthor.pyi` beside this
+//! crate's `Cargo.toml`, and tested by `tests/` with pytest
+//! (`cargo xtask py-test`).
+
+use pyo3::prelude::*;
+
+pub mod board;
+pub mod database;
+pub mod errors;
+pub mod ids;
+pub mod names;
+pub mod positions;
+
+/// The `wthor` module.
+#[pymodule]
+#[pyo3(name = "wthor")]
+fn wthor_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("WthorError", py.get_type::<errors::WthorError>())?;
+    m.add("FormatError", py.get_type::<errors::FormatError>())?;
+    m.add("NotationError", py.get_type::<errors::NotationError>())?;
+    m.add(
+        "IllegalMoveError",
+        py.get_type::<errors::IllegalMoveError>(),
+    )?;
+    m.add_class::<database::PyDatabase>()?;
+    m.add_class::<database::PyGame>()?;
+    m.add_class::<database::GameIter>()?;
+    m.add_class::<board::PyBoard>()?;
+    m.add_class::<board::PySolution>()?;
+    m.add_function(wrap_pyfunction!(board::solve, m)?)?;
+    m.add("PASS", positions::PASS)?;
+    m.add("NO_SCORE", positions::NO_SCORE)?;
+    Ok(())
+}

@@ -1,0 +1,216 @@
+//! The positions of games as columns: one replay of each game, in
+//! parallel over the games, into plain vectors that become NumPy arrays
+//! without a copy (no Python object per position).
+//!
+//! One row per position *from which a move or a pass is made*: the start
+//! position, every position after a move, and the positions where a side
+//! passes (WTHOR stores no passes; the replay inserts them). The final
+//! position of a game (no move made from it) is not a row. A game with an
+//! illegal move gives the rows before it.
+//!
+//! | column | dtype | meaning |
+//! |---|---|---|
+//! | `player` | `uint64` | the discs of the side to move (bit `8 × row + column`, a1 = bit 0, h8 = bit 63) |
+//! | `opponent` | `uint64` | the discs of the other side |
+//! | `side` | `uint8` | the side to move: 0 black, 1 white |
+//! | `ply` | `uint8` | moves and passes made before this position (0 at the start) |
+//! | `move` | `uint8` | the move made from it: its square (`8 × row + column`), or [`PASS`] (64) |
+//! | `final` | `int8` | the game's final disc difference from the side to move's view, from the record's real score (`2 × black discs − 64`, negated when white moves) |
+//! | `theoretical` | `int8` | the record's theoretical score (perfect play from the position with the file's depth of empties), as a disc difference from the side to move's view, on positions with at most that many empties; [`NO_SCORE`] (−128) on earlier ones |
+//! | `game` | `uint32` | the database-wide index of the game (its row in `games_table()`) |
+//! | `symmetry` | `uint8` | with `augment=True` only: the symmetry applied (0–7, see [`augment`]) |
+//!
+//! On positions after the depth the `theoretical` column still holds the
+//! game's theoretical score: the exact value of such a position differs
+//! when a player erred after the depth.
+
+use othello_core::replay::{replay_with, wthor_tokens};
+use othello_core::symmetry::Symmetry;
+use othello_core::{Board, Board8, Color, Move, Size, Square};
+use rayon::prelude::*;
+use wthor_format::{BoardSize, GameView};
+
+/// The `move` of a pass.
+pub const PASS: u8 = 64;
+
+/// The `theoretical` of a position earlier than the file's depth.
+pub const NO_SCORE: i8 = i8::MIN;
+
+/// The columns of a set of positions (see the module docs).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Columns {
+    /// Discs of the side to move.
+    pub player: Vec<u64>,
+    /// Discs of the other side.
+    pub opponent: Vec<u64>,
+    /// 0 black, 1 white.
+    pub side: Vec<u8>,
+    /// Moves and passes before the position.
+    pub ply: Vec<u8>,
+    /// The square played from the position, or [`PASS`].
+    pub moves: Vec<u8>,
+    /// Final disc difference for the side to move.
+    pub final_diff: Vec<i8>,
+    /// Theoretical disc difference for the side to move, or [`NO_SCORE`].
+    pub theoretical: Vec<i8>,
+    /// Database-wide game index.
+    pub game: Vec<u32>,
+    /// The symmetry applied (augmented columns only).
+    pub symmetry: Option<Vec<u8>>,
+}
+
+/// One 8x8 game to turn into rows.
+#[derive(Clone, Copy, Debug)]
+pub struct GameRows<'a> {
+    /// The record.
+    pub view: GameView<'a>,
+    /// The depth of the file's theoretical scores (empties).
+    pub depth: u8,
+    /// The database-wide game index.
+    pub game: u32,
+}
+
+/// A disc count of black (0–64 on 8x8) as black's disc difference,
+/// clamped to `i8` for damaged records.
+fn black_diff(discs: u8) -> i8 {
+    let d = 2 * i16::from(discs) - 64;
+    d.clamp(-127, 127) as i8
+}
+
+impl Columns {
+    /// The number of rows.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.player.len()
+    }
+
+    /// Whether there is no row.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.player.is_empty()
+    }
+
+    fn with_capacity(n: usize) -> Columns {
+        Columns {
+            player: Vec::with_capacity(n),
+            opponent: Vec::with_capacity(n),
+            side: Vec::with_capacity(n),
+            ply: Vec::with_capacity(n),
+            moves: Vec::with_capacity(n),
+            final_diff: Vec::with_capacity(n),
+            theoretical: Vec::with_capacity(n),
+            game: Vec::with_capacity(n),
+            symmetry: None,
+        }
+    }
+
+    /// Appends the rows of one 8x8 game (nothing for a 10x10 record).
+    pub fn push_game(&mut self, g: &GameRows<'_>) {
+        if g.view.board_size() != BoardSize::Eight {
+            return;
+        }
+        let final_black = black_diff(g.view.real_score());
+        let theo_black = black_diff(g.view.theoretical_score());
+        let depth = u32::from(g.depth);
+        let mut before = Board8::start();
+        let mut ply: u8 = 0;
+        replay_with::<Board8, _, _>(wthor_tokens::<Board8>(g.view.moves_raw()), |step| {
+            let white = before.side_to_move() == Color::White;
+            let view = |d: i8| if white { -d } else { d };
+            self.player.push(before.player());
+            self.opponent.push(before.opponent());
+            self.side.push(u8::from(white));
+            self.ply.push(ply);
+            self.moves.push(match step.mv {
+                Move::Play(sq) => sq.index() as u8,
+                Move::Pass => PASS,
+            });
+            self.final_diff.push(view(final_black));
+            self.theoretical.push(if before.empty_count() <= depth {
+                view(theo_black)
+            } else {
+                NO_SCORE
+            });
+            self.game.push(g.game);
+            ply = ply.saturating_add(1);
+            before = step.board;
+        });
+    }
+
+    /// Concatenates `parts` in order, the columns copied in parallel.
+    fn concat(parts: &[Columns]) -> Columns {
+        /// One column of every part, end to end.
+        fn cat<T: Copy + Send + Sync>(parts: &[Columns], get: fn(&Columns) -> &[T]) -> Vec<T> {
+            let mut out = Vec::with_capacity(parts.iter().map(|p| get(p).len()).sum());
+            for p in parts {
+                out.extend_from_slice(get(p));
+            }
+            out
+        }
+        let mut c = Columns::default();
+        let augmented = parts.iter().any(|p| p.symmetry.is_some());
+        rayon::scope(|s| {
+            s.spawn(|_| c.player = cat(parts, |p| &p.player));
+            s.spawn(|_| c.opponent = cat(parts, |p| &p.opponent));
+            s.spawn(|_| c.game = cat(parts, |p| &p.game));
+            s.spawn(|_| {
+                c.side = cat(parts, |p| &p.side);
+                c.ply = cat(parts, |p| &p.ply);
+                c.moves = cat(parts, |p| &p.moves);
+                c.final_diff = cat(parts, |p| &p.final_diff);
+                c.theoretical = cat(parts, |p| &p.theoretical);
+                if augmented {
+                    c.symmetry = Some(cat(parts, |p| p.symmetry.as_deref().unwrap_or(&[])));
+                }
+            });
+        });
+        c
+    }
+}
+
+/// The rows of `games`, in the order given, built in parallel on rayon's
+/// current pool (chunks of games; the result does not depend on the
+/// number of threads).
+#[must_use]
+pub fn collect(games: &[GameRows<'_>]) -> Columns {
+    const CHUNK: usize = 2048;
+    let parts: Vec<Columns> = games
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut c = Columns::with_capacity(chunk.len() * 61);
+            for g in chunk {
+                c.push_game(g);
+            }
+            c
+        })
+        .collect();
+    Columns::concat(&parts)
+}
+
+/// The 8 symmetric images of every row: 8 blocks of `columns.len()` rows,
+/// block `k` the image under symmetry `k` (block 0, the identity, equals
+/// the input). Symmetry `k` transposes the board (swaps columns and rows)
+/// when `k & 4`, then reverses the columns (a ↔ h) when `k & 1`, then the
+/// rows (1 ↔ 8) when `k & 2` (`othello_core::symmetry::Symmetry::ALL[k]`).
+/// Discs and the move are mapped; the other columns are copied.
+#[must_use]
+pub fn augment(columns: &Columns) -> Columns {
+    let blocks: Vec<Columns> = Symmetry::ALL
+        .par_iter()
+        .enumerate()
+        .map(|(k, &sym)| {
+            let mut c = columns.clone();
+            for x in c.player.iter_mut().chain(c.opponent.iter_mut()) {
+                *x = sym.bits8(*x);
+            }
+            for m in &mut c.moves {
+                if *m != PASS {
+                    *m = sym.square(Square::new_unchecked(*m), Size::Eight).index() as u8;
+                }
+            }
+            c.symmetry = Some(vec![k as u8; c.len()]);
+            c
+        })
+        .collect();
+    Columns::concat(&blocks)
+}

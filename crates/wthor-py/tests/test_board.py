@@ -1,0 +1,125 @@
+"""Board and solve against the plain-Python rules; errors."""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+import pytest
+
+import reference
+import wthor
+
+FFO_1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+
+
+def name(sq: int) -> str:
+    return "abcdefgh"[sq % 8] + str(sq // 8 + 1)
+
+
+def test_start_and_transcript():
+    b = wthor.Board()
+    assert b.size == 8 and b.side_to_move == "black" and b.counts() == (2, 2)
+    assert b.legal_moves() == ["d3", "c4", "f5", "e6"]
+    assert b.black == reference.START_BLACK and b.white == reference.START_WHITE
+    after = b.play("f5").play("d6").play(name(18))  # c3
+    assert after == wthor.Board.from_transcript("f5d6c3")
+    assert hash(after) == hash(wthor.Board.from_transcript("F5 D6 C3"))
+    assert wthor.Board(after.obf()) == after
+    assert wthor.Board(size=10).size == 10 and wthor.Board(size=10).counts() == (2, 2)
+
+
+def test_legal_moves_and_play_follow_the_plain_rules(testdata):
+    rec = reference.read_game_file(testdata / "WTH_2001.wtb").records[22]
+    board = wthor.Board()
+    for sq in rec.moves:
+        me, opp = board.player, board.opponent
+        legal = [name(s) for s in range(64) if reference.flips(me, opp, s)]
+        assert board.legal_moves() == legal
+        if not legal:
+            assert board.must_pass()
+            board = board.pass_()
+        nxt = board.play(sq)
+        f = reference.flips(board.player, board.opponent, sq)
+        assert (nxt.player, nxt.opponent) == (board.opponent & ~f, board.player | f | (1 << sq))
+        board = nxt
+
+
+def test_symmetries_by_hand():
+    b = wthor.Board.from_transcript("f5d6c3d3c4")
+    images = b.symmetries()
+    assert images[0] == b and len(set(images)) == 8
+    from test_positions import transform_bits
+
+    for k, img in enumerate(images):
+        assert img == b.symmetry(k)
+        assert img.black == transform_bits(k, b.black) and img.white == transform_bits(k, b.white)
+        assert img.side_to_move == b.side_to_move
+
+
+def negamax(me: int, opp: int, passed: bool = False) -> int:
+    moves = [s for s in range(64) if reference.flips(me, opp, s)]
+    if not moves:
+        if passed:
+            m, o = bin(me).count("1"), bin(opp).count("1")
+            e = 64 - m - o
+            return m - o + (e if m > o else -e if m < o else 0)
+        return -negamax(opp, me, True)
+    best = -65
+    for s in moves:
+        f = reference.flips(me, opp, s)
+        best = max(best, -negamax(opp & ~f, me | f | (1 << s)))
+    return best
+
+
+def test_solve_ffo_1_and_small_endgames_against_negamax(testdata):
+    s = wthor.solve(FFO_1, threads=1, tt_bits=16)
+    assert (s.score, s.best_moves) == (18, ["g8"])
+    assert wthor.solve(wthor.Board(FFO_1), all_best=False).best_moves == ["g8"]
+    # Positions with 7 empties from fixture games: exact against a plain negamax.
+    f = reference.read_game_file(testdata / "WTH_2002.wtb")
+    for rec in f.records[:6]:
+        rows = [r for r in reference.positions(rec, f.depth) if 64 - bin(r[0] | r[1]).count("1") == 7]
+        for me, opp, side, *_ in rows[:1]:
+            black, white = (me, opp) if side == 0 else (opp, me)
+            obf = "".join("X" if black >> q & 1 else "O" if white >> q & 1 else "-" for q in range(64))
+            got = wthor.solve(obf + " " + "XO"[side], threads=1, tt_bits=12)
+            assert got.score == negamax(me, opp)
+
+
+def test_bad_obf_and_illegal_moves_raise_clear_errors():
+    with pytest.raises(wthor.NotationError, match="bad OBF position"):
+        wthor.Board("XO-")
+    with pytest.raises(wthor.NotationError, match="OBF"):
+        wthor.solve("z" * 64 + " X")
+    with pytest.raises(wthor.IllegalMoveError, match="a1"):
+        wthor.Board().play("a1")
+    with pytest.raises(wthor.IllegalMoveError, match="pass"):
+        wthor.Board().pass_()
+    with pytest.raises(wthor.IllegalMoveError, match="move 2"):
+        wthor.Board.from_transcript("f5f5")
+    with pytest.raises(wthor.NotationError, match="transcript"):
+        wthor.Board.from_transcript("f5z9")
+    with pytest.raises(ValueError, match="10x10"):
+        wthor.solve(wthor.Board(size=10))
+    assert issubclass(wthor.FormatError, wthor.WthorError) and issubclass(wthor.WthorError, ValueError)
+
+
+def test_bad_paths_raise_clear_errors(testdata, tmp_path):
+    missing = tmp_path / "no-such-dir"
+    with pytest.raises(FileNotFoundError, match="no-such-dir"):
+        wthor.Database(missing)
+    bad = testdata / "malformed" / "short_header.wtb"
+    with pytest.raises(wthor.FormatError, match="short_header.wtb") as err:
+        wthor.Database([bad])
+    assert err.value.path.endswith("short_header.wtb") and err.value.offset == 0
+    with pytest.raises(wthor.FormatError, match="record 1"):
+        wthor.Database([testdata / "malformed" / "truncated_record.wtb"])
+    with pytest.raises(TypeError):
+        wthor.Database(42)
+
+
+def test_a_missing_file_in_a_list_is_named(tmp_path):
+    missing = tmp_path / "gone" / "WTH_1999.wtb"
+    with pytest.raises(FileNotFoundError, match="WTH_1999.wtb"):
+        wthor.Database([missing])

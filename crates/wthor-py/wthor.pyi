@@ -1,0 +1,291 @@
+"""The WTHOR Othello game archive from Python.
+
+A thin layer over the Rust crates of the wthor project: the archive's files
+read exactly (names decoded as Windows-1252, passes inserted by the rules),
+every position as NumPy arrays built in Rust, boards with their 8 symmetries,
+and an exact 8x8 endgame solver. The GIL is released during scans and solves.
+
+Squares are numbered ``side * row + column`` from 0 (a1 = 0, h1 = 7, a2 = 8,
+h8 = 63 on 8x8); a bit set (bitboard) has bit ``i`` for square ``i``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+PASS: int
+"""The ``move`` of a pass in ``positions()`` columns (64)."""
+
+NO_SCORE: int
+"""The ``theoretical`` of a position earlier than the file's depth (-128)."""
+
+StrPath = Union[str, "os.PathLike[str]"]
+
+class WthorError(ValueError):
+    """The base of the errors of ``wthor``: bad files, bad notation, illegal moves."""
+
+class FormatError(WthorError):
+    """A file that is no readable WTHOR file.
+
+    The message names the file, the byte offset and the record; so do the
+    attributes (for errors raised while opening a database).
+    """
+
+    path: str
+    offset: int
+    record: Optional[int]
+
+class NotationError(WthorError):
+    """A position (OBF), transcript, square or game identity that cannot be read."""
+
+class IllegalMoveError(WthorError):
+    """A move that is not legal on the board it is played on."""
+
+class Database:
+    """A WTHOR database: game files (``.wtb`` 8x8, ``.wtd`` 10x10) and the
+    names files (``.JOU`` players, ``.TRN`` tournaments) beside them.
+
+    ``Database("path/to/wthor")`` opens the WTHOR files of a directory (not
+    descending into subdirectories), memory-mapped; a list opens those files
+    and directories (and the names files beside listed game files). Of
+    several names files of one kind, the one with the newest creation date
+    is used.
+
+    Raises ``FileNotFoundError`` (or another ``OSError``) for a path that
+    cannot be read, ``FormatError`` for a file that is no WTHOR file.
+    """
+
+    def __init__(self, path_or_paths: Union[StrPath, Sequence[StrPath]]) -> None: ...
+    def __len__(self) -> int:
+        """The number of games, 8x8 and 10x10."""
+    def __iter__(self) -> Iterator[Game]:
+        """The games in file order (files sorted by path)."""
+    def __getitem__(self, key: Union[int, str]) -> Game:
+        """A game by its index in the database (negative from the end;
+        ``IndexError`` when out of range) or its identity: ``"YEAR:INDEX"``
+        (game INDEX, from 0, of the yearly 8x8 file ``WTH_YYYY.wtb``) or
+        ``"FILE:INDEX"`` (any other file by its name, any case:
+        ``"WTH_2001.wtd:3"``, ``"PLAYOK_2023.wtb:0"``). ``KeyError`` when no
+        game has it, ``NotationError`` when the text is no identity."""
+    @property
+    def paths(self) -> List[str]:
+        """The paths of every file opened, in order."""
+    def positions(
+        self, games: Optional[Sequence[int]] = None, augment: bool = False
+    ) -> Dict[str, npt.NDArray[np.generic]]:
+        """Every position of the 8x8 games, one pass in Rust, as a dict of
+        equal-length NumPy arrays (10x10 games are left out: their boards
+        need 100 bits). ``games`` restricts it to the games of those numbers
+        (``Game.number``, rows of ``games_table()``; e.g.
+        ``np.flatnonzero(table["year"] >= 2000)``), in that order
+        (``IndexError`` for a number out of range).
+
+        One row per position from which a move or a pass is made: the
+        start, each position after a move, and the positions where a side
+        passes (inserted by the rules; WTHOR stores no passes). The final
+        position of a game is not a row; a game with an illegal move stops
+        before it.
+
+        Columns:
+
+        - ``player`` (uint64): the discs of the side to move;
+        - ``opponent`` (uint64): the discs of the other side;
+        - ``side`` (uint8): the side to move, 0 black, 1 white;
+        - ``ply`` (uint8): moves and passes made before (0 at the start);
+        - ``move`` (uint8): the square played from the position, or ``PASS`` (64);
+        - ``final`` (int8): the game's final disc difference from the side
+          to move's view, from the record's real score (``2 * black - 64``,
+          negated when white is to move);
+        - ``theoretical`` (int8): the record's theoretical score (perfect
+          play from the position with the file's depth of empties) as a disc
+          difference from the side to move's view, on positions with at most
+          that many empties, else ``NO_SCORE`` (-128). After the depth it is
+          still the game's theoretical score, which the exact value of such a
+          position can differ from when a player erred;
+        - ``game`` (uint32): the game's index in the database (its row in
+          ``games_table()``, ``db[game]``).
+
+        ``augment=True`` returns 8 times the rows: 8 blocks of ``n`` rows,
+        block ``k`` the image of every position under symmetry ``k`` (block 0
+        is ``positions()`` itself), with a ``symmetry`` column (uint8, 0-7).
+        Symmetry ``k`` transposes the board (swaps rows and columns) when
+        ``k & 4``, then reverses the columns (a <-> h) when ``k & 1``, then
+        the rows (1 <-> 8) when ``k & 2``; discs and the move are mapped, the
+        other columns copied.
+        """
+    @overload
+    def games_table(self, to: None = None) -> Dict[str, Union[npt.NDArray[np.generic], List[Optional[str]]]]: ...
+    @overload
+    def games_table(self, to: Literal["dict"]) -> Dict[str, Union[npt.NDArray[np.generic], List[Optional[str]]]]: ...
+    @overload
+    def games_table(self, to: Literal["pandas", "pyarrow"]) -> object: ...
+    def games_table(self, to: Optional[str] = None) -> object:
+        """One row per game, in database order, as columns: ``id`` (str,
+        ``"YEAR:INDEX"`` or ``"FILE:INDEX"``), ``file`` (str), ``index`` (uint32, in the file),
+        ``year`` (uint16), ``size`` (uint8, 8 or 10), ``depth`` (uint8),
+        ``tournament``, ``black``, ``white`` (str or None when the number is
+        beyond the names file), ``tournament_number``, ``black_number``,
+        ``white_number`` (uint16), ``real_score``, ``theoretical_score``
+        (uint8, black's discs as recorded), ``moves`` (uint8, recorded moves).
+
+        ``to=None`` gives the dict (NumPy arrays, lists of str for text);
+        ``to="pandas"`` a ``pandas.DataFrame``, ``to="pyarrow"`` a
+        ``pyarrow.Table`` (``ImportError`` when that package is missing;
+        neither is required otherwise).
+        """
+
+class Game:
+    """One game of a database, with its names joined. Immutable."""
+
+    @property
+    def id(self) -> str:
+        """Its identity, ``"YEAR:INDEX"`` in a yearly 8x8 file (``"2025:0"``),
+        else ``"FILE:INDEX"`` (``"WTH_2001.wtd:3"``); ``db[game.id]`` gives it
+        back."""
+    @property
+    def file(self) -> str:
+        """The name of its file (``WTH_2025.wtb``)."""
+    @property
+    def index(self) -> int:
+        """Its index in its file, from 0."""
+    @property
+    def number(self) -> int:
+        """Its index in the database (its row in ``games_table()``)."""
+    @property
+    def year(self) -> int:
+        """The year of its file's header."""
+    @property
+    def size(self) -> int:
+        """8 or 10."""
+    @property
+    def depth(self) -> int:
+        """The number of empties at which the theoretical score was computed."""
+    @property
+    def tournament(self) -> Optional[str]:
+        """The tournament's name (None when the number is beyond the names file)."""
+    @property
+    def black(self) -> Optional[str]:
+        """The black player's name."""
+    @property
+    def white(self) -> Optional[str]:
+        """The white player's name."""
+    @property
+    def tournament_number(self) -> int: ...
+    @property
+    def black_number(self) -> int: ...
+    @property
+    def white_number(self) -> int: ...
+    @property
+    def real_score(self) -> int:
+        """Black's discs at the end as recorded (empties go to the winner)."""
+    @property
+    def theoretical_score(self) -> int:
+        """Black's discs after perfect play from ``depth`` empties, as recorded."""
+    @property
+    def moves(self) -> List[str]:
+        """The recorded moves as square names (``"f5"``); no passes. Raises
+        ``FormatError`` for a move byte that is no square."""
+    @property
+    def squares(self) -> List[int]:
+        """The recorded moves as square indices."""
+    @property
+    def transcript(self) -> str:
+        """The recorded moves as one transcript, ``"f5d6c3..."``."""
+    def positions(self) -> Dict[str, npt.NDArray[np.generic]]:
+        """This game's rows of ``Database.positions()`` (8x8 games; a 10x10
+        game raises ``ValueError``)."""
+
+class Board:
+    """An Othello position, 8x8 or 10x10: discs and the side to move.
+    Immutable and hashable; ``play`` returns a new board.
+
+    ``Board()`` is the 8x8 start position, ``Board(size=10)`` the 10x10 one,
+    ``Board(obf)`` a position in OBF: one character per square from a1 in
+    square order (``X`` black, ``O`` white, ``-`` empty; 64 or 100 of them),
+    a space, and the side to move (``X`` or ``O``). Raises ``NotationError``
+    for bad OBF.
+    """
+
+    def __init__(self, obf: Optional[str] = None, size: int = 8) -> None: ...
+    @staticmethod
+    def start(size: int = 8) -> Board: ...
+    @staticmethod
+    def from_obf(obf: str) -> Board: ...
+    @staticmethod
+    def from_transcript(transcript: str, size: int = 8) -> Board:
+        """The position after the moves of a transcript (``"f5d6c3"``; passes
+        as ``pa``/``pass``/``--`` or left out) from the start. Raises
+        ``NotationError`` or ``IllegalMoveError``."""
+    @property
+    def size(self) -> int: ...
+    @property
+    def side_to_move(self) -> Literal["black", "white"]: ...
+    @property
+    def black(self) -> int:
+        """Black's discs as a bit set."""
+    @property
+    def white(self) -> int:
+        """White's discs as a bit set."""
+    @property
+    def player(self) -> int:
+        """The side to move's discs as a bit set."""
+    @property
+    def opponent(self) -> int:
+        """The other side's discs as a bit set."""
+    @property
+    def empties(self) -> int: ...
+    def counts(self) -> Tuple[int, int]:
+        """``(black discs, white discs)``."""
+    def legal_moves(self) -> List[str]:
+        """The legal moves as square names in square order (empty when the
+        side to move must pass or the game is over)."""
+    def must_pass(self) -> bool: ...
+    def is_game_over(self) -> bool: ...
+    def play(self, move: Union[str, int]) -> Board:
+        """The board after ``move``: a square name, a square index, or
+        ``"pass"``. Raises ``IllegalMoveError`` or ``NotationError``."""
+    def pass_(self) -> Board:
+        """The board after a pass (``IllegalMoveError`` unless the side to
+        move has no move and the other has one)."""
+    def symmetry(self, k: int) -> Board:
+        """The image under symmetry ``k`` (0-7; see ``Database.positions``)."""
+    def symmetries(self) -> List[Board]:
+        """The 8 images, symmetry 0 (the board itself) first."""
+    def wthor_score(self) -> Tuple[int, int]:
+        """``(black, white)`` under the WTHOR rule (empties to the winner)."""
+    def obf(self) -> str: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Solution:
+    """The exact result of ``solve``."""
+
+    @property
+    def score(self) -> int:
+        """The final disc difference for the side to move under perfect play."""
+    @property
+    def best_moves(self) -> List[str]:
+        """The moves achieving it, in square order (empty when the side to
+        move must pass or the game is over)."""
+    @property
+    def nodes(self) -> int: ...
+
+def solve(
+    position: Union[str, Board],
+    threads: Optional[int] = None,
+    tt_bits: int = 20,
+    all_best: bool = True,
+) -> Solution:
+    """Solves an 8x8 position (OBF or ``Board``) exactly, the GIL released.
+
+    ``threads`` defaults to every core; ``tt_bits`` sizes the hash table
+    (``2**tt_bits`` entries of 32 bytes); ``all_best=False`` finds one best
+    move only (faster). Raises ``NotationError`` for bad OBF, ``ValueError``
+    for a 10x10 position.
+    """
