@@ -125,6 +125,7 @@ fn run(args: Vec<String>) -> Result<()> {
                     ])
                     .arg(&out),
             )
+        }
         "test" => {
             args.finish()?;
             ci::test()
