@@ -101,8 +101,8 @@ fn random_game(seed: u64) -> Vec<u8> {
 /// Black's discs after perfect play from the first position with `depth`
 /// empties, by the library solver (the truth the command must agree with).
 fn theoretical(moves: &[u8], depth: u32) -> u8 {
-    let wthor_db::verify::Reach::At { board, .. } =
-        wthor_db::verify::replay_to_empties::<Board8>(moves, depth)
+    let othello_core::replay::Reach::At { board, .. } =
+        othello_core::replay::replay_to_empties::<Board8>(moves, depth)
     else {
         panic!("game too short")
     };
@@ -482,8 +482,8 @@ fn ten_by_ten_games_are_solved_at_a_small_depth() {
         }
         board = board.play(mv).unwrap();
     }
-    let wthor_db::verify::Reach::At { board: at, .. } =
-        wthor_db::verify::replay_to_empties::<Board10>(&bytes, 10)
+    let othello_core::replay::Reach::At { board: at, .. } =
+        othello_core::replay::replay_to_empties::<Board10>(&bytes, 10)
     else {
         panic!("game too short")
     };
