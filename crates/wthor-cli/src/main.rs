@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 mod cpu_time;
+mod identity;
 mod verify;
 
 /// Tools for the WTHOR Othello game database.
@@ -43,6 +44,10 @@ enum Command {
     Solve(commands::solve::Args),
     /// List or verify solitaire puzzles.
     Puzzles(commands::puzzles::Args),
+    /// Summarise or merge the results logs of `validate --solve` runs.
+    Results(commands::results::Args),
+    /// Merge the solve caches of several runs.
+    Cache(commands::cache::Args),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +62,8 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(args, &mut out),
         Command::Solve(args) => commands::solve::run(args, &mut out),
         Command::Puzzles(args) => commands::puzzles::run(args, &mut out),
+        Command::Results(args) => commands::results::run(args, &mut out),
+        Command::Cache(args) => commands::cache::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match result {

@@ -1,10 +1,12 @@
 //! One module per subcommand.
 
+pub(crate) mod cache;
 pub(crate) mod convert;
 pub(crate) mod info;
 pub(crate) mod perft;
 pub(crate) mod puzzles;
 pub(crate) mod replay;
+pub(crate) mod results;
 pub(crate) mod solve;
 pub(crate) mod validate;
 

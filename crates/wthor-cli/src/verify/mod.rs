@@ -38,7 +38,7 @@ use wthor_format::{FileKind, NameKind, ReadOptions, WthorFile, parse_any, parse_
 
 mod theory;
 
-pub(crate) use theory::{SolveArgs, run_theory};
+pub(crate) use theory::{SolveArgs, Tally, run_theory};
 
 /// How often the cache is saved during a run.
 const CACHE_SAVE_EVERY: Duration = Duration::from_secs(60);

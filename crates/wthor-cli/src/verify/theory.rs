@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use othello_core::solver::GenericSolver;
-use serde::Serialize;
+use serde::{Deserialize as _, Serialize};
 use wthor_db::verify::{
     RecordKey, Shard, TheoryCheck, TheoryStatus, Workers, check_theoretical,
     check_theoretical_10x10, median_p90,
@@ -237,7 +237,9 @@ impl Tally {
 /// `wthor validate --solve PATH...`: checks the theoretical score of every
 /// game (or of the sample/shard) and prints the findings and a summary
 /// (with `json`, one JSON object per checked game, as in the results file,
-/// then `{"summary": {...}}`).
+/// then `{"summary": {...}}`). Games already in the results log are not
+/// checked again but count in the report, which says how many were checked
+/// now.
 /// Returns the exit code: 2 when a file could not be read, else 1 with
 /// `strict` on a finding (a mismatch, an impossible value, an illegal
 /// move or a game that could not be solved), else 0.
@@ -281,6 +283,22 @@ pub(crate) fn run_theory(
         },
     );
     let skipped = selection.logged.len();
+    // The games already in the log count in the report as if checked now.
+    let previous: Vec<(Job<GameView<'_>>, TheoryCheck)> = selection
+        .logged
+        .iter()
+        .filter_map(|job| {
+            let value = log.as_ref()?.records().get(&job.key)?;
+            let check = TheoryCheck::deserialize(value).ok()?;
+            Some((job.clone(), check))
+        })
+        .collect();
+    if previous.len() < skipped {
+        eprintln!(
+            "wthor: warning: {} lines of the results file are not theoretical-score results: left out of the report",
+            skipped - previous.len()
+        );
+    }
     let cache = load_cache(args.cache.as_deref())?;
     let saver = CacheSaver::new(cache.as_ref(), args.cache.as_deref());
     // Fail now, not after the first minute of solving, if the cache cannot
@@ -330,7 +348,10 @@ pub(crate) fn run_theory(
         || saver.maybe_save(false),
     );
     saver.maybe_save(true)?;
-    let done = result?;
+    let mut done = result?;
+    let solved_now = done.len();
+    done.extend(previous);
+    done.sort_by_key(|(job, _)| (job.file, job.index));
 
     let mut tally = Tally::default();
     for (job, check) in &done {
@@ -362,7 +383,10 @@ pub(crate) fn run_theory(
     }
     tally.write_counts(out, "theoretical scores")?;
     if skipped > 0 {
-        write!(out, "; {skipped} already in the results file")?;
+        write!(
+            out,
+            "; {solved_now} checked now, {skipped} already in the results file"
+        )?;
     }
     writeln!(out)?;
     tally.write_times(out)?;

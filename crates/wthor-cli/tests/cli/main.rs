@@ -7,6 +7,7 @@ mod no_panic;
 mod perft;
 mod puzzles;
 mod replay;
+mod results;
 mod solve;
 mod validate;
 

@@ -122,7 +122,7 @@ fn theoretical(moves: &[u8], depth: u32) -> u8 {
 /// A WTH_2001.wtb with P3 = 12: 8 random games with their right
 /// theoretical score except game 3 (off by 2) and game 5 (70, impossible),
 /// then the 9-move wipe-out (short). Returns the right scores.
-fn write_games(dir: &Path) -> Vec<u8> {
+pub(crate) fn write_games(dir: &Path) -> Vec<u8> {
     let mut games = Vec::new();
     let mut right = Vec::new();
     for seed in 1..=8 {
@@ -271,9 +271,20 @@ fn a_second_run_resumes_from_the_results_file() {
     let second = validate_solve(dir.path(), &["--results", r]);
     assert!(second.status.success());
     let t = stdout(&second);
+    // The report counts the games of the log too, and says none was
+    // checked now.
     assert!(
-        t.contains("0 games checked") && t.contains("9 already in the results file"),
+        t.contains("theoretical scores: 9 games checked: ")
+            && t.contains("; 0 checked now, 9 already in the results file\n"),
         "{t}"
+    );
+    assert_eq!(
+        t.lines().filter(|l| l.contains(": record ")).count(),
+        stdout(&first)
+            .lines()
+            .filter(|l| l.contains(": record "))
+            .count(),
+        "the same findings as the first run:\n{t}"
     );
 
     // An interrupted run leaves a truncated line: dropped with a warning,
@@ -296,7 +307,8 @@ fn a_second_run_resumes_from_the_results_file() {
         stderr(&third)
     );
     assert!(
-        stdout(&third).contains("2 games checked"),
+        stdout(&third).contains("9 games checked")
+            && stdout(&third).contains("; 2 checked now, 7 already in the results file\n"),
         "{}",
         stdout(&third)
     );

@@ -26,12 +26,14 @@
 //!
 //! One file per concept, everything re-exported here: `select.rs`
 //! (sampling and sharding), `log.rs` (the results log and its keys),
+//! `merge.rs` (logs read back and merged, duplicates and conflicts),
 //! `theory.rs` (theoretical scores of games), `puzzle.rs` (solitaire
 //! solutions), `runner.rs` (worker threads), `stats.rs` (median and 90th
 //! percentile). No timing here needs the OS: a thread's CPU time is
 //! the caller's to measure ([`TheoryCheck::cpu_seconds`]).
 
 mod log;
+mod merge;
 mod puzzle;
 mod runner;
 mod select;
@@ -39,6 +41,9 @@ mod stats;
 mod theory;
 
 pub use log::{RecordKey, ResultsLog};
+pub use merge::{
+    Conflict, LogError, LogRecord, Merged, VOLATILE_FIELDS, merge_results, outcome, read_results,
+};
 pub use puzzle::{PuzzleCheck, check_puzzle, puzzle_position};
 pub use runner::{Workers, run_parallel};
 pub use select::{Shard, select};

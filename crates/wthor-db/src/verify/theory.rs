@@ -126,6 +126,10 @@ pub struct TheoryCheck {
     /// A best move there (e.g. `"c4"`), when the solver gave one (not when
     /// the stored value was proved by a window search, nor from the cache).
     pub best_move: Option<String>,
+    /// The position at the depth as OBF (with the side to move), when
+    /// reached: what a maintainer checks a mismatch on.
+    #[serde(default)]
+    pub obf: Option<String>,
     /// Discs played before the depth (or in the whole record when short).
     pub moves: usize,
     /// For short records: black's WTHOR-rule discs at the end.
@@ -210,6 +214,7 @@ fn replay_into<B: Board>(
     match replay_to_empties::<B>(moves, u32::from(depth)) {
         Reach::At { board, moves } => {
             check.moves = moves;
+            check.obf = Some(board.to_obf());
             at(check, board);
         }
         Reach::Ended {
@@ -298,6 +303,7 @@ impl TheoryCheck {
             side: None,
             score: None,
             best_move: None,
+            obf: None,
             moves: 0,
             final_score: None,
             finished: None,
