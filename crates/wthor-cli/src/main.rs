@@ -22,6 +22,7 @@ mod draw;
 mod follow;
 mod game;
 mod help;
+mod identity;
 mod verify;
 
 /// Tools for the WTHOR Othello game database.
@@ -77,6 +78,10 @@ enum Command {
     /// Write the man pages into a directory (what `cargo xtask man` runs).
     #[command(hide = true)]
     Man(commands::completions::ManArgs),
+    /// Summarise or merge the results logs of `validate --solve` runs.
+    Results(commands::results::Args),
+    /// Merge the solve caches of several runs.
+    Cache(commands::cache::Args),
 }
 
 fn main() -> ExitCode {
@@ -97,6 +102,8 @@ fn main() -> ExitCode {
         Command::Install(args) => commands::install::run(args, &mut out),
         Command::Completions(args) => commands::completions::run(args, Cli::command(), &mut out),
         Command::Man(args) => commands::completions::run_man(args, Cli::command(), &mut out),
+        Command::Results(args) => commands::results::run(args, &mut out),
+        Command::Cache(args) => commands::cache::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match result {

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub(crate) mod cache;
 pub(crate) mod completions;
 pub(crate) mod convert;
 pub(crate) mod info;
@@ -7,6 +8,7 @@ pub(crate) mod install;
 pub(crate) mod perft;
 pub(crate) mod puzzles;
 pub(crate) mod replay;
+pub(crate) mod results;
 pub(crate) mod search;
 pub(crate) mod show;
 pub(crate) mod solve;

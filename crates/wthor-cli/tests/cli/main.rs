@@ -9,6 +9,7 @@ mod no_panic;
 mod perft;
 mod puzzles;
 mod replay;
+mod results;
 mod search;
 mod show;
 mod solve;
