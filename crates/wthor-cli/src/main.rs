@@ -22,7 +22,6 @@ mod draw;
 mod follow;
 mod game;
 mod help;
-mod identity;
 mod verify;
 
 /// Tools for the WTHOR Othello game database.
@@ -79,8 +78,10 @@ enum Command {
     #[command(hide = true)]
     Man(commands::completions::ManArgs),
     /// Summarise or merge the results logs of `validate --solve` runs.
+    #[command(after_help = help::RESULTS)]
     Results(commands::results::Args),
     /// Merge the solve caches of several runs.
+    #[command(after_help = help::CACHE)]
     Cache(commands::cache::Args),
 }
 

@@ -28,9 +28,9 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde::{Deserialize as _, Serialize};
+use wthor_db::id::file_label;
 use wthor_db::verify::{LogRecord, Merged, TheoryCheck, TheoryStatus, merge_results, read_results};
 
-use crate::identity::game_identity;
 use crate::verify::Tally;
 
 /// Arguments of `wthor results`.
@@ -220,7 +220,7 @@ fn report_conflicts(merged: &Merged, paths: &[PathBuf]) {
         };
         eprintln!(
             "wthor: conflict: {} ({} of {}): {}; {}",
-            game_identity(&c.key.file, c.key.index),
+            format!("{}:{}", file_label(&c.key.file), c.key.index),
             c.key.file,
             c.key.created,
             says(&c.kept),
@@ -261,7 +261,7 @@ fn list_mismatches(
             let key = &g.record.key;
             let v = &g.record.value;
             Mismatch {
-                identity: game_identity(&key.file, key.index),
+                identity: format!("{}:{}", file_label(&key.file), key.index),
                 file: &key.file,
                 created: &key.created,
                 index: key.index,
