@@ -219,8 +219,9 @@ fn report_conflicts(merged: &Merged, paths: &[PathBuf]) {
             )
         };
         eprintln!(
-            "wthor: conflict: {} ({} of {}): {}; {}",
-            format!("{}:{}", file_label(&c.key.file), c.key.index),
+            "wthor: conflict: {}:{} ({} of {}): {}; {}",
+            file_label(&c.key.file),
+            c.key.index,
             c.key.file,
             c.key.created,
             says(&c.kept),
