@@ -298,6 +298,16 @@ fn entry_key(hash: u64, game: u32) -> u64 {
     ((hash >> (64 - HASH_BITS)) << LOW_BITS) | u64::from(game)
 }
 
+/// An entry's sort key with `dir_bits` of bucket: the bucket (top bits of
+/// the hash), then the 24 stored hash bits and the game; the hash bits
+/// between them (none from 16 directory bits) are cleared.
+#[inline]
+fn stored_key(key: u64, dir_bits: u32) -> u64 {
+    let low = (1u64 << (2 * LOW_BITS)) - 1;
+    let top = !((1u64 << (64 - dir_bits)) - 1);
+    key & (top | low)
+}
+
 /// The entries of one game: every position reached after 1 or more
 /// moves (a position where the side to move must pass, with the other side
 /// to move too), up to its end or its first illegal move.
@@ -369,13 +379,18 @@ impl PositionIndex {
                 a
             },
         );
-        keys.par_sort_unstable();
-        keys.dedup();
-        let entries = keys.len() as u64;
-        let dir_bits = (entries / 8)
+        let dir_bits = (keys.len() as u64 / 8)
             .max(1)
             .ilog2()
             .clamp(MIN_DIR_BITS, MAX_DIR_BITS);
+        // Below 16 directory bits, hash bits between the bucket's and the
+        // stored 24 are dropped, so that a bucket is sorted by what it
+        // stores.
+        keys.par_iter_mut()
+            .for_each(|k| *k = stored_key(*k, dir_bits));
+        keys.par_sort_unstable();
+        keys.dedup();
+        let entries = keys.len() as u64;
         let block_bits = BLOCK_BITS.min(dir_bits);
         let buckets = 1usize << dir_bits;
         let shift = HASH_BITS + LOW_BITS - dir_bits;
