@@ -10,6 +10,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod db_args;
+mod query_args;
 mod verify;
 
 /// Tools for the WTHOR Othello game database.
@@ -36,6 +38,11 @@ enum Command {
     Solve(commands::solve::Args),
     /// List or verify solitaire puzzles.
     Puzzles(commands::puzzles::Args),
+    /// Statistics of the games matching a query: totals, next moves from a
+    /// position, player records, openings.
+    Stats(commands::stats::Args),
+    /// Build the position index of a database, or tell whether it is fresh.
+    Index(commands::index::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +57,8 @@ fn main() -> ExitCode {
         Command::Replay(args) => commands::replay::run(args, &mut out),
         Command::Solve(args) => commands::solve::run(args, &mut out),
         Command::Puzzles(args) => commands::puzzles::run(args, &mut out),
+        Command::Stats(args) => commands::stats::run(args, &mut out),
+        Command::Index(args) => commands::index::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match result {
@@ -57,7 +66,11 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("wthor: {err:#}");
-            ExitCode::FAILURE
+            if err.is::<db_args::Exit2>() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

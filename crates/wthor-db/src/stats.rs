@@ -12,14 +12,14 @@
 //! move is mapped back through that symmetry, so that moves are named in
 //! the orientation the position was given in. Moves that a symmetry of the
 //! position itself makes equivalent (from the start: `f5`, `d3`, `c4`,
-//! `e6`) are one row, named by the first of them in square order (`a1`,
-//! `b1`, …, `h8`). With [`StatsOptions::solve`] and at most
+//! `e6`) are one row, named by the first of them by column from the right,
+//! then row (`f5` from the start, as openings are written). With [`StatsOptions::solve`] and at most
 //! [`SOLVE_MAX_EMPTIES`] empty squares (8x8), every legal move also gets its
 //! exact score from [`othello_core::solver::Solver`].
 //!
 //! **Openings** are the first `depth` moves in canonical orientation: the
 //! image, under the symmetries that keep the start position, whose move
-//! squares compare smallest by (column from the right, row), so that 8x8
+//! squares compare first by (column from the right, row), so that 8x8
 //! openings start with `f5` and 10x10 ones with `g6`.
 //!
 //! ```
@@ -348,12 +348,13 @@ impl<B: Board> NextTarget<B> {
         }
     }
 
-    /// The representative of `sq`'s class under the position's symmetries.
+    /// The representative of `sq`'s class under the position's symmetries
+    /// (the first by [`square_order`]).
     fn representative(&self, sq: Square) -> Square {
         self.stabilizer
             .iter()
             .map(|t| t.square(sq, B::SIZE))
-            .min()
+            .min_by_key(|&s| square_order(s, B::SIZE))
             .unwrap_or(sq)
     }
 
@@ -512,6 +513,13 @@ impl Plan<'_> {
     }
 }
 
+/// The order in which equivalent squares are preferred: columns from the
+/// right, then rows from the top (`f5` before `e6`, `d3`, `c4`; `g6` on
+/// 10x10).
+fn square_order(sq: Square, size: Size) -> (u8, u8) {
+    (size.side() - 1 - sq.col(size), sq.row(size))
+}
+
 fn total_discs(size: BoardSize) -> u8 {
     match size {
         BoardSize::Eight => 64,
@@ -527,14 +535,10 @@ fn canonical_opening(raw: &[u8], depth: usize, size: Size, stab: &[Symmetry]) ->
         .iter()
         .map(|&b| Square::from_wthor(b, size))
         .collect::<Option<_>>()?;
-    let side = size.side();
     stab.iter()
         .map(|s| {
             let img: Vec<Square> = squares.iter().map(|&sq| s.square(sq, size)).collect();
-            let key: Vec<(u8, u8)> = img
-                .iter()
-                .map(|sq| (side - 1 - sq.col(size), sq.row(size)))
-                .collect();
+            let key: Vec<(u8, u8)> = img.iter().map(|&sq| square_order(sq, size)).collect();
             (key, img)
         })
         .min()

@@ -1,9 +1,11 @@
 //! One module per subcommand.
 
 pub(crate) mod convert;
+pub(crate) mod index;
 pub(crate) mod info;
 pub(crate) mod perft;
 pub(crate) mod puzzles;
 pub(crate) mod replay;
 pub(crate) mod solve;
+pub(crate) mod stats;
 pub(crate) mod validate;

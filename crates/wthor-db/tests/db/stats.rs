@@ -102,7 +102,8 @@ fn totals_players_and_openings_equal_a_plain_count() {
     assert_eq!(stats.totals.median_black_discs, Some(median));
 
     // Player records: (games, wins, draws, losses, diff sum, first, last).
-    let mut records: BTreeMap<String, (u64, u64, u64, u64, i64, u16, u16)> = BTreeMap::new();
+    type Plain = (u64, u64, u64, u64, i64, u16, u16);
+    let mut records: BTreeMap<String, Plain> = BTreeMap::new();
     for g in &games {
         let total = i64::from(half(g.size)) * 2;
         let b = i64::from(g.score);
@@ -296,7 +297,7 @@ fn equivalent_moves_of_a_symmetric_position_are_one_row() {
         .count() as u64;
     assert_eq!(next.reached, eight);
     assert_eq!(next.moves.len(), 1);
-    assert_eq!(next.moves[0].square.name(Size::Eight).to_string(), "d3");
+    assert_eq!(next.moves[0].square.name(Size::Eight).to_string(), "f5");
     assert_eq!(next.moves[0].results.games + next.ended, eight);
 }
 
