@@ -47,6 +47,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use memmap2::Mmap;
 use othello_core::replay::{Step, replay_with, wthor_tokens};
@@ -189,6 +190,24 @@ pub struct PositionIndex {
     dir_start: usize,
     blocks_start: usize,
     entries_start: usize,
+    /// The database files of the index's files, as last found (so that
+    /// lookups do not resolve paths again).
+    bound: Mutex<Vec<Bound>>,
+}
+
+/// An index file found in a database.
+#[derive(Clone, Debug)]
+struct Bound {
+    /// The global number of its first game.
+    start: u32,
+    /// Its games.
+    games: u32,
+    /// Its position in the database.
+    file: usize,
+    /// Its board side.
+    side: u8,
+    /// Its path as the database opened it.
+    path: PathBuf,
 }
 
 /// The canonical path of a file, as the index stores it.
@@ -543,6 +562,7 @@ impl PositionIndex {
             blocks_start: dir_end,
             entries_start: blocks_end,
             map,
+            bound: Mutex::new(Vec::new()),
         })
     }
 
@@ -707,6 +727,48 @@ impl PositionIndex {
         Ok(out)
     }
 
+    /// Where the index's files are in `db`: as found last time when the
+    /// database still has those paths there, else found again.
+    fn bind(&self, db: &Database) -> Result<Vec<Bound>, IndexError> {
+        let mut bound = self
+            .bound
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let valid = bound.len() == self.files.len()
+            && bound.iter().all(|b| {
+                db.files()
+                    .get(b.file)
+                    .is_some_and(|f| f.path() == b.path && f.game_count() == b.games as usize)
+            });
+        if !valid {
+            let keys: Vec<(usize, String)> = db
+                .files()
+                .iter()
+                .enumerate()
+                .filter(|(_, d)| d.board_size().is_some())
+                .map(|(i, d)| (i, path_key(d.path())))
+                .collect();
+            let mut found = Vec::with_capacity(self.files.len());
+            let mut start = 0u32;
+            for f in &self.files {
+                let &(file, _) = keys
+                    .iter()
+                    .find(|(_, k)| *k == f.path)
+                    .ok_or_else(|| IndexError::Stale(StaleReason::Gone(short(&f.path))))?;
+                found.push(Bound {
+                    start,
+                    games: f.games,
+                    file,
+                    side: f.side,
+                    path: db.files()[file].path().to_owned(),
+                });
+                start += f.games;
+            }
+            *bound = found;
+        }
+        Ok(bound.clone())
+    }
+
     /// The games of `db` that may reach `position` (every game that does,
     /// and rarely a few more: confirm with the query's matcher), in
     /// database order. The index must be fresh for `db`.
@@ -719,18 +781,7 @@ impl PositionIndex {
         db: &Database,
         position: &Position,
     ) -> Result<Vec<GameId>, IndexError> {
-        // Global number ranges → database files.
-        let mut ranges = Vec::with_capacity(self.files.len());
-        let mut start = 0u32;
-        for f in &self.files {
-            let file = db
-                .files()
-                .iter()
-                .position(|d| d.board_size().is_some() && path_key(d.path()) == f.path)
-                .ok_or_else(|| IndexError::Stale(StaleReason::Gone(short(&f.path))))?;
-            ranges.push((start, f.games, file, f.side));
-            start += f.games;
-        }
+        let ranges = self.bind(db)?;
         let (side, discs, hash) = match position {
             Position::Eight(b) => (8, (b.player() | b.opponent()).count(), position_hash(b)),
             Position::Ten(b) => (10, (b.player() | b.opponent()).count(), position_hash(b)),
@@ -740,15 +791,18 @@ impl PositionIndex {
             // reaches the start; the matcher rejects the rest.
             ranges
                 .iter()
-                .filter(|r| r.3 == side)
-                .flat_map(|&(_, n, file, _)| (0..n as usize).map(move |i| GameId::new(file, i)))
+                .filter(|r| r.side == side)
+                .flat_map(|r| {
+                    let file = r.file;
+                    (0..r.games as usize).map(move |i| GameId::new(file, i))
+                })
                 .collect()
         } else {
             self.lookup(hash)?
                 .into_iter()
                 .filter_map(|g| {
-                    let &(s, _, file, _) = ranges.iter().rev().find(|r| r.0 <= g)?;
-                    Some(GameId::new(file, (g - s) as usize))
+                    let r = ranges.iter().rev().find(|r| r.start <= g)?;
+                    Some(GameId::new(r.file, (g - r.start) as usize))
                 })
                 .collect()
         };
@@ -812,7 +866,11 @@ impl Database {
         };
         match ix.staleness(self) {
             Some(reason) => IndexStatus::Stale(reason),
-            None => IndexStatus::Fresh(ix),
+            None => match ix.bind(self) {
+                Ok(_) => IndexStatus::Fresh(ix),
+                Err(IndexError::Stale(reason)) => IndexStatus::Stale(reason),
+                Err(e) => IndexStatus::Corrupt(e),
+            },
         }
     }
 

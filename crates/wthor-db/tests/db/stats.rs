@@ -102,8 +102,8 @@ fn totals_players_and_openings_equal_a_plain_count() {
     assert_eq!(stats.totals.median_black_discs, Some(median));
 
     // Player records: (games, wins, draws, losses, diff sum, first, last).
-    type Plain = (u64, u64, u64, u64, i64, u16, u16);
-    let mut records: BTreeMap<String, Plain> = BTreeMap::new();
+    type Tally = (u64, u64, u64, u64, i64, u16, u16);
+    let mut records: BTreeMap<String, Tally> = BTreeMap::new();
     for g in &games {
         let total = i64::from(half(g.size)) * 2;
         let b = i64::from(g.score);
