@@ -601,10 +601,16 @@ impl PositionIndex {
     /// content hashes).
     #[must_use]
     pub fn staleness(&self, db: &Database) -> Option<StaleReason> {
+        self.check(db).err()
+    }
+
+    /// Where the index's files are in `db` when it was built from exactly
+    /// `db`'s game files (see [`staleness`](PositionIndex::staleness)).
+    fn check(&self, db: &Database) -> Result<Vec<Bound>, StaleReason> {
         let now = describe(db);
         for (_, f) in &now {
             match self.files.iter().find(|g| g.path == f.path) {
-                None => return Some(StaleReason::NotIndexed(short(&f.path))),
+                None => return Err(StaleReason::NotIndexed(short(&f.path))),
                 Some(g) => {
                     let what = if g.len != f.len {
                         "size"
@@ -615,17 +621,30 @@ impl PositionIndex {
                     } else {
                         continue;
                     };
-                    return Some(StaleReason::Changed {
+                    return Err(StaleReason::Changed {
                         file: short(&f.path),
                         what,
                     });
                 }
             }
         }
-        self.files
-            .iter()
-            .find(|g| !now.iter().any(|(_, f)| f.path == g.path))
-            .map(|g| StaleReason::Gone(short(&g.path)))
+        let mut found = Vec::with_capacity(self.files.len());
+        let mut start = 0u32;
+        for g in &self.files {
+            let &(file, _) = now
+                .iter()
+                .find(|(_, f)| f.path == g.path)
+                .ok_or_else(|| StaleReason::Gone(short(&g.path)))?;
+            found.push(Bound {
+                start,
+                games: g.games,
+                file,
+                side: g.side,
+                path: db.files()[file].path().to_owned(),
+            });
+            start += g.games;
+        }
+        Ok(found)
     }
 
     /// Checks the checksum of every block of entries and the directory's
@@ -727,8 +746,9 @@ impl PositionIndex {
         Ok(out)
     }
 
-    /// Where the index's files are in `db`: as found last time when the
-    /// database still has those paths there, else found again.
+    /// Where the index's files are in `db`: as found by the last fresh
+    /// check when the database still has those files there, else checked
+    /// again.
     fn bind(&self, db: &Database) -> Result<Vec<Bound>, IndexError> {
         let mut bound = self
             .bound
@@ -741,40 +761,20 @@ impl PositionIndex {
                     .is_some_and(|f| f.path() == b.path && f.game_count() == b.games as usize)
             });
         if !valid {
-            let keys: Vec<(usize, String)> = db
-                .files()
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| d.board_size().is_some())
-                .map(|(i, d)| (i, path_key(d.path())))
-                .collect();
-            let mut found = Vec::with_capacity(self.files.len());
-            let mut start = 0u32;
-            for f in &self.files {
-                let &(file, _) = keys
-                    .iter()
-                    .find(|(_, k)| *k == f.path)
-                    .ok_or_else(|| IndexError::Stale(StaleReason::Gone(short(&f.path))))?;
-                found.push(Bound {
-                    start,
-                    games: f.games,
-                    file,
-                    side: f.side,
-                    path: db.files()[file].path().to_owned(),
-                });
-                start += f.games;
-            }
-            *bound = found;
+            *bound = self.check(db).map_err(IndexError::Stale)?;
         }
         Ok(bound.clone())
     }
 
     /// The games of `db` that may reach `position` (every game that does,
     /// and rarely a few more: confirm with the query's matcher), in
-    /// database order. The index must be fresh for `db`.
+    /// database order. The first use with a database checks that the
+    /// index is fresh for it (as [`Database::index_status`] does, which
+    /// spares that check).
     ///
     /// # Errors
-    /// [`IndexError::Stale`] when a file of the index is not in `db`,
+    /// [`IndexError::Stale`] when the index was not built from `db`'s
+    /// files,
     /// [`IndexError::Corrupt`] when the block read is damaged.
     pub fn candidates(
         &self,
@@ -864,13 +864,14 @@ impl Database {
             Ok(ix) => ix,
             Err(e) => return IndexStatus::Corrupt(e),
         };
-        match ix.staleness(self) {
-            Some(reason) => IndexStatus::Stale(reason),
-            None => match ix.bind(self) {
-                Ok(_) => IndexStatus::Fresh(ix),
-                Err(IndexError::Stale(reason)) => IndexStatus::Stale(reason),
-                Err(e) => IndexStatus::Corrupt(e),
-            },
+        match ix.check(self) {
+            Err(reason) => IndexStatus::Stale(reason),
+            Ok(bound) => {
+                *ix.bound
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = bound;
+                IndexStatus::Fresh(ix)
+            }
         }
     }
 

@@ -279,3 +279,22 @@ fn index_and_scan_agree_on_the_real_archive() {
         db.stats(&q, &options).unwrap()
     );
 }
+
+#[test]
+fn an_index_opened_by_hand_checks_freshness_on_first_use() {
+    let dir = copy_fixtures();
+    let db = Database::open(dir.path()).unwrap();
+    let path = dir.path().join("x.idx");
+    PositionIndex::build(&db, &path).unwrap();
+    let ix = PositionIndex::open(&path).unwrap();
+    let p = game_positions(&db, db.parse_game_id("2001:1").unwrap())[3];
+    let q = Query::new().position(p);
+    assert_eq!(db.search_indexed(&q, &ix).unwrap(), db.search(&q).unwrap());
+    // Another database (one file fewer): refused, not misread.
+    std::fs::remove_file(dir.path().join("WTH_2001.wtd")).unwrap();
+    let other = Database::open(dir.path()).unwrap();
+    assert!(matches!(
+        other.search_indexed(&q, &ix),
+        Err(wthor_db::index::IndexedError::Index(IndexError::Stale(_)))
+    ));
+}
