@@ -28,7 +28,7 @@ use crate::query_args::QueryArgs;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   wthor stats --db ~/wthor --position-after f5d6c3d3c4 --next
-  wthor stats --db ~/wthor --position 'OBF…' --next --solve
+  wthor stats --db ~/wthor --position <OBF of 24 empties or fewer> --solve
   wthor stats --db ~/wthor --player tastet --by-year
   wthor stats --db ~/wthor --player tastet --player shaman --player-records
   wthor stats --db ~/wthor --year 2020.. --openings 6 --top 10 --format csv")]
@@ -43,7 +43,8 @@ pub(crate) struct Args {
     /// black's win/draw/loss rates, mean black discs.
     #[arg(long)]
     next: bool,
-    /// With --next: the exact score of each move (at most 24 empties).
+    /// The exact score of each next move by perfect play (implies --next;
+    /// 8x8 positions with at most 24 empty squares).
     #[arg(long)]
     solve: bool,
     /// Player records: games, wins, draws, losses, score %, mean disc
