@@ -39,6 +39,10 @@
 //! entries  6 bytes each, sorted: hash bits 16..40 (24 bits) above the game number (24 bits)
 //! ```
 //!
+//! D grows with the entries (about 8 per bucket, 8 to 20 bits); below 16,
+//! the hash bits between the bucket's and the stored 24 are not kept (a
+//! small index compares 32 to 39 bits; collisions are confirmed away).
+//!
 //! Opening checks the header's checksum and every size against the file
 //! length; a lookup checks the directory bounds and the checksum of the
 //! one block it reads (a few kilobytes), so a corrupt index is reported,
