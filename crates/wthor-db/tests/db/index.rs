@@ -298,3 +298,33 @@ fn an_index_opened_by_hand_checks_freshness_on_first_use() {
         Err(wthor_db::index::IndexedError::Index(IndexError::Stale(_)))
     ));
 }
+
+#[test]
+fn extra_candidates_as_from_a_hash_collision_change_nothing() {
+    // An index lookup may return games that do not reach the position (a
+    // 40-bit hash collision): they are confirmed by replay, so even every
+    // game as a candidate gives the scan's answer.
+    let db = Database::open(testdata()).unwrap();
+    let mut every = Vec::new();
+    let _ = db.scan(|g| {
+        every.push(g.id);
+        std::ops::ControlFlow::<()>::Continue(())
+    });
+    let options = StatsOptions {
+        next_moves: true,
+        players: true,
+        openings: 2,
+        ..StatsOptions::default()
+    };
+    for (name, ply) in [("2001:2", 7), ("2002:9", 20), ("WTH_2002.wtd:1", 11)] {
+        let p = game_positions(&db, db.parse_game_id(name).unwrap())[ply];
+        let q = Query::new().position(p);
+        let stats = db.stats(&q, &options).unwrap();
+        assert_eq!(stats.totals.results.games, db.count(&q).unwrap() as u64);
+        assert_eq!(
+            db.stats_among(&q, &options, &every).unwrap(),
+            stats,
+            "{name}"
+        );
+    }
+}
