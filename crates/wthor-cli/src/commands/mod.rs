@@ -3,6 +3,7 @@
 pub(crate) mod cache;
 pub(crate) mod completions;
 pub(crate) mod convert;
+pub(crate) mod index;
 pub(crate) mod info;
 pub(crate) mod install;
 pub(crate) mod perft;
@@ -12,6 +13,7 @@ pub(crate) mod results;
 pub(crate) mod search;
 pub(crate) mod show;
 pub(crate) mod solve;
+pub(crate) mod stats;
 pub(crate) mod stream;
 pub(crate) mod validate;
 

@@ -13,6 +13,7 @@ mod results;
 mod search;
 mod show;
 mod solve;
+mod stats;
 mod stream;
 mod validate;
 
@@ -71,6 +72,8 @@ fn help_lists_the_subcommands() {
         "install",
         "completions",
         "search",
+        "stats",
+        "index",
     ] {
         assert!(text.contains(cmd), "--help lacks {cmd}");
     }
