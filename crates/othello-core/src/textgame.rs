@@ -245,7 +245,8 @@ pub fn parse_signed_transcript(
         let body = part.trim_end_matches(['+', '-']);
         let sign = part.as_bytes().last().copied();
         if !body.trim().is_empty() {
-            let parsed = parse_transcript(body, size).map_err(|e| e.shifted(offset, moves.len()))?;
+            let parsed =
+                parse_transcript(body, size).map_err(|e| e.shifted(offset, moves.len()))?;
             moves.extend(parsed);
         }
         offset += part.len();
@@ -287,7 +288,10 @@ mod tests {
                 kind: SquareError::OffBoard
             }
         );
-        assert_eq!(parse_ggf("GM[x]").unwrap_err().kind(), &GgfErrorKind::NoStart);
+        assert_eq!(
+            parse_ggf("GM[x]").unwrap_err().kind(),
+            &GgfErrorKind::NoStart
+        );
         // A pass written `pass` and one implied by two moves of one colour.
         let g = parse_ggf("(;B[f5]W[pass];)").unwrap();
         assert_eq!(g.moves, [g.moves[0], Move::Pass]);

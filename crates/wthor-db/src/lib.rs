@@ -26,6 +26,9 @@
 //!   result, score ranges, opening under the 8 symmetries, position in any
 //!   orientation, sort, limit), run by [`Database::search`] (parallel) or
 //!   [`Database::search_sequential`].
+//! * **Import** ([`import`]): games from elsewhere checked, turned to
+//!   start with f5, planned into a directory (names appended, numbers
+//!   kept), theoretical scores solved, files written atomically.
 //! * **Verify** ([`verify`], [`cache`]): the solver checks of theoretical
 //!   scores and puzzles, and their persistent cache.
 //!
@@ -60,6 +63,7 @@ pub mod database;
 mod error;
 pub mod files;
 pub mod id;
+pub mod import;
 pub mod names;
 pub mod query;
 pub mod scan;

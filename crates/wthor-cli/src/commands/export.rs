@@ -1,0 +1,162 @@
+//! `wthor export [filters] --format F [-o FILE]`: the games of a database
+//! in a text format (CSV, JSON Lines, GGF, transcripts, OBF; see
+//! [`crate::textfmt`]).
+//!
+//! The games are those the filters select (all by default), in database
+//! order unless `--sort`. Without `-o` they go to standard output; with it,
+//! to a temporary file beside FILE, synced, then renamed over FILE, so that
+//! FILE is never half-written. The format is `--format`, else FILE's
+//! extension (`.csv .jsonl .ggf .txt .obf`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use wthor_db::{Database, DatabaseBuilder, GameId, OpenOptions};
+
+use crate::query_args::{DbArgs, QueryArgs};
+use crate::textfmt::{self, ExportCounts, ExportOptions, Format};
+
+/// Arguments of `wthor export`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  wthor export --db wthor --format csv -o wthor.csv
+  wthor export --player Tastet --year 2000..2005 --format ggf
+  wthor export --format obf --empties 20 --limit 100 -o set.obf
+
+Exit codes: 0 ok, 1 findings (games whose moves could not be written whole), 2 usage or I/O error.")]
+pub(crate) struct Args {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    query: QueryArgs,
+    /// The format (default: from the extension of -o).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// The file to write (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// OBF: the positions at this many empty squares (default: each file's
+    /// depth, where the stored theoretical score is the known value).
+    #[arg(long, value_name = "N")]
+    empties: Option<u8>,
+    /// The encoding of the names files (WHATWG label; default windows-1252).
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
+}
+
+/// Opens a database of directories or files with the names encoding.
+pub(crate) fn open_db(sources: &[&Path], encoding: Option<&str>) -> anyhow::Result<Database> {
+    let mut options = OpenOptions::default();
+    options.read.check_moves = false;
+    if let Some(label) = encoding {
+        options.read = options
+            .read
+            .with_encoding_label(label)
+            .with_context(|| format!("--encoding {label}"))?;
+    }
+    let mut b = DatabaseBuilder::new().options(options);
+    for s in sources {
+        b = b.source(*s);
+    }
+    Ok(b.open()?)
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let format = match (args.format, &args.output) {
+        (Some(f), _) => f,
+        (None, Some(path)) => Format::from_path(path).with_context(|| {
+            format!(
+                "{}: give --format, or an extension .csv, .jsonl, .ggf, .txt or .obf",
+                path.display()
+            )
+        })?,
+        (None, None) => anyhow::bail!("give --format (csv, jsonl, ggf, transcript, obf)"),
+    };
+    let dir = args.db.dir()?;
+    let db = open_db(&[&dir], args.encoding.as_deref())?;
+    let query = args.query.query()?;
+    let ids = db.search(&query)?;
+    let options = ExportOptions {
+        format,
+        empties: args.empties,
+    };
+    let counts = write_export(&db, &ids, &options, args.output.as_deref(), out)?;
+    Ok(report(&counts, args.output.as_deref()))
+}
+
+/// Exports `ids` to `output` (atomically) or to `out`.
+pub(crate) fn write_export(
+    db: &Database,
+    ids: &[GameId],
+    options: &ExportOptions,
+    output: Option<&Path>,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExportCounts> {
+    let (chunks, counts) = textfmt::export(db, ids, options);
+    match output {
+        Some(path) => write_atomically(path, &chunks)?,
+        None => textfmt::write_chunks(&chunks, out)?,
+    }
+    Ok(counts)
+}
+
+/// Prints what was written and skipped on stderr; the exit code.
+pub(crate) fn report(counts: &ExportCounts, output: Option<&Path>) -> ExitCode {
+    if let Some(path) = output {
+        eprintln!(
+            "wthor: {}: {} games written",
+            path.display(),
+            counts.written
+        );
+    }
+    if counts.short > 0 {
+        eprintln!(
+            "wthor: {} games end before the position asked for: skipped",
+            counts.short
+        );
+    }
+    if counts.bad_moves > 0 {
+        eprintln!(
+            "wthor: {} games have a move that is no square or illegal: written up to it (skipped in OBF)",
+            counts.bad_moves
+        );
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes the chunks to a temporary file beside `path`, syncs it, renames
+/// it to `path`.
+pub(crate) fn write_atomically(path: &Path, chunks: &[Vec<u8>]) -> anyhow::Result<()> {
+    if path.is_dir() {
+        anyhow::bail!("{}: is a directory, expected a file name", path.display());
+    }
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".wthor-export-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let mut temp = builder
+        .tempfile_in(dir)
+        .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, temp.as_file_mut());
+    textfmt::write_chunks(chunks, &mut w)
+        .and_then(|()| w.flush())
+        .with_context(|| format!("{}: cannot write", path.display()))?;
+    drop(w);
+    temp.as_file()
+        .sync_all()
+        .with_context(|| format!("{}: cannot write", path.display()))?;
+    temp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("{}: cannot replace", path.display()))?;
+    Ok(())
+}
