@@ -178,11 +178,16 @@ fn read_wthor(path: &Path, names: &NamesFiles, lines: &mut Lines<'_>) -> anyhow:
         found.sort();
         found.pop()
     };
-    let players = names.players.clone().or_else(|| own(FileKind::Players));
+    let players = names
+        .players
+        .clone()
+        .or_else(|| own(FileKind::Players))
+        .or_else(|| joined_names(path, FileKind::Players));
     let tournaments = names
         .tournaments
         .clone()
-        .or_else(|| own(FileKind::Tournaments));
+        .or_else(|| own(FileKind::Tournaments))
+        .or_else(|| joined_names(path, FileKind::Tournaments));
     let mut options = wthor_db::OpenOptions::default();
     options.read.check_moves = false;
     if let Some(label) = &names.encoding {
@@ -247,6 +252,25 @@ fn read_wthor(path: &Path, names: &NamesFiles, lines: &mut Lines<'_>) -> anyhow:
         });
     }
     Ok(())
+}
+
+/// The names file of `kind` a database of `game`'s directory joins with
+/// it (the newest of the directory).
+pub(crate) fn joined_names(game: &Path, kind: FileKind) -> Option<PathBuf> {
+    let dir = game.parent().filter(|d| !d.as_os_str().is_empty());
+    let db = wthor_db::Database::open(dir.unwrap_or(Path::new("."))).ok()?;
+    let name = game.file_name()?;
+    let f = db
+        .files()
+        .iter()
+        .position(|f| f.path().file_name() == Some(name))?;
+    let join = db.join(f);
+    let i = if kind == FileKind::Players {
+        join.players
+    } else {
+        join.tournaments
+    }?;
+    Some(db.files()[i].path().to_owned())
 }
 
 /// The year of a GGF date: `2003.12.15_…`, `2014-02-21 …`, Unix seconds.

@@ -2,6 +2,8 @@
 //! subcommand (each module owned by the issue that builds its command).
 
 mod convert;
+mod export;
+mod import;
 mod info;
 mod perft;
 mod puzzles;
