@@ -94,12 +94,10 @@ pub(crate) fn write_export(
     output: Option<&Path>,
     out: &mut dyn Write,
 ) -> anyhow::Result<ExportCounts> {
-    let (chunks, counts) = textfmt::export(db, ids, options);
     match output {
-        Some(path) => write_atomically(path, &chunks)?,
-        None => textfmt::write_chunks(&chunks, out)?,
+        Some(path) => write_atomically(path, |w| textfmt::export(db, ids, options, w)),
+        None => Ok(textfmt::export(db, ids, options, out)?),
     }
-    Ok(counts)
 }
 
 /// Prints what was written and skipped on stderr; the exit code.
@@ -127,9 +125,13 @@ pub(crate) fn report(counts: &ExportCounts, output: Option<&Path>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Writes the chunks to a temporary file beside `path`, syncs it, renames
-/// it to `path`.
-pub(crate) fn write_atomically(path: &Path, chunks: &[Vec<u8>]) -> anyhow::Result<()> {
+/// Writes `write`'s output to a temporary file beside `path`, syncs it,
+/// renames it to `path`; on failure the temporary file is removed and
+/// `path` untouched.
+pub(crate) fn write_atomically<T>(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
+) -> anyhow::Result<T> {
     if path.is_dir() {
         anyhow::bail!("{}: is a directory, expected a file name", path.display());
     }
@@ -147,9 +149,9 @@ pub(crate) fn write_atomically(path: &Path, chunks: &[Vec<u8>]) -> anyhow::Resul
     let mut temp = builder
         .tempfile_in(dir)
         .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, temp.as_file_mut());
-    textfmt::write_chunks(chunks, &mut w)
-        .and_then(|()| w.flush())
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
+    let value = write(&mut w)
+        .and_then(|v| w.flush().map(|()| v))
         .with_context(|| format!("{}: cannot write", path.display()))?;
     drop(w);
     temp.as_file()
@@ -158,5 +160,5 @@ pub(crate) fn write_atomically(path: &Path, chunks: &[Vec<u8>]) -> anyhow::Resul
     temp.persist(path)
         .map_err(|e| e.error)
         .with_context(|| format!("{}: cannot replace", path.display()))?;
-    Ok(())
+    Ok(value)
 }

@@ -202,51 +202,57 @@ pub(crate) fn row(db: &Database, id: GameId) -> Option<Row<'_>> {
     })
 }
 
-/// Writes the games `ids` of `db` in the format: the chunks of bytes in
-/// order (header first) and the counts.
+/// Chunks generated in parallel before they are written: memory stays
+/// bounded and the buffers are reused from one batch to the next.
+const BATCH: usize = 16;
+
+/// Writes the games `ids` of `db` in the format to `out` (a header first
+/// for CSV), in order; the counts of what was written and skipped.
+///
+/// # Errors
+/// When `out` fails.
 pub(crate) fn export(
     db: &Database,
     ids: &[GameId],
     options: &ExportOptions,
-) -> (Vec<Vec<u8>>, ExportCounts) {
+    out: &mut dyn Write,
+) -> std::io::Result<ExportCounts> {
     let names = MoveNames::new();
     // Decode every names table once, before the threads race for it.
     for f in 0..db.files().len() {
         let _ = db.names(f);
     }
-    let parts: Vec<(Vec<u8>, ExportCounts)> = ids
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut out = Vec::with_capacity(chunk.len() * estimate(options.format));
-            let mut scratch = Scratch::default();
-            let mut counts = ExportCounts::default();
-            for &id in chunk {
-                if let Some(r) = row(db, id) {
-                    counts += write_row(&r, db, &names, options, &mut scratch, &mut out);
-                }
-            }
-            csv::finish(&mut scratch, &mut out);
-            (out, counts)
-        })
-        .collect();
-    let mut total = ExportCounts::default();
-    let mut chunks = Vec::with_capacity(parts.len() + 1);
     if options.format == Format::Csv {
-        chunks.push(csv::header());
+        out.write_all(&csv::header())?;
     }
-    for (bytes, counts) in parts {
-        total += counts;
-        chunks.push(bytes);
+    let mut buffers: Vec<Vec<u8>> = Vec::new();
+    let mut total = ExportCounts::default();
+    for batch in ids.chunks(CHUNK * BATCH) {
+        let chunks: Vec<&[GameId]> = batch.chunks(CHUNK).collect();
+        buffers.resize_with(buffers.len().max(chunks.len()), Vec::new);
+        let counts: Vec<ExportCounts> = chunks
+            .par_iter()
+            .zip(buffers.par_iter_mut())
+            .map(|(chunk, out)| {
+                out.clear();
+                out.reserve(chunk.len() * estimate(options.format));
+                let mut scratch = Scratch::default();
+                let mut counts = ExportCounts::default();
+                for &id in *chunk {
+                    if let Some(r) = row(db, id) {
+                        counts += write_row(&r, db, &names, options, &mut scratch, out);
+                    }
+                }
+                csv::finish(&mut scratch, out);
+                counts
+            })
+            .collect();
+        for (c, buf) in counts.into_iter().zip(&buffers) {
+            total += c;
+            out.write_all(buf)?;
+        }
     }
-    (chunks, total)
-}
-
-/// Writes chunks to `out`.
-pub(crate) fn write_chunks(chunks: &[Vec<u8>], out: &mut dyn Write) -> std::io::Result<()> {
-    for c in chunks {
-        out.write_all(c)?;
-    }
-    Ok(())
+    Ok(total)
 }
 
 /// A number's decimal digits in `buf`.

@@ -179,10 +179,16 @@ fn the_whole_real_archive_reads_back_as_csv_and_jsonl() {
     let games = db.game_count();
     let csv_text = real_export(&data, "csv");
     let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    // One row per game, in database order across the parallel chunks.
+    let ids: Vec<String> = db
+        .games()
+        .map(|(f, i, _)| db.game_name(wthor_db::GameId::new(f, i)).to_string())
+        .collect();
     let mut rows = 0;
-    for record in reader.records() {
+    for (record, id) in reader.records().zip(&ids) {
         let record = record.unwrap();
         assert_eq!(record.len(), 13);
+        assert_eq!(&record[0], id);
         rows += 1;
     }
     assert_eq!(rows, games);
