@@ -25,7 +25,7 @@ use crate::textfmt::{self, ExportCounts, ExportOptions, Format};
   wthor export --player Tastet --year 2000..2005 --format ggf
   wthor export --format obf --empties 20 --limit 100 -o set.obf
 
-Exit codes: 0 ok, 1 findings (games whose moves could not be written whole), 2 usage or I/O error.")]
+Exit codes: 0 ok, 1 games whose moves could not be written whole or an error, 2 a usage error.")]
 pub(crate) struct Args {
     #[command(flatten)]
     db: DbArgs,

@@ -285,3 +285,28 @@ pub(crate) fn disc_diff(black: u8, size: BoardSize) -> i32 {
 pub(crate) fn name_text<'a>(n: &NameRef<'a>) -> &'a str {
     n.name.unwrap_or("")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_formats_and_extensions_choose_formats() {
+        let mut buf = [0u8; 10];
+        assert_eq!(digits(0, &mut buf), b"0");
+        assert_eq!(digits(65_535, &mut buf), b"65535");
+        assert_eq!(digits(u32::MAX, &mut buf), b"4294967295");
+        assert_eq!(Format::from_path(Path::new("a/b.CSV")), Some(Format::Csv));
+        assert_eq!(
+            Format::from_path(Path::new("x.txt")),
+            Some(Format::Transcript)
+        );
+        assert_eq!(Format::from_path(Path::new("x.wtb")), None);
+        assert_eq!(disc_diff(33, BoardSize::Eight), 2);
+        assert_eq!(disc_diff(40, BoardSize::Ten), -20);
+        let names = MoveNames::new();
+        assert_eq!(names.get(56, BoardSize::Eight), Some("f5"));
+        assert_eq!(names.get(19, BoardSize::Eight), None);
+        assert_eq!(names.get(130, BoardSize::Ten), Some("j10"));
+    }
+}
