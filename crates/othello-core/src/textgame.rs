@@ -207,7 +207,7 @@ fn is_standard_start(bo: &str, size: Size) -> bool {
     chars = chars.trim_start_matches(|c: char| c.is_ascii_digit());
     let cells: String = chars.chars().filter(|c| !c.is_whitespace()).collect();
     let n = size.squares();
-    if cells.len() != n + 1 {
+    if !cells.is_ascii() || cells.len() != n + 1 {
         return false;
     }
     let (board, side) = cells.split_at(n);
