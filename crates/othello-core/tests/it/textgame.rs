@@ -38,7 +38,7 @@ proptest! {
         let _ = parse_signed_transcript(&text, Size::Eight);
         // Half a real game, cut anywhere (at a character).
         let real = "(;GM[Othello]PB[Zoë]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[d6]B[c3//1.0];)";
-        let end = real.char_indices().map(|(i, _)| i).filter(|&i| i <= cut).last().unwrap_or(0);
+        let end = real.char_indices().map(|(i, _)| i).rfind(|&i| i <= cut).unwrap_or(0);
         let _ = parse_ggf(&real[..end]);
         let _ = parse_ggf(&format!("(;BO[8 {text} *];)"));
     }
