@@ -53,6 +53,33 @@ fn every_format_on_a_selection_of_the_fixtures() {
 }
 
 #[test]
+fn encoding_of_the_names_files() {
+    let args = |enc: &'static str| {
+        let mut a = vec!["export", "--db", "testdata", "--format", "csv"];
+        a.extend(["--tournament", "Open de", "--limit", "1"]);
+        if !enc.is_empty() {
+            a.extend(["--encoding", enc]);
+        }
+        a
+    };
+    assert!(check(&args(""), 0).contains(",Open de Suède,"));
+    // The Japanese article's guess decodes the è (0xE8) as č.
+    let wrong = check(&args("iso-8859-2"), 0);
+    assert!(wrong.contains(",Open de Sučde,"), "{wrong}");
+    let out = wthor(&[
+        "export",
+        "--db",
+        "testdata",
+        "--format",
+        "csv",
+        "--encoding",
+        "klingon",
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("--encoding klingon"));
+}
+
+#[test]
 fn db_from_the_environment_and_usage_errors() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_wthor"))
         .args(["export", "--format", "transcript", "--limit", "1"])
