@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use othello_core::replay::{GameStatus, replay_moves};
 use othello_core::solver::Solver;
 use othello_core::symmetry::Symmetry;
-use othello_core::{Board, Board8, IllegalReason, Move, Size, Square};
+use othello_core::{Board, Board8, Color, IllegalReason, Move, Size, Square};
 use wthor_format::{
     BoardSize, CreationDate, Encoding, FileKind, Game, HEADER_LEN, Header, NameKind, ReadOptions,
 };
@@ -86,6 +86,20 @@ pub struct Incoming {
     /// The winner as recorded, when the input tells only that: 1 black, 0
     /// draw, -1 white.
     pub winner: Option<i8>,
+    /// A theoretical score the input carries, with its depth: the solver
+    /// then proves it first when the depth is the file's (a narrow search,
+    /// cheaper than a full solve), and solves fully only if it is wrong.
+    pub theoretical: Option<Theoretical>,
+}
+
+/// A theoretical score as stored: black's discs after perfect play from the
+/// position with `depth` empty squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theoretical {
+    /// The empty squares.
+    pub depth: u8,
+    /// Black's discs.
+    pub score: u8,
 }
 
 /// Why a game is not imported.
@@ -134,6 +148,8 @@ pub struct Prepared {
     /// Something odd but not fatal (a recorded result that the moves
     /// contradict, a game that stops while moves remain), to report.
     pub note: Option<String>,
+    /// The theoretical score the input carries, if any.
+    pub theoretical: Option<Theoretical>,
 }
 
 /// f5 on 8x8.
@@ -149,7 +165,7 @@ const F5: Square = Square::new_unchecked(4 * 8 + 5);
 ///     source: Source { file: "x.txt".into(), line: 1, record: false },
 ///     moves: parse_transcript("d3c3", Size::Eight).unwrap(),
 ///     black: "a".into(), white: "b".into(), tournament: None, year: None,
-///     score: None, winner: None,
+///     score: None, winner: None, theoretical: None,
 /// };
 /// let p = prepare(game).unwrap();
 /// let text: Vec<String> = p.squares.iter().map(|s| s.name(Size::Eight).to_string()).collect();
@@ -229,6 +245,7 @@ pub fn prepare(game: Incoming) -> Result<Prepared, Rejection> {
         real_score,
         finished,
         note,
+        theoretical: game.theoretical,
     })
 }
 
@@ -300,6 +317,9 @@ pub struct PlannedGame {
     pub file: usize,
     /// The record (theoretical score filled by [`solve_theoretical`]).
     pub game: Game,
+    /// The theoretical score the input carries at the file's depth, to
+    /// prove first.
+    pub guess: Option<u8>,
 }
 
 /// Everything an import will change, computed before any write.
@@ -561,10 +581,15 @@ pub fn plan(dir: &Path, games: &[Prepared], options: &ImportOptions) -> Result<P
                 .expect("at most 60 discs are played"),
         };
         files[file].added += 1;
+        let depth = files[file].depth;
         planned.push(PlannedGame {
             source: g.source.clone(),
             file,
             game,
+            guess: g
+                .theoretical
+                .filter(|t| t.depth == depth && t.score <= 64)
+                .map(|t| t.score),
         });
     }
     Ok(Plan {
@@ -640,24 +665,24 @@ pub fn solve_theoretical(
     cache: Option<&SolveCache>,
     progress: impl Fn() + Sync,
 ) {
-    let jobs: Vec<(usize, u8, Vec<u8>, u8)> = plan
+    let jobs: Vec<(usize, u8, &PlannedGame)> = plan
         .games
         .iter()
         .enumerate()
-        .map(|(i, g)| {
-            (
-                i,
-                plan.files[g.file].depth,
-                g.game.moves.clone(),
-                g.game.real_score,
-            )
-        })
+        .map(|(i, g)| (i, plan.files[g.file].depth, g))
         .collect();
     let results = std::sync::Mutex::new(vec![0u8; jobs.len()]);
-    let work = |&(_, depth, ref moves, real): &(usize, u8, Vec<u8>, u8), solver: &mut Solver| {
-        theoretical(moves, depth, real, solver, cache)
+    let work = |&(_, depth, g): &(usize, u8, &PlannedGame), solver: &mut Solver| {
+        theoretical(
+            &g.game.moves,
+            depth,
+            g.game.real_score,
+            g.guess,
+            solver,
+            cache,
+        )
     };
-    let done = |&(i, ..): &(usize, u8, Vec<u8>, u8), score: u8| -> Result<(), ()> {
+    let done = |&(i, ..): &(usize, u8, &PlannedGame), score: u8| -> Result<(), ()> {
         results
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)[i] = score;
@@ -673,18 +698,27 @@ pub fn solve_theoretical(
     }
 }
 
-/// The theoretical score of one game (WTHOR move bytes) at `depth`.
+/// The theoretical score of one game (WTHOR move bytes) at `depth`: black's
+/// discs after perfect play, `real` when the game ends before. A `guess`
+/// (black's discs) is proved first by a narrow search (see
+/// [`solve_cached`]); a wrong one costs a full solve after it.
 #[must_use]
 pub fn theoretical(
     moves: &[u8],
     depth: u8,
     real: u8,
+    guess: Option<u8>,
     solver: &mut Solver,
     cache: Option<&SolveCache>,
 ) -> u8 {
     match replay_to_empties::<Board8>(moves, u32::from(depth)) {
         Reach::At { board, .. } => {
-            let s = solve_cached(solver, cache, board.player(), board.opponent(), None);
+            let side = board.side_to_move();
+            let guess = guess.map(|g| {
+                let black = 2 * i32::from(g) - 64;
+                if side == Color::Black { black } else { -black }
+            });
+            let s = solve_cached(solver, cache, board.player(), board.opponent(), guess);
             black_discs(s.score, board.side_to_move())
         }
         Reach::Ended { .. } | Reach::Illegal { .. } => real,
@@ -775,6 +809,7 @@ mod tests {
             year: Some(2020),
             score,
             winner: None,
+            theoretical: None,
         }
     }
 
@@ -814,6 +849,36 @@ mod tests {
                 .unwrap()
                 .starts_with("unfinished")
         );
+    }
+
+    #[test]
+    fn a_guess_is_proved_or_replaced_by_the_solver() {
+        use othello_core::solver::SolverOptions;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/WTH_2002.wtb");
+        let bytes = std::fs::read(path).unwrap();
+        let file = wthor_format::parse_game_file(&bytes, &ReadOptions::default()).unwrap();
+        let mut solver = Solver::new(SolverOptions {
+            threads: 1,
+            tt_bits: 16,
+        });
+        let cache = SolveCache::new();
+        for game in file.games().take(6) {
+            let (moves, real) = (game.moves_raw(), game.real_score());
+            let plain = theoretical(moves, 16, real, None, &mut solver, None);
+            // The fixtures' stored scores are the solver's, at 16 empties.
+            assert_eq!(plain, game.theoretical_score());
+            for guess in [plain, plain.saturating_sub(2), 64, 0] {
+                let t = theoretical(moves, 16, real, Some(guess), &mut solver, None);
+                assert_eq!(t, plain, "guess {guess}");
+            }
+            // Through the cache: solved once, then found.
+            let t = theoretical(moves, 16, real, Some(0), &mut solver, Some(&cache));
+            assert_eq!(t, plain);
+            assert_eq!(
+                theoretical(moves, 16, real, None, &mut solver, Some(&cache)),
+                plain
+            );
+        }
     }
 
     #[test]

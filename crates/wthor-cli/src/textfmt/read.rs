@@ -31,7 +31,7 @@ use othello_core::replay::{Token, wthor_tokens};
 use othello_core::textgame::{parse_ggf, parse_signed_transcript};
 use othello_core::{Board8, Move, Size};
 use wthor_db::DatabaseBuilder;
-use wthor_db::import::{Incoming, Source, date_of_unix};
+use wthor_db::import::{Incoming, Source, Theoretical, date_of_unix};
 use wthor_format::{BoardSize, FileKind};
 
 /// A line that could not be read as a game.
@@ -102,6 +102,7 @@ impl Lines<'_> {
         year: Option<u16>,
         score: Option<u8>,
         winner: Option<i8>,
+        theoretical: Option<Theoretical>,
     ) {
         let name = |n: Option<&str>| {
             n.map(str::trim)
@@ -123,6 +124,7 @@ impl Lines<'_> {
             year,
             score,
             winner,
+            theoretical,
         });
     }
 }
@@ -249,6 +251,10 @@ fn read_wthor(path: &Path, names: &NamesFiles, lines: &mut Lines<'_>) -> anyhow:
             year: Some(f.year()).filter(|&y| y != 0),
             score: Some(game.real_score()),
             winner: None,
+            theoretical: Some(Theoretical {
+                depth: f.header().depth(),
+                score: game.theoretical_score(),
+            }),
         });
     }
     Ok(())
@@ -327,6 +333,7 @@ fn read_ggf(text: &str, lines: &mut Lines<'_>) {
                     year,
                     score,
                     None,
+                    None,
                 );
             }
             Err(e) => lines.bad(i + 1, e.to_string()),
@@ -387,6 +394,10 @@ fn read_jsonl(text: &str, lines: &mut Lines<'_>) {
             n("year").and_then(|y| u16::try_from(y).ok()),
             n("blackScore").and_then(|y| u8::try_from(y).ok()),
             None,
+            n("depth")
+                .and_then(|d| u8::try_from(d).ok())
+                .zip(n("blackTheoreticalScore").and_then(|t| u8::try_from(t).ok()))
+                .map(|(depth, score)| Theoretical { depth, score }),
         );
     }
 }
@@ -418,6 +429,7 @@ fn read_csv(text: &str, lines: &mut Lines<'_>) -> anyhow::Result<()> {
         col("winner"),
         col("boardSize"),
     );
+    let (depth, theoretical) = (col("depth"), col("blackTheoreticalScore"));
     for record in reader.records() {
         if lines.full() {
             break;
@@ -451,6 +463,10 @@ fn read_csv(text: &str, lines: &mut Lines<'_>) -> anyhow::Result<()> {
         let y = get(year).and_then(|y| y.trim().parse().ok());
         let s = get(score).and_then(|s| s.trim().parse().ok());
         let win = get(winner).and_then(|s| s.trim().parse().ok());
+        let th = get(depth)
+            .and_then(|d| d.trim().parse().ok())
+            .zip(get(theoretical).and_then(|t| t.trim().parse().ok()))
+            .map(|(depth, score)| Theoretical { depth, score });
         lines.game(
             line,
             moves,
@@ -460,6 +476,7 @@ fn read_csv(text: &str, lines: &mut Lines<'_>) -> anyhow::Result<()> {
             y,
             s,
             win,
+            th,
         );
     }
     Ok(())
@@ -490,7 +507,7 @@ fn read_transcripts(text: &str, lines: &mut Lines<'_>) {
                 .and_then(|d| d.parse::<i32>().ok())
                 .filter(|d| d.abs() <= 64 && d % 2 == 0)
                 .and_then(|d| u8::try_from((64 + d) / 2).ok());
-            lines.game(i + 1, moves, None, None, None, None, score, None);
+            lines.game(i + 1, moves, None, None, None, None, score, None, None);
             continue;
         }
         let mut words = line.split_whitespace();
@@ -502,7 +519,7 @@ fn read_transcripts(text: &str, lines: &mut Lines<'_>) {
             }
         };
         let winner = words.next().and_then(|w| w.parse::<i8>().ok());
-        lines.game(i + 1, moves, None, None, None, None, None, winner);
+        lines.game(i + 1, moves, None, None, None, None, None, winner, None);
     }
 }
 
