@@ -46,7 +46,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     }
     let out_kind = FileKind::from_path(output).with_context(|| {
         format!(
-            "{}: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn or .pzz)",
+            "{}: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn, .pzz, or for games .csv, .jsonl, .ggf, .txt, .obf)",
             output.display()
         )
     })?;
