@@ -40,7 +40,7 @@ use wthor_format::{
     BoardSize, CreationDate, Encoding, FileKind, Game, HEADER_LEN, Header, NameKind, ReadOptions,
 };
 
-use crate::cache::{SolveCache, write_atomically};
+use crate::cache::SolveCache;
 use crate::verify::{Reach, Workers, black_discs, replay_to_empties, run_parallel, solve_cached};
 
 /// Where a game came from: the input file and its line (from 1), or its
@@ -761,6 +761,37 @@ impl Plan {
         }
         Ok(())
     }
+}
+
+/// Writes `bytes` to a temporary file in `path`'s directory, syncs it and
+/// renames it over `path`: the file is either wholly old or wholly new. It
+/// keeps the permissions of the file it replaces (a new one gets 0644 on
+/// Unix, not the temporary file's private 0600).
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".wthor-import-");
+    match std::fs::metadata(path) {
+        Ok(meta) => {
+            builder.permissions(meta.permissions());
+        }
+        Err(_) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt as _;
+                builder.permissions(std::fs::Permissions::from_mode(0o644));
+            }
+        }
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// The calendar date (UTC) of a Unix time in seconds, as a creation date.

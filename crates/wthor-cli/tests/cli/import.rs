@@ -199,6 +199,24 @@ fn illegal_games_stop_the_import_unless_skipped() {
     let jou_after = std::fs::read(db.path().join("WTHOR.JOU")).unwrap();
     assert_eq!(jou_after[16..jou.len()], jou[16..], "old names kept");
     assert_eq!(jou_after.len(), jou.len() + 20, "one player added");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = |f: &str| {
+            let m = std::fs::metadata(db.path().join(f))
+                .unwrap()
+                .permissions()
+                .mode();
+            m & 0o777
+        };
+        assert_eq!(mode("WTHOR.JOU"), mode("WTH_2002.wtb"), "permissions kept");
+        let leftovers: Vec<_> = std::fs::read_dir(db.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().starts_with(".wthor"))
+            .collect();
+        assert!(leftovers.is_empty());
+    }
     let game = &after[before.len()..];
     let black = u16::from_le_bytes([game[2], game[3]]);
     let white = u16::from_le_bytes([game[4], game[5]]);
