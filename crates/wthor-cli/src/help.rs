@@ -52,6 +52,27 @@ An index is optional: search and stats use it when it is fresh and scan otherwis
 Exit status: 0 ok (status: the index is fresh), 1 status: stale, missing or damaged,
 2 usage or I/O error.";
 
+/// `wthor export --help`.
+pub(crate) const EXPORT: &str = "\
+Examples:
+  wthor export --db testdata --format csv --player nakamura --limit 5
+  wthor export --db testdata --year 2001 --format ggf -o games.ggf
+  wthor export --db testdata --format obf --year 2003 --limit 100 -o set.obf
+  wthor export --db ~/wthor --format transcript -o ~/all.txt
+
+Exit status: 0 ok, 1 games whose moves could not be written whole, 2 usage or I/O
+error (nothing is written then).";
+
+/// `wthor import --help`.
+pub(crate) const IMPORT: &str = "\
+Examples:
+  wthor import testdata/WTH_2001.wtb --into mydb --depth 12 --dry-run
+  wthor import logbook.gam egaroucid.txt --into ~/wthor --year 2024 --tournament Self-play
+  wthor import PLAYOK_2023.wtb --into ~/wthor --threads 2 --cache solve.cache
+
+Exit status: 0 ok, 1 games rejected (illegal or unreadable; nothing is written
+unless --skip-illegal), 2 usage or I/O error.";
+
 /// `wthor results --help`.
 pub(crate) const RESULTS: &str = "\
 Examples:

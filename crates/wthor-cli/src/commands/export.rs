@@ -21,12 +21,7 @@ use crate::textfmt::{self, ExportCounts, ExportOptions, Format};
 
 /// Arguments of `wthor export`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:
-  wthor export --db wthor --format csv -o wthor.csv
-  wthor export --player Tastet --year 2000..2005 --format ggf
-  wthor export --format obf --empties 20 --limit 100 -o set.obf
-
-Exit codes: 0 ok, 1 games whose moves could not be written whole or an error, 2 a usage error.")]
+#[command(after_help = crate::help::EXPORT)]
 pub(crate) struct Args {
     #[command(flatten)]
     db: DbArgs,

@@ -28,12 +28,7 @@ use crate::verify::{load_cache, progress};
 
 /// Arguments of `wthor import`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:
-  wthor import games.ggf --into wthor --dry-run
-  wthor import logbook.gam egaroucid.txt --into mydb --year 2024 --tournament 'Self-play'
-  wthor import PLAYOK_2023.wtb --into mydb --threads 2 --cache solve.cache
-
-Exit codes: 0 ok, 1 games rejected (illegal or unreadable) or an error, 2 a usage error.")]
+#[command(after_help = crate::help::IMPORT)]
 pub(crate) struct Args {
     /// Inputs: transcripts (.txt, .gam), GGF (.ggf), CSV, JSON Lines, WTHOR
     /// game files (.wtb).

@@ -200,7 +200,7 @@ fn convert_refuses_other_kinds_and_unknown_extensions() {
     );
     // A text format is for game files only.
     let out = wthor_in(dir.path(), &["convert", "WTHOR.JOU", "-o", "x.csv"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
         "wthor: WTHOR.JOU: only game files (.wtb, .wtd) convert to x.csv\n"
