@@ -54,7 +54,7 @@ fn help_lists_the_subcommands() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     for cmd in [
-        "info", "convert", "validate", "perft", "replay", "solve", "puzzles",
+        "info", "convert", "validate", "perft", "replay", "solve", "puzzles", "results", "cache",
     ] {
         assert!(text.contains(cmd), "--help lacks {cmd}");
     }
