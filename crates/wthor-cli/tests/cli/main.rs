@@ -76,6 +76,10 @@ fn help_lists_the_subcommands() {
         "search",
         "stats",
         "index",
+        "results",
+        "cache",
+        "export",
+        "import",
     ] {
         assert!(text.contains(cmd), "--help lacks {cmd}");
     }
