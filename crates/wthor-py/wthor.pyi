@@ -49,19 +49,32 @@ class IllegalMoveError(WthorError):
 
 class Database:
     """A WTHOR database: game files (``.wtb`` 8x8, ``.wtd`` 10x10) and the
-    names files (``.JOU`` players, ``.TRN`` tournaments) beside them.
+    names files (``.JOU`` players, ``.TRN`` tournaments) of their release.
 
     ``Database("path/to/wthor")`` opens the WTHOR files of a directory (not
     descending into subdirectories), memory-mapped; a list opens those files
-    and directories (and the names files beside listed game files). Of
-    several names files of one kind, the one with the newest creation date
-    is used.
+    and directories (a file listed twice is opened once). Each game file is
+    read with the names files of its release opened with it, in its
+    directory: the newest (by header date, then size) ``.JOU`` and ``.TRN``
+    of its family (``PLAYOK.JOU`` for ``PLAYOK_2023.wtb``), else ``WTH`` /
+    ``WTHOR``; ``players=`` and ``tournaments=`` name the files to use for
+    every game file instead (as ``wthor search --players/--tournaments``).
+    A game file listed without names files has no names (``None``), as with
+    ``wthor search --db FILE``.
 
     Raises ``FileNotFoundError`` (or another ``OSError``) for a path that
-    cannot be read, ``FormatError`` for a file that is no WTHOR file.
+    cannot be read, ``FormatError`` for a file that is no WTHOR file,
+    ``WthorError`` for a ``players=`` / ``tournaments=`` file of another
+    kind.
     """
 
-    def __init__(self, path_or_paths: Union[StrPath, Sequence[StrPath]]) -> None: ...
+    def __init__(
+        self,
+        path_or_paths: Union[StrPath, Sequence[StrPath]],
+        *,
+        players: Optional[StrPath] = None,
+        tournaments: Optional[StrPath] = None,
+    ) -> None: ...
     def __len__(self) -> int:
         """The number of games, 8x8 and 10x10."""
     def __iter__(self) -> Iterator[Game]:

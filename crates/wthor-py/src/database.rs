@@ -8,149 +8,157 @@ use othello_core::{Move, Size, Square};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use wthor_db::{Database, OpenOptions};
-use wthor_format::{BoardSize, FileKind, GameView, parse_header};
+use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError};
+use wthor_format::{BoardSize, GameView};
 
 use crate::errors::{db_error, notation_error};
-use crate::ids::{self, Span, Unknown};
-use crate::names::{self, Names};
 use crate::positions::{self, Columns, GameRows};
 
-/// A game file of the database: where its games sit, and its header's
-/// year and depth.
-#[derive(Clone, Debug)]
+/// A game file of the database: where its games sit among the database's
+/// games, and its header's depth.
+#[derive(Clone, Copy, Debug)]
 struct GameFile {
     /// Index in `Database::files`.
     file: usize,
-    span: Span,
-    year: u16,
+    /// The database-wide number of its first game.
+    start: usize,
+    /// Its number of games.
+    len: usize,
+    /// The depth of its theoretical scores.
     depth: u8,
 }
 
-/// A WTHOR database: game files with the names files beside them.
+/// A WTHOR database: game files with the names files of their release.
 #[pyclass(frozen, name = "Database", module = "wthor")]
 pub struct PyDatabase {
     db: Database,
+    /// The game files, in database order.
     files: Vec<GameFile>,
-    names: Names,
+    /// For each file of `db`, its position in `files` (game files only).
+    slot: Vec<Option<usize>>,
     len: usize,
 }
 
-/// Opens a directory (its WTHOR files, not descending), or the files and
-/// directories of a list with the names files beside them.
-///
-/// **Temporary, one place** (with `ids` and `names`): to be replaced by the
-/// database builder of `wthor-db` when its query API lands.
-fn open(paths: &[PathBuf]) -> Result<Database, wthor_db::Error> {
-    let options = OpenOptions::default();
-    if let [dir] = paths {
-        if dir.is_dir() {
-            return Database::open_with(dir, &options);
-        }
-    }
-    let mut all = Vec::new();
+/// Opens the sources with `wthor-db`'s builder (directories not
+/// descending, names joined per release, or the names files given).
+fn open(
+    paths: &[PathBuf],
+    players: Option<PathBuf>,
+    tournaments: Option<PathBuf>,
+) -> Result<Database, wthor_db::Error> {
+    let mut builder = DatabaseBuilder::new();
     for p in paths {
-        if p.is_dir() {
-            all.extend(wthor_db::list_files(p, false)?);
-        } else {
-            all.push(p.clone());
-        }
+        builder = builder.source(p);
     }
-    let beside = names::beside(&all)?;
-    all.extend(beside);
-    let root = paths.first().cloned().unwrap_or_default();
-    Database::from_paths(root, &all, &options)
+    if let Some(p) = players {
+        builder = builder.players(p);
+    }
+    if let Some(t) = tournaments {
+        builder = builder.tournaments(t);
+    }
+    builder.open()
 }
 
 impl PyDatabase {
-    fn from_db(db: Database) -> Result<PyDatabase, wthor_db::Error> {
-        let names = Names::of(db.files())?;
+    fn from_db(db: Database) -> PyDatabase {
         let mut files = Vec::new();
+        let mut slot = Vec::with_capacity(db.files().len());
         let mut start = 0;
         for (i, f) in db.files().iter().enumerate() {
-            if !matches!(f.kind(), FileKind::Games8 | FileKind::Games10) {
+            if f.board_size().is_none() {
+                slot.push(None);
                 continue;
             }
-            let header = parse_header(f.bytes()).ok().map(|(_, h)| h);
+            slot.push(Some(files.len()));
             let len = f.game_count();
-            let name = f
-                .path()
-                .file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
             files.push(GameFile {
                 file: i,
-                span: Span::new(name, start, len),
-                year: header.map_or(0, |h| h.year),
-                depth: header.map_or(22, |h| h.depth()),
+                start,
+                len,
+                depth: f.header().depth(),
             });
             start += len;
         }
-        Ok(PyDatabase {
+        PyDatabase {
             db,
             files,
-            names,
+            slot,
             len: start,
-        })
+        }
     }
 
-    /// The game file holding the game of database-wide index `index`, and
-    /// the index in that file.
-    fn locate(&self, index: usize) -> Option<(&GameFile, usize)> {
-        let k = self.files.partition_point(|g| g.span.start <= index);
+    /// The game of database-wide number `number`.
+    fn id_of(&self, number: usize) -> Option<GameId> {
+        let k = self.files.partition_point(|g| g.start <= number);
         let g = self.files.get(k.checked_sub(1)?)?;
-        (index < g.span.start + g.span.len).then(|| (g, index - g.span.start))
+        (number < g.start + g.len).then(|| GameId::new(g.file, number - g.start))
     }
 
-    fn view(&self, g: &GameFile, index: usize) -> GameView<'_> {
-        self.db.files()[g.file]
-            .game(index)
-            .expect("index below the file's game count")
+    /// The game file of `id` (a game of this database).
+    fn file_of(&self, id: GameId) -> &GameFile {
+        let k = self.slot[id.file()].expect("a game file");
+        &self.files[k]
     }
 
-    fn game(&self, index: usize) -> Option<PyGame> {
-        let (g, i) = self.locate(index)?;
-        let v = self.view(g, i);
-        let name = |n: Option<&str>| n.map(str::to_owned);
-        Some(PyGame {
-            id: g.span.id(i),
-            file: g.span.name.clone(),
-            index: i,
-            number: index,
-            year: g.year,
+    /// The database-wide number of `id`.
+    fn number_of(&self, id: GameId) -> usize {
+        self.file_of(id).start + id.index()
+    }
+
+    fn view(&self, id: GameId) -> GameView<'_> {
+        self.db.game(id).expect("a game of this database")
+    }
+
+    fn game(&self, id: GameId) -> PyGame {
+        let v = self.view(id);
+        let g = self.file_of(id);
+        let file = &self.db.files()[g.file];
+        let name = |n: wthor_db::NameRef<'_>| n.name.map(str::to_owned);
+        PyGame {
+            id: self.db.game_name(id).to_string(),
+            file: file.file_name(),
+            index: id.index(),
+            number: g.start + id.index(),
+            year: file.year(),
             depth: g.depth,
             size: v.board_size().side(),
             tournament_number: v.tournament(),
             black_number: v.black(),
             white_number: v.white(),
-            tournament: name(self.names.tournament(v.tournament())),
-            black: name(self.names.player(v.black())),
-            white: name(self.names.player(v.white())),
+            tournament: name(self.db.tournament(id)),
+            black: name(self.db.black(id)),
+            white: name(self.db.white(id)),
             real_score: v.real_score(),
             theoretical_score: v.theoretical_score(),
             record: v.as_bytes().to_vec(),
-        })
+        }
     }
 
-    /// The games of database-wide indices `numbers` (in that order; 10x10
+    /// The game `id` as the input of [`positions::collect`].
+    fn game_rows(&self, id: GameId) -> GameRows<'_> {
+        GameRows {
+            view: self.view(id),
+            depth: self.file_of(id).depth,
+            game: u32::try_from(self.number_of(id)).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// The games of database-wide numbers `numbers` (in that order; 10x10
     /// games give no rows) as the input of [`positions::collect`].
     fn rows_of(&self, numbers: &[i64]) -> PyResult<Vec<GameRows<'_>>> {
         numbers
             .iter()
             .map(|&n| {
-                let (g, i) = usize::try_from(n)
+                let id = usize::try_from(n)
                     .ok()
-                    .and_then(|n| self.locate(n))
+                    .and_then(|n| self.id_of(n))
                     .ok_or_else(|| {
                         PyIndexError::new_err(format!(
                             "game number {n} out of range ({} games)",
                             self.len
                         ))
                     })?;
-                Ok(GameRows {
-                    view: self.view(g, i),
-                    depth: g.depth,
-                    game: u32::try_from(g.span.start + i).unwrap_or(u32::MAX),
-                })
+                Ok(self.game_rows(id))
             })
             .collect()
     }
@@ -159,17 +167,10 @@ impl PyDatabase {
     fn rows(&self) -> Vec<GameRows<'_>> {
         let mut out = Vec::with_capacity(self.len);
         for g in &self.files {
-            let file = &self.db.files()[g.file];
-            if file.board_size() != Some(BoardSize::Eight) {
+            if self.db.files()[g.file].board_size() != Some(BoardSize::Eight) {
                 continue;
             }
-            for (i, view) in file.games().enumerate() {
-                out.push(GameRows {
-                    view,
-                    depth: g.depth,
-                    game: u32::try_from(g.span.start + i).unwrap_or(u32::MAX),
-                });
-            }
+            out.extend((0..g.len).map(|i| self.game_rows(GameId::new(g.file, i))));
         }
         out
     }
@@ -242,12 +243,19 @@ fn convert<'py>(
 impl PyDatabase {
     /// Opens a WTHOR database: a directory (its `.wtb .wtd .jou .trn .pzz`
     /// files, not descending into subdirectories), or a list of files and
-    /// directories. Names are read from the `.JOU`/`.TRN` files opened (for
-    /// a list of game files, from those beside them).
+    /// directories. Each game file is read with the newest names files of
+    /// its release among the files opened, in its directory, or with the
+    /// `players` / `tournaments` files given.
     #[new]
-    fn new(py: Python<'_>, path_or_paths: &Bound<'_, PyAny>) -> PyResult<PyDatabase> {
+    #[pyo3(signature = (path_or_paths, *, players = None, tournaments = None))]
+    fn new(
+        py: Python<'_>,
+        path_or_paths: &Bound<'_, PyAny>,
+        players: Option<PathBuf>,
+        tournaments: Option<PathBuf>,
+    ) -> PyResult<PyDatabase> {
         let paths = paths_of(path_or_paths)?;
-        py.detach(|| open(&paths).and_then(PyDatabase::from_db))
+        py.detach(|| open(&paths, players, tournaments).map(PyDatabase::from_db))
             .map_err(|e| db_error(py, &e))
     }
 
@@ -263,7 +271,8 @@ impl PyDatabase {
             let index = if i < 0 { i + self.len as isize } else { i };
             return usize::try_from(index)
                 .ok()
-                .and_then(|i| self.game(i))
+                .and_then(|i| self.id_of(i))
+                .map(|id| self.game(id))
                 .ok_or_else(|| {
                     PyIndexError::new_err(format!(
                         "game index {i} out of range ({} games)",
@@ -276,10 +285,10 @@ impl PyDatabase {
                 "a game is an int index or a \"YEAR:INDEX\" / \"FILE:INDEX\" string",
             ));
         };
-        match ids::resolve(&text, self.files.iter().map(|g| &g.span)) {
-            Ok(i) => Ok(self.game(i).expect("a resolved game exists")),
-            Err(Unknown::Syntax(e)) => Err(notation_error(e)),
-            Err(Unknown::Missing(e)) => Err(PyKeyError::new_err(e)),
+        match self.db.parse_game_id(&text) {
+            Ok(id) => Ok(self.game(id)),
+            Err(e @ GameIdError::Syntax(_)) => Err(notation_error(e)),
+            Err(e) => Err(PyKeyError::new_err(e.to_string())),
         }
     }
 
@@ -342,20 +351,23 @@ impl PyDatabase {
         let (mut tournament, mut black, mut white) = (Vec::new(), Vec::new(), Vec::new());
         let (mut real, mut theo, mut moves) = (Vec::new(), Vec::new(), Vec::new());
         for g in &self.files {
-            for i in 0..g.span.len {
-                let v = self.view(g, i);
-                id.push(g.span.id(i));
-                file.push(g.span.name.as_str());
+            let f = &self.db.files()[g.file];
+            let name = f.file_name();
+            for i in 0..g.len {
+                let gid = GameId::new(g.file, i);
+                let v = self.view(gid);
+                id.push(self.db.game_name(gid).to_string());
+                file.push(name.clone());
                 index.push(i as u32);
-                year.push(g.year);
+                year.push(f.year());
                 size.push(v.board_size().side());
                 depth.push(g.depth);
                 tn.push(v.tournament());
                 bn.push(v.black());
                 wn.push(v.white());
-                tournament.push(self.names.tournament(v.tournament()));
-                black.push(self.names.player(v.black()));
-                white.push(self.names.player(v.white()));
+                tournament.push(self.db.tournament(gid).name);
+                black.push(self.db.black(gid).name);
+                white.push(self.db.white(gid).name);
                 real.push(v.real_score());
                 theo.push(v.theoretical_score());
                 moves.push(v.move_count() as u8);
@@ -395,7 +407,8 @@ impl GameIter {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> Option<PyGame> {
-        let game = self.db.bind(py).get().game(self.next)?;
+        let db = self.db.bind(py).get();
+        let game = db.game(db.id_of(self.next)?);
         self.next += 1;
         Some(game)
     }
