@@ -89,15 +89,136 @@ class Database:
     @property
     def paths(self) -> List[str]:
         """The paths of every file opened, in order."""
+    def search(
+        self,
+        *,
+        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
+        black: Optional[str] = None,
+        white: Optional[str] = None,
+        exact: bool = False,
+        program: bool = False,
+        human: bool = False,
+        tournament: Optional[str] = None,
+        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
+        result: Optional[Literal["black", "white", "draw"]] = None,
+        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        opening: Optional[str] = None,
+        as_played: bool = False,
+        position: Union[str, Board, None] = None,
+        position_after: Optional[str] = None,
+        size: int = 8,
+        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
+        limit: Optional[int] = None,
+    ) -> List[Game]:
+        """The games matching every filter given, as ``Game`` objects, in
+        database order unless ``sort``-ed: the filters of ``wthor search``,
+        with the same meanings (``db.search(player="tastet", years=(2000,
+        None))`` is ``wthor search --player tastet --year 2000..``). Scanned
+        in parallel in Rust, the GIL released. A filter given as None is
+        left out.
+
+        - ``player``: games where a player whose name contains it plays
+          either colour; a pair ``(a, b)``: games between the two (either
+          colours). ``black``, ``white``: that player has that colour.
+          Names (and ``tournament``) match as substrings, case- and
+          accent-insensitively (``"helene"`` finds ``Hélène``);
+          ``exact=True``: whole names.
+        - ``program=True``: games with a program (a name with its author in
+          parentheses, ``Edax (delorme)``); ``human=True``: games between
+          humans.
+        - ``tournament``: games of tournaments whose name contains it.
+        - ``years``: ``(a, b)`` inclusive, either end None for open
+          (``(2020, None)``), or one year; the year of the game's file.
+        - ``result``: ``"black"``, ``"white"`` or ``"draw"``, from the
+          stored score.
+        - ``black_discs``, ``theoretical``: black's stored discs, or the
+          stored theoretical score, in ``(a, b)`` inclusive.
+        - ``opening``: games starting with these moves (a transcript,
+          ``"f5d6c3"``), under any of the 8 symmetries unless
+          ``as_played=True``.
+        - ``position`` (OBF text or a ``Board``), ``position_after`` (a
+          transcript from the start): games that reach this position, same
+          side to move, in any of its 8 orientations.
+        - ``size``: 8 or 10, the board of ``opening`` and
+          ``position_after`` (10 selects the 10x10 games).
+        - ``sort``: ascending by ``"year"``, ``"black"``, ``"white"``,
+          ``"tournament"`` (names) or ``"score"`` (black's discs), ties in
+          database order; ``limit``: at most that many games, after sorting.
+
+        Raises ``NotationError`` for a bad OBF or transcript (its message
+        names the keyword and the character), ``IllegalMoveError`` for an
+        unplayable move in ``opening`` / ``position_after``, ``WthorError``
+        for a query that cannot run (an empty range such as ``years=(2003,
+        2001)``, more than two players, an unknown sort key), ``ValueError``
+        for a value out of its set (``result``, ``size``) or filters that
+        exclude each other (``program`` and ``human``, ``position`` and
+        ``position_after``, ``as_played`` without ``opening``),
+        ``TypeError`` for an unknown keyword or a value of the wrong type.
+        """
+    def count(
+        self,
+        *,
+        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
+        black: Optional[str] = None,
+        white: Optional[str] = None,
+        exact: bool = False,
+        program: bool = False,
+        human: bool = False,
+        tournament: Optional[str] = None,
+        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
+        result: Optional[Literal["black", "white", "draw"]] = None,
+        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        opening: Optional[str] = None,
+        as_played: bool = False,
+        position: Union[str, Board, None] = None,
+        position_after: Optional[str] = None,
+        size: int = 8,
+        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
+        limit: Optional[int] = None,
+    ) -> int:
+        """The number of games ``search`` with the same filters finds
+        (``wthor search --count``), counted in parallel without building
+        the games; ``limit`` caps it. Raises as ``search``."""
     def positions(
-        self, games: Optional[Sequence[int]] = None, augment: bool = False
+        self,
+        games: Optional[Sequence[Union[int, str, Game]]] = None,
+        augment: bool = False,
+        *,
+        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
+        black: Optional[str] = None,
+        white: Optional[str] = None,
+        exact: bool = False,
+        program: bool = False,
+        human: bool = False,
+        tournament: Optional[str] = None,
+        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
+        result: Optional[Literal["black", "white", "draw"]] = None,
+        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        opening: Optional[str] = None,
+        as_played: bool = False,
+        position: Union[str, Board, None] = None,
+        position_after: Optional[str] = None,
+        size: int = 8,
+        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
+        limit: Optional[int] = None,
     ) -> Dict[str, npt.NDArray[np.generic]]:
         """Every position of the 8x8 games, one pass in Rust, as a dict of
         equal-length NumPy arrays (10x10 games are left out: their boards
-        need 100 bits). ``games`` restricts it to the games of those numbers
-        (``Game.number``, rows of ``games_table()``; e.g.
-        ``np.flatnonzero(table["year"] >= 2000)``), in that order
-        (``IndexError`` for a number out of range).
+        need 100 bits).
+
+        Which games: every one by default; ``games`` gives them (in that
+        order) as numbers (``Game.number``, rows of ``games_table()``, e.g.
+        ``np.flatnonzero(table["year"] >= 2000)``; ``IndexError`` out of
+        range), identities (``"2001:5"``; ``KeyError`` when unknown) or
+        ``Game`` objects (by their ``id``), e.g. a ``search`` result; or the
+        keyword filters of ``search`` select them (in ``search``'s order),
+        so that ``db.positions(player="tastet", years=(2000, None))`` is the
+        training set of a query. A position filter selects games: all the
+        positions of those games are given. ``games`` and filters together
+        raise ``ValueError``; bad filters raise as in ``search``.
 
         One row per position from which a move or a pass is made: the
         start, each position after a move, and the positions where a side
@@ -154,7 +275,11 @@ class Database:
         """
 
 class Game:
-    """One game of a database, with its names joined. Immutable."""
+    """One game of a database, with its names joined. Immutable and
+    hashable; games are equal when their identity, names and record are."""
+
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
     @property
     def id(self) -> str:

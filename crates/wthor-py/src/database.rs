@@ -11,8 +11,9 @@ use pyo3::types::{PyDict, PyList};
 use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError};
 use wthor_format::{BoardSize, GameView};
 
-use crate::errors::{db_error, notation_error};
+use crate::errors::{db_error, notation_error, query_error};
 use crate::positions::{self, Columns, GameRows};
+use crate::query::{self, query_of};
 
 /// A game file of the database: where its games sit among the database's
 /// games, and its header's depth.
@@ -143,13 +144,31 @@ impl PyDatabase {
         }
     }
 
-    /// The games of database-wide numbers `numbers` (in that order; 10x10
-    /// games give no rows) as the input of [`positions::collect`].
-    fn rows_of(&self, numbers: &[i64]) -> PyResult<Vec<GameRows<'_>>> {
-        numbers
-            .iter()
-            .map(|&n| {
-                let id = usize::try_from(n)
+    /// The game a text names (`"2001:5"`, `"WTH_2001.wtd:3"`):
+    /// `NotationError` when it is no identity, `KeyError` when no game has
+    /// it.
+    fn id_by_text(&self, text: &str) -> PyResult<GameId> {
+        self.db.parse_game_id(text).map_err(|e| match e {
+            GameIdError::Syntax(_) => notation_error(e),
+            _ => PyKeyError::new_err(e.to_string()),
+        })
+    }
+
+    /// The games of `games=`: numbers, identities or `Game`s.
+    fn ids_of(&self, games: &Bound<'_, PyAny>) -> PyResult<Vec<GameId>> {
+        let expected = || {
+            PyTypeError::new_err(
+                "games= expects a sequence of game numbers (int), identities (str) or Games",
+            )
+        };
+        if games.is_instance_of::<pyo3::types::PyString>() {
+            return Err(expected());
+        }
+        let mut out = Vec::new();
+        for item in games.try_iter().map_err(|_| expected())? {
+            let item = item?;
+            let id = if let Ok(n) = item.extract::<i64>() {
+                usize::try_from(n)
                     .ok()
                     .and_then(|n| self.id_of(n))
                     .ok_or_else(|| {
@@ -157,10 +176,29 @@ impl PyDatabase {
                             "game number {n} out of range ({} games)",
                             self.len
                         ))
-                    })?;
-                Ok(self.game_rows(id))
-            })
-            .collect()
+                    })?
+            } else if let Ok(g) = item.extract::<PyRef<'_, PyGame>>() {
+                self.id_by_text(&g.id)?
+            } else if let Ok(text) = item.extract::<String>() {
+                self.id_by_text(&text)?
+            } else {
+                return Err(expected());
+            };
+            out.push(id);
+        }
+        Ok(out)
+    }
+
+    /// The games matching the keyword filters, found without the GIL.
+    fn find(
+        &self,
+        py: Python<'_>,
+        method: &str,
+        filters: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Vec<GameId>> {
+        let query = query_of(method, filters)?;
+        py.detach(|| self.db.search(&query))
+            .map_err(|e| query_error(&e))
     }
 
     /// Every 8x8 game as the input of [`positions::collect`].
@@ -285,11 +323,7 @@ impl PyDatabase {
                 "a game is an int index or a \"YEAR:INDEX\" / \"FILE:INDEX\" string",
             ));
         };
-        match self.db.parse_game_id(&text) {
-            Ok(id) => Ok(self.game(id)),
-            Err(e @ GameIdError::Syntax(_)) => Err(notation_error(e)),
-            Err(e) => Err(PyKeyError::new_err(e.to_string())),
-        }
+        self.id_by_text(&text).map(|id| self.game(id))
     }
 
     /// The games, in file order.
@@ -316,20 +350,58 @@ impl PyDatabase {
             .collect()
     }
 
-    /// Every position of the 8x8 games (or of the games numbered in
-    /// `games`, in that order) as a dict of equal-length NumPy arrays (see
-    /// the stubs for the columns); `augment=True` adds the 8 symmetric
-    /// images (8 blocks, the first one the positions as they are). Built in
-    /// Rust in parallel, without the GIL.
-    #[pyo3(signature = (games = None, augment = false))]
+    /// The games matching every keyword filter (those of `wthor search`:
+    /// `player`, `black`, `white`, `exact`, `program`, `human`,
+    /// `tournament`, `years`, `result`, `black_discs`, `theoretical`,
+    /// `opening`, `as_played`, `position`, `position_after`, `size`,
+    /// `sort`, `limit`; see the stubs), as a list of `Game`, in database
+    /// order unless sorted. Scanned in parallel, without the GIL.
+    #[pyo3(signature = (**filters))]
+    fn search(&self, py: Python<'_>, filters: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<PyGame>> {
+        let ids = self.find(py, "search", filters)?;
+        Ok(ids.into_iter().map(|id| self.game(id)).collect())
+    }
+
+    /// The number of games matching every keyword filter (as `search`;
+    /// `limit` caps it). Counted in parallel, without the GIL.
+    #[pyo3(signature = (**filters))]
+    fn count(&self, py: Python<'_>, filters: Option<&Bound<'_, PyDict>>) -> PyResult<usize> {
+        let query = query_of("count", filters)?;
+        py.detach(|| self.db.count(&query))
+            .map_err(|e| query_error(&e))
+    }
+
+    /// Every position of the 8x8 games as a dict of equal-length NumPy
+    /// arrays (see the stubs for the columns): of every game, of the games
+    /// `games` (numbers, identities or `Game`s, in that order), or of the
+    /// games matching the keyword filters (as `search`, in its order);
+    /// `augment=True` adds the 8 symmetric images (8 blocks, the first one
+    /// the positions as they are). Built in Rust in parallel, without the
+    /// GIL.
+    #[pyo3(signature = (games = None, augment = false, **filters))]
     fn positions<'py>(
         &self,
         py: Python<'py>,
-        games: Option<Vec<i64>>,
+        games: Option<&Bound<'py, PyAny>>,
         augment: bool,
+        filters: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let rows = match games {
-            Some(numbers) => self.rows_of(&numbers)?,
+        let ids = match games {
+            Some(games) => {
+                if query::any(filters) {
+                    return Err(PyValueError::new_err(
+                        "positions(): give games= or keyword filters, not both",
+                    ));
+                }
+                Some(self.ids_of(games)?)
+            }
+            None if filters.is_some_and(|d| !d.is_empty()) => {
+                Some(self.find(py, "positions", filters)?)
+            }
+            None => None,
+        };
+        let rows = match ids {
+            Some(ids) => ids.into_iter().map(|id| self.game_rows(id)).collect(),
             None => self.rows(),
         };
         build(py, &rows, augment)
@@ -414,9 +486,10 @@ impl GameIter {
     }
 }
 
-/// One game of a database, with its names joined.
-#[pyclass(frozen, name = "Game", module = "wthor")]
-#[derive(Clone, Debug)]
+/// One game of a database, with its names joined. Games are equal when
+/// every field is (identity, names, record).
+#[pyclass(frozen, eq, hash, name = "Game", module = "wthor")]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PyGame {
     /// `"YEAR:INDEX"` (yearly 8x8 files) or `"FILE:INDEX"`.
     #[pyo3(get)]

@@ -10,6 +10,8 @@
 //! - [`database`]: `wthor.Database` and `wthor.Game`;
 //! - [`positions`]: the positions of many games as columns (NumPy arrays
 //!   built here in one pass, no Python object per position);
+//! - [`query`]: the keyword filters of `search`, `count` and `positions`
+//!   as a `wthor_db::Query`;
 //! - [`board`]: `wthor.Board` and `wthor.solve`.
 //!
 //! Opening, game identities (`"2001:5"`), the names joined to games and the
@@ -26,6 +28,7 @@ pub mod board;
 pub mod database;
 pub mod errors;
 pub mod positions;
+pub mod query;
 
 /// The `wthor` module.
 #[pymodule]
