@@ -274,6 +274,91 @@ const fn unplayable(occupied: bool) -> IllegalReason {
     }
 }
 
+/// Where a replay to a given depth got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach<B> {
+    /// The first position with the wanted number of empty squares, after
+    /// `moves` discs played.
+    At {
+        /// The position (side to move as in the game; it may have to pass).
+        board: B,
+        /// Discs played to get there.
+        moves: usize,
+    },
+    /// The record ends (legally) before that depth.
+    Ended {
+        /// Discs played.
+        moves: usize,
+        /// Empty squares left.
+        empties: u32,
+        /// Whether the game is over (neither side can move); otherwise it
+        /// stops while moves remain.
+        finished: bool,
+        /// Black's discs under the WTHOR rule (empties to the winner) at
+        /// the end of the record.
+        final_score: u32,
+    },
+    /// A move before that depth is illegal.
+    Illegal {
+        /// Its 0-based index among the recorded moves.
+        index: usize,
+    },
+}
+
+/// Replays WTHOR move bytes to the first position with `empties` empty
+/// squares (the start position itself when it has that many).
+///
+/// ```
+/// use othello_core::Board8;
+/// use othello_core::replay::{Reach, replay_to_empties};
+///
+/// // A 9-move game (black wipes white out): it ends before 24 empties.
+/// let moves = [34, 33, 32, 24, 15, 64, 74, 35, 46]; // d3 c3 b3 d2 e1 d6 d7 e3 f4
+/// match replay_to_empties::<Board8>(&moves, 24) {
+///     Reach::Ended { moves, finished, .. } => assert_eq!((moves, finished), (9, true)),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+#[must_use]
+pub fn replay_to_empties<B: Board>(moves: &[u8], empties: u32) -> Reach<B> {
+    let start = B::start();
+    if start.empty_count() == empties {
+        return Reach::At {
+            board: start,
+            moves: 0,
+        };
+    }
+    let mut found = None;
+    let mut played = 0;
+    let r = replay_with::<B, _, _>(wthor_tokens::<B>(moves), |step| {
+        if matches!(step.mv, Move::Play(_)) {
+            played += 1;
+        }
+        if found.is_none() && step.board.empty_count() == empties {
+            found = Some((step.board, played));
+        }
+    });
+    match (found, r.illegal) {
+        (Some((board, moves)), _) => Reach::At { board, moves },
+        (None, Some(bad)) => Reach::Illegal { index: bad.index },
+        (None, None) => Reach::Ended {
+            moves: r.moves,
+            empties: r.board.empty_count(),
+            finished: r.status == GameStatus::Finished,
+            final_score: r.score().0,
+        },
+    }
+}
+
+/// Replays the first `n` recorded moves (passes the record implies are
+/// inserted); `None` when the record holds fewer legal moves.
+#[must_use]
+pub fn replay_moves_prefix<B: Board>(moves: &[u8], n: usize) -> Option<B> {
+    let limited = &moves[..n.min(moves.len())];
+    let r = replay_with::<B, _, _>(wthor_tokens::<B>(limited), |_| {});
+    (r.illegal.is_none() && wthor_tokens::<B>(limited).count() == n).then_some(r.board)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,5 +385,42 @@ mod tests {
             replay_wthor::<Board10>(&[Square::parse("g6", Size::Ten).unwrap().to_wthor(Size::Ten)]);
         assert!(r.is_legal());
         assert_eq!(r.moves, 1);
+    }
+
+    #[test]
+    fn replay_stops_at_the_first_position_with_the_depth() {
+        // f5 d6 c3 d3 c4: after 5 moves, 55 empties, white to move.
+        let moves = [56, 64, 33, 34, 43];
+        match replay_to_empties::<Board8>(&moves, 55) {
+            Reach::At { board, moves } => {
+                assert_eq!(moves, 5);
+                assert_eq!(board.side_to_move(), Color::White);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            replay_to_empties::<Board8>(&moves, 60),
+            Reach::At { moves: 0, .. }
+        ));
+        assert!(matches!(
+            replay_to_empties::<Board8>(&moves, 50),
+            Reach::Ended {
+                moves: 5,
+                finished: false,
+                ..
+            }
+        ));
+        assert!(matches!(
+            replay_to_empties::<Board8>(&[56, 56], 50),
+            Reach::Illegal { index: 1 }
+        ));
+        assert_eq!(
+            replay_moves_prefix::<Board8>(&moves, 5),
+            match replay_to_empties::<Board8>(&moves, 55) {
+                Reach::At { board, .. } => Some(board),
+                _ => None,
+            }
+        );
+        assert_eq!(replay_moves_prefix::<Board8>(&moves, 6), None);
     }
 }

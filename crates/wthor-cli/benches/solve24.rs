@@ -12,9 +12,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use othello_core::replay::{Reach, replay_to_empties};
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::{Board, Board8};
-use wthor_db::verify::{Reach, black_discs, median_p90, replay_to_empties, select};
+use wthor_db::verify::{black_discs, median_p90, select};
 use wthor_format::{ReadOptions, parse_game_file};
 
 #[path = "../src/cpu_time.rs"]

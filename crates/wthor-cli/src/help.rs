@@ -26,6 +26,25 @@ Examples:
 Exit status: 0 ok (no match is an empty result), 2 usage or I/O error (a malformed
 transcript or OBF, an empty range, an unknown sort key).";
 
+/// `wthor results --help`.
+pub(crate) const RESULTS: &str = "\
+Examples:
+  wthor results summary shard-*.jsonl
+  wthor results summary --mismatches --format csv shard-*.jsonl
+  wthor results merge shard-*.jsonl -o all.jsonl
+
+Exit status: 0 ok (the report lists mismatches, it does not fail on them), 1 conflicting
+lines (one game with two outcomes), 2 usage or I/O error (a file that is not a results log).
+See docs/distributed-audit.md for a sharded audit on GNU parallel or Slurm.";
+
+/// `wthor cache --help`.
+pub(crate) const CACHE: &str = "\
+Examples:
+  wthor cache merge shard-*.bin -o all.bin
+
+Exit status: 0 ok, 2 usage or I/O error (a file that is not a solve cache is
+refused; nothing is written then).";
+
 /// `wthor info --help`.
 pub(crate) const INFO: &str = "\
 Examples:

@@ -22,6 +22,7 @@ mod draw;
 mod follow;
 mod game;
 mod help;
+mod query_args;
 mod verify;
 
 /// Tools for the WTHOR Othello game database.
@@ -77,6 +78,17 @@ enum Command {
     /// Write the man pages into a directory (what `cargo xtask man` runs).
     #[command(hide = true)]
     Man(commands::completions::ManArgs),
+    /// Summarise or merge the results logs of `validate --solve` runs.
+    #[command(after_help = help::RESULTS)]
+    Results(commands::results::Args),
+    /// Merge the solve caches of several runs.
+    #[command(after_help = help::CACHE)]
+    Cache(commands::cache::Args),
+    /// Statistics of the games matching a query: totals, next moves from a
+    /// position, player records, openings.
+    Stats(commands::stats::Args),
+    /// Build the position index of a database, or tell whether it is fresh.
+    Index(commands::index::Args),
 }
 
 fn main() -> ExitCode {
@@ -97,6 +109,10 @@ fn main() -> ExitCode {
         Command::Install(args) => commands::install::run(args, &mut out),
         Command::Completions(args) => commands::completions::run(args, Cli::command(), &mut out),
         Command::Man(args) => commands::completions::run_man(args, Cli::command(), &mut out),
+        Command::Results(args) => commands::results::run(args, &mut out),
+        Command::Cache(args) => commands::cache::run(args, &mut out),
+        Command::Stats(args) => commands::stats::run(args, &mut out),
+        Command::Index(args) => commands::index::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match result {

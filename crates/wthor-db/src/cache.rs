@@ -252,6 +252,26 @@ impl SolveCache {
         }
     }
 
+    /// Adds every position of `other` not already here; returns how many
+    /// positions of `other` were here with another score (kept as they
+    /// are: exact scores never differ unless a file was tampered with).
+    pub fn merge_from(&self, other: &SolveCache) -> usize {
+        let theirs: Vec<((u64, u64), i8)> = other.lock().iter().map(|(&k, &v)| (k, v)).collect();
+        let mut map = self.lock();
+        let mut conflicts = 0;
+        for (key, score) in theirs {
+            match map.get(&key) {
+                Some(&s) if s != score => conflicts += 1,
+                Some(_) => {}
+                None => {
+                    map.insert(key, score);
+                    self.added.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }
+        conflicts
+    }
+
     /// The number of positions held.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -369,6 +389,21 @@ mod tests {
         assert!(SolveCache::load(&path).unwrap().is_empty());
         let missing = SolveCache::load(&dir.path().join("none")).unwrap();
         assert!(missing.is_empty());
+    }
+
+    #[test]
+    fn caches_merge_and_conflicts_are_counted() {
+        let a = SolveCache::new();
+        a.insert(1, 2, 10);
+        a.insert(4, 8, -2);
+        let b = SolveCache::new();
+        b.insert(1, 2, 10);
+        b.insert(4, 8, 6);
+        b.insert(16, 32, 0);
+        assert_eq!(a.merge_from(&b), 1);
+        assert_eq!(a.len(), 3);
+        assert_eq!(a.get(4, 8), Some(-2), "the first score is kept");
+        assert_eq!(a.get(16, 32), Some(0));
     }
 
     #[test]

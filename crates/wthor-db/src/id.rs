@@ -102,6 +102,24 @@ fn yearly8(name: &str) -> Option<&str> {
     (year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit())).then(|| &name[4..8])
 }
 
+/// The label of a game file known by its name alone (no database to tell
+/// two files of one name apart): the year of a yearly 8x8 file
+/// `WTH_YYYY.wtb` (any case), else the name. `format!("{label}:{index}")`
+/// is then the game's text form, as in a results log's report.
+///
+/// ```
+/// use wthor_db::id::file_label;
+/// assert_eq!(file_label("WTH_1990.wtb"), "1990");
+/// assert_eq!(file_label("wth_2025.WTB"), "2025");
+/// assert_eq!(file_label("WTH_2001.wtd"), "WTH_2001.wtd");
+/// assert_eq!(file_label("PLAYOK_2023.wtb"), "PLAYOK_2023.wtb");
+/// assert_eq!(file_label("WTH_19x0.wtb"), "WTH_19x0.wtb");
+/// ```
+#[must_use]
+pub fn file_label(name: &str) -> &str {
+    yearly8(name).unwrap_or(name)
+}
+
 /// The label of each file (see the module docs).
 pub(crate) fn labels(files: &[DbFile]) -> Vec<String> {
     let names: Vec<String> = files.iter().map(DbFile::file_name).collect();

@@ -26,6 +26,13 @@
 //!   result, score ranges, opening under the 8 symmetries, position in any
 //!   orientation, sort, limit), run by [`Database::search`] (parallel) or
 //!   [`Database::search_sequential`].
+//! * **Statistics** ([`stats`]): [`Database::stats`] over any query:
+//!   totals, the next moves from a position (in the orientation given, with
+//!   exact scores on request), player records, openings.
+//! * **Index** ([`index`]): an optional [`PositionIndex`] file of the
+//!   positions of every game, which knows when it is stale
+//!   ([`Database::index_status`]); [`Database::search_indexed`] and
+//!   [`Database::stats_indexed`] answer position filters with it.
 //! * **Verify** ([`verify`], [`cache`]): the solver checks of theoretical
 //!   scores and puzzles, and their persistent cache.
 //!
@@ -63,11 +70,13 @@ pub mod database;
 mod error;
 pub mod files;
 pub mod id;
+pub mod index;
 pub mod install;
 pub mod names;
 pub mod position_line;
 pub mod query;
 pub mod scan;
+pub mod stats;
 pub mod verify;
 
 pub use check::{CheckSummary, Counts, FileCheck, Finding, GameCheck};
@@ -75,6 +84,8 @@ pub use database::{Database, DatabaseBuilder, Join, OpenOptions};
 pub use error::Error;
 pub use files::{DbFile, list_files};
 pub use id::{GameId, GameIdError, GameName};
+pub use index::{IndexStatus, PositionIndex};
 pub use names::{NamePattern, NameRef, NameSet, NamesTable};
 pub use query::{Query, QueryError};
 pub use scan::GameRef;
+pub use stats::{Stats, StatsOptions};

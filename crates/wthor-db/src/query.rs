@@ -402,6 +402,12 @@ impl Query {
         self.sort
     }
 
+    /// The position filter, if any.
+    #[must_use]
+    pub fn position_filter(&self) -> Option<&Position> {
+        self.position.as_ref()
+    }
+
     fn check(&self) -> Result<(), QueryError> {
         if self.players.len() > 2 {
             return Err(QueryError::TooManyPlayers(self.players.len()));

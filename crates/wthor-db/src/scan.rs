@@ -105,6 +105,39 @@ impl Database {
             .reduce(&init, &merge)
     }
 
+    /// The game `id` as a scan meets it, `None` when it is no game of this
+    /// database.
+    #[must_use]
+    pub fn game_ref(&self, id: GameId) -> Option<GameRef<'_>> {
+        let file = self.files().get(id.file())?;
+        Some(GameRef {
+            id,
+            game: file.game(id.index())?,
+            file,
+        })
+    }
+
+    /// Folds the games `ids` (in that order) as [`par_fold`](Database::par_fold)
+    /// folds the whole database: chunks of `ids` in parallel, merged in
+    /// order. Ids that name no game are skipped.
+    pub fn par_fold_ids<'a, T, I, V, M>(&'a self, ids: &[GameId], init: I, visit: V, merge: M) -> T
+    where
+        T: Send,
+        I: Fn() -> T + Sync + Send,
+        V: Fn(&mut T, GameRef<'a>) + Sync + Send,
+        M: Fn(T, T) -> T + Sync + Send,
+    {
+        ids.par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut acc = init();
+                for g in chunk.iter().filter_map(|&id| self.game_ref(id)) {
+                    visit(&mut acc, g);
+                }
+                acc
+            })
+            .reduce(&init, &merge)
+    }
+
     /// The units of parallel work: `(file, games)`, in database order.
     fn chunks(&self) -> Vec<(usize, Range<usize>)> {
         let mut out = Vec::new();

@@ -3,10 +3,14 @@
 
 use std::path::PathBuf;
 
+#[path = "db/index.rs"]
+mod index;
 #[path = "db/query.rs"]
 mod query;
 #[path = "db/real.rs"]
 mod real;
+#[path = "db/stats.rs"]
+mod stats;
 
 use wthor_db::{Database, OpenOptions};
 use wthor_format::{BoardSize, Game, Header, write_game_file};

@@ -1,15 +1,19 @@
 //! One module per subcommand.
 
+pub(crate) mod cache;
 pub(crate) mod completions;
 pub(crate) mod convert;
+pub(crate) mod index;
 pub(crate) mod info;
 pub(crate) mod install;
 pub(crate) mod perft;
 pub(crate) mod puzzles;
 pub(crate) mod replay;
+pub(crate) mod results;
 pub(crate) mod search;
 pub(crate) mod show;
 pub(crate) mod solve;
+pub(crate) mod stats;
 pub(crate) mod stream;
 pub(crate) mod validate;
 

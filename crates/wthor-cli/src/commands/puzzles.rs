@@ -19,19 +19,18 @@
 //! 1 with `--strict` when a puzzle has a problem.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context as _;
 use serde::Serialize;
-use wthor_db::verify::{
-    PuzzleCheck, RecordKey, Shard, Workers, check_puzzle, median_p90, run_parallel, select,
-};
-use wthor_format::{FileKind, PuzzleView, ReadOptions, SolitaireFile, WthorFile, parse_any};
+use wthor_db::verify::{PuzzleCheck, RecordKey, Shard, Workers, check_puzzle, median_p90};
+use wthor_format::{FileKind, PuzzleView, SolitaireFile, WthorFile};
 
-use crate::verify::{PlayerNames, append_result, open_results, progress};
+use crate::verify::{
+    Job, Loaded, OtherKind, RunOptions, open_results, parse_inputs, read_inputs, run_checks,
+    select_jobs,
+};
 
 /// Arguments of `wthor puzzles`.
 #[derive(Debug, clap::Args)]
@@ -67,19 +66,6 @@ pub(crate) struct Args {
     strict: bool,
 }
 
-/// One puzzle file, read whole.
-struct Input {
-    path: PathBuf,
-    bytes: Vec<u8>,
-}
-
-/// One puzzle file, parsed: its puzzles borrow the bytes of its [`Input`].
-struct Loaded<'a> {
-    path: &'a Path,
-    file: SolitaireFile<'a>,
-    names: PlayerNames,
-}
-
 /// One puzzle as listed with `--json`.
 #[derive(Debug, Serialize)]
 struct Listed {
@@ -108,45 +94,17 @@ struct Verified<'a> {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let mut failed = false;
-    let mut inputs = Vec::new();
-    for path in expand(&args.paths)? {
-        match super::info::read_regular(&path) {
-            Ok(bytes) => inputs.push(Input { path, bytes }),
-            Err(e) => {
-                eprintln!("wthor: {e:#}");
-                failed = true;
-            }
-        }
-    }
-    // The kind given to the parser is a hint: a file of another kind
-    // (games named `.pzz`, say) parses as what it is and is refused here.
-    let mut files: Vec<Loaded<'_>> = Vec::new();
-    for input in &inputs {
-        let path = input.path.as_path();
-        match parse_any(
-            &input.bytes,
-            Some(FileKind::Solitaires),
-            &ReadOptions::default(),
-        ) {
-            Ok(WthorFile::Solitaires(file)) => files.push(Loaded {
-                path,
-                file,
-                names: PlayerNames::beside(path),
-            }),
-            Ok(other) => {
-                eprintln!(
-                    "wthor: {}: {}, not solitaires",
-                    path.display(),
-                    super::a_kind_file(other.kind())
-                );
-                failed = true;
-            }
-            Err(e) => {
-                eprintln!("wthor: {}: {e}", path.display());
-                failed = true;
-            }
-        }
-    }
+    let inputs = read_inputs(expand(&args.paths)?, &mut failed);
+    let files = parse_inputs(
+        &inputs,
+        |_| Some(FileKind::Solitaires),
+        |parsed| match parsed {
+            WthorFile::Solitaires(s) => Some(s),
+            _ => None,
+        },
+        OtherKind::Refuse("not solitaires"),
+        &mut failed,
+    );
     // Every puzzle of the inputs within --max-empties, in input order.
     let wanted: Vec<Vec<(usize, PuzzleView<'_>)>> = files
         .iter()
@@ -211,37 +169,16 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         return Ok(super::exit_code(failed, false));
     }
 
-    let counts: Vec<usize> = wanted.iter().map(Vec::len).collect();
-    let selected = select(&counts, None, args.shard);
     let log = open_results(args.results.as_deref())?;
-    let jobs: Vec<Job<'_>> = selected
-        .into_iter()
-        .filter_map(|(f, k)| {
-            let &(index, puzzle) = wanted.get(f)?.get(k)?;
-            let key = RecordKey::new(
-                files[f].path,
-                files[f].file.header().created,
-                index,
-                puzzle.as_bytes(),
-            );
-            Some(Job {
-                file: f,
-                index,
-                puzzle,
-                key,
-            })
-        })
-        .collect();
-    let total = jobs.len();
-    let jobs: Vec<_> = jobs
-        .into_iter()
-        .filter(|j| log.as_ref().is_none_or(|l| !l.contains(&j.key)))
-        .collect();
-    let skipped = total - jobs.len();
-    let log = log.map(Mutex::new);
-    let bar = progress(jobs.len(), "puzzles");
-    let bad = AtomicUsize::new(0);
-    let done: Mutex<Vec<(Job<'_>, PuzzleCheck)>> = Mutex::new(Vec::new());
+    let selection = select_jobs(&wanted, None, args.shard, log.as_ref(), |f, index, p| {
+        RecordKey::new(
+            files[f].path,
+            files[f].file.header().created,
+            index,
+            p.as_bytes(),
+        )
+    });
+    let skipped = selection.logged.len();
     let workers = Workers {
         workers: args
             .threads
@@ -250,37 +187,20 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         solver_threads: 1,
         tt_bits: args.tt_bits,
     };
-    let result = run_parallel(
-        &jobs,
-        workers,
-        |job, solver| check_puzzle(&job.puzzle, solver),
-        |job, check: PuzzleCheck| -> anyhow::Result<()> {
-            if log.is_some() {
-                append_result(
-                    log.as_ref(),
-                    args.results.as_deref(),
-                    &job.key,
-                    &verified(&files, job, &check),
-                )?;
-            }
-            if !check.ok {
-                let n = bad.fetch_add(1, Ordering::Relaxed) + 1;
-                bar.set_message(format!("{n} with problems"));
-            }
-            bar.inc(1);
-            done.lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push((job.clone(), check));
-            Ok(())
+    let done = run_checks(
+        &selection.todo,
+        RunOptions {
+            log: log.zip(args.results.as_deref()),
+            workers,
+            what: "puzzles",
+            found: "with problems",
         },
-    );
-    bar.finish_and_clear();
-    result?;
+        |job, solver| check_puzzle(&job.record, solver),
+        |job, check| serde_json::to_value(verified(&files, job, check)),
+        |check| !check.ok,
+        || Ok(()),
+    )?;
 
-    let mut done = done
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    done.sort_by_key(|(j, _)| (j.file, j.index));
     let mut times = Vec::new();
     let mut problems = 0;
     // Puzzles whose only problem is a stored score that fits a count
@@ -299,7 +219,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         uncounted += usize::from(check.empties_uncounted && check.problems.len() == 1);
         if !args.json {
             let names = &files[job.file].names;
-            let p = job.puzzle;
+            let p = job.record;
             writeln!(
                 out,
                 "{}: puzzle {} ({}, {} vs {}): {}",
@@ -338,9 +258,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
 }
 
 /// The results-log line of a verified puzzle.
-fn verified<'a>(files: &[Loaded<'_>], job: &'a Job<'_>, check: &'a PuzzleCheck) -> Verified<'a> {
+fn verified<'a>(
+    files: &[Loaded<'_, SolitaireFile<'_>>],
+    job: &'a Job<PuzzleView<'_>>,
+    check: &'a PuzzleCheck,
+) -> Verified<'a> {
     let names = &files[job.file].names;
-    let p = job.puzzle;
+    let p = job.record;
     Verified {
         key: &job.key,
         year: p.year(),
@@ -348,17 +272,6 @@ fn verified<'a>(files: &[Loaded<'_>], job: &'a Job<'_>, check: &'a PuzzleCheck) 
         white: names.get(p.white() as usize),
         check,
     }
-}
-
-/// One puzzle to verify.
-#[derive(Clone)]
-struct Job<'a> {
-    /// Its file, an index into the loaded files.
-    file: usize,
-    /// Its index in the file, from 0.
-    index: usize,
-    puzzle: PuzzleView<'a>,
-    key: RecordKey,
 }
 
 /// Files as given; a directory stands for its `.pzz` files, by name.

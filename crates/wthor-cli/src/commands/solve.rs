@@ -15,10 +15,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context as _, bail};
+use othello_core::replay::{Reach, replay_moves_prefix, replay_to_empties};
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::{Board, Board8, Color, Size, Square};
 use serde::Serialize;
-use wthor_db::verify::{Reach, replay_moves_prefix, replay_to_empties};
 use wthor_format::{BoardSize, ReadOptions, WthorFile, parse_any};
 
 /// Arguments of `wthor solve`.

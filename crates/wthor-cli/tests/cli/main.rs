@@ -9,9 +9,11 @@ mod no_panic;
 mod perft;
 mod puzzles;
 mod replay;
+mod results;
 mod search;
 mod show;
 mod solve;
+mod stats;
 mod stream;
 mod validate;
 
@@ -70,6 +72,8 @@ fn help_lists_the_subcommands() {
         "install",
         "completions",
         "search",
+        "stats",
+        "index",
     ] {
         assert!(text.contains(cmd), "--help lacks {cmd}");
     }

@@ -34,6 +34,10 @@ fn no_command_panics_on_any_fixture() {
         let converted = converted.to_str().unwrap();
         let other = out_dir.path().join("other.pzz");
         let other = other.to_str().unwrap();
+        let merged_log = out_dir.path().join("merged.jsonl");
+        let merged_log = merged_log.to_str().unwrap();
+        let merged_cache = out_dir.path().join("merged.bin");
+        let merged_cache = merged_cache.to_str().unwrap();
         let results = out_dir.path().join(format!("{name}.jsonl"));
         let results = results.to_str().unwrap();
         let commands: Vec<Vec<&str>> = vec![
@@ -83,6 +87,10 @@ fn no_command_panics_on_any_fixture() {
                 f,
             ],
             vec!["solve", "--threads", "1", "--tt-bits", "16", "--file", f],
+            vec!["results", "summary", f],
+            vec!["results", "summary", "--mismatches", "--format", "csv", f],
+            vec!["results", "merge", f, "-o", merged_log],
+            vec!["cache", "merge", f, "-o", merged_cache],
             // Few empties: 10, and 4 after 56 moves.
             vec![
                 "solve",

@@ -101,8 +101,8 @@ fn random_game(seed: u64) -> Vec<u8> {
 /// Black's discs after perfect play from the first position with `depth`
 /// empties, by the library solver (the truth the command must agree with).
 fn theoretical(moves: &[u8], depth: u32) -> u8 {
-    let wthor_db::verify::Reach::At { board, .. } =
-        wthor_db::verify::replay_to_empties::<Board8>(moves, depth)
+    let othello_core::replay::Reach::At { board, .. } =
+        othello_core::replay::replay_to_empties::<Board8>(moves, depth)
     else {
         panic!("game too short")
     };
@@ -122,7 +122,7 @@ fn theoretical(moves: &[u8], depth: u32) -> u8 {
 /// A WTH_2001.wtb with P3 = 12: 8 random games with their right
 /// theoretical score except game 3 (off by 2) and game 5 (70, impossible),
 /// then the 9-move wipe-out (short). Returns the right scores.
-fn write_games(dir: &Path) -> Vec<u8> {
+pub(crate) fn write_games(dir: &Path) -> Vec<u8> {
     let mut games = Vec::new();
     let mut right = Vec::new();
     for seed in 1..=8 {
@@ -271,9 +271,20 @@ fn a_second_run_resumes_from_the_results_file() {
     let second = validate_solve(dir.path(), &["--results", r]);
     assert!(second.status.success());
     let t = stdout(&second);
+    // The report counts the games of the log too, and says none was
+    // checked now.
     assert!(
-        t.contains("0 games checked") && t.contains("9 already in the results file"),
+        t.contains("theoretical scores: 9 games checked: ")
+            && t.contains("; 0 checked now, 9 already in the results file\n"),
         "{t}"
+    );
+    assert_eq!(
+        t.lines().filter(|l| l.contains(": record ")).count(),
+        stdout(&first)
+            .lines()
+            .filter(|l| l.contains(": record "))
+            .count(),
+        "the same findings as the first run:\n{t}"
     );
 
     // An interrupted run leaves a truncated line: dropped with a warning,
@@ -296,7 +307,8 @@ fn a_second_run_resumes_from_the_results_file() {
         stderr(&third)
     );
     assert!(
-        stdout(&third).contains("2 games checked"),
+        stdout(&third).contains("9 games checked")
+            && stdout(&third).contains("; 2 checked now, 7 already in the results file\n"),
         "{}",
         stdout(&third)
     );
@@ -482,8 +494,8 @@ fn ten_by_ten_games_are_solved_at_a_small_depth() {
         }
         board = board.play(mv).unwrap();
     }
-    let wthor_db::verify::Reach::At { board: at, .. } =
-        wthor_db::verify::replay_to_empties::<Board10>(&bytes, 10)
+    let othello_core::replay::Reach::At { board: at, .. } =
+        othello_core::replay::replay_to_empties::<Board10>(&bytes, 10)
     else {
         panic!("game too short")
     };

@@ -1,0 +1,370 @@
+//! `wthor results summary|merge LOG.jsonl...`: the results logs of
+//! `wthor validate --solve` (one per shard, re-runs, several machines) read
+//! back as one run.
+//!
+//! Records are de-duplicated by the key the resume uses (file name, header
+//! creation date, index, hash of the moves); the same key with another
+//! outcome (status, stored or solved value: times and node counts left
+//! aside) is a conflict, reported with both sources. The input logs are only
+//! read: a truncated last line (an interrupted run) is left out with a
+//! warning.
+//!
+//! - `summary`: the report `validate --solve` prints, per file and in
+//!   total (`--json` for one JSON object); `--mismatches` lists instead
+//!   every game whose stored score disagrees with the solver (mismatch or
+//!   impossible value) with its identity (`YEAR:INDEX`), players, stored
+//!   and solved values and the position as OBF (`--format csv` for a
+//!   table, `--json` for JSON Lines).
+//! - `merge -o ALL.jsonl`: one log, one line per key in key order, written
+//!   atomically.
+//!
+//! Exit code: 2 when a file cannot be read or is not a results log (nothing
+//! written), else 1 when there are conflicts, else 0.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use serde::{Deserialize as _, Serialize};
+use wthor_db::id::file_label;
+use wthor_db::verify::{LogRecord, Merged, TheoryCheck, TheoryStatus, merge_results, read_results};
+
+use crate::verify::Tally;
+
+/// Arguments of `wthor results`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Report of results logs of `validate --solve`, per file and in total.
+    Summary(SummaryArgs),
+    /// Merge results logs into one (one line per game, written atomically).
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct SummaryArgs {
+    /// Results logs (JSON Lines of `validate --solve --results`).
+    #[arg(required = true, value_name = "LOG.jsonl")]
+    logs: Vec<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// List the games whose stored theoretical score disagrees with the
+    /// solver's instead of the counts.
+    #[arg(long)]
+    mismatches: bool,
+    /// Format of the --mismatches list.
+    #[arg(long, value_enum, default_value_t = Format::Text, requires = "mismatches", conflicts_with = "json")]
+    format: Format,
+}
+
+/// How `--mismatches` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    /// One line per game.
+    Text,
+    /// Comma-separated values with a header line.
+    Csv,
+}
+
+#[derive(Debug, clap::Args)]
+struct MergeArgs {
+    /// Results logs to merge.
+    #[arg(required = true, value_name = "LOG.jsonl")]
+    logs: Vec<PathBuf>,
+    /// The merged log (replaced atomically).
+    #[arg(long, short, value_name = "ALL.jsonl")]
+    output: PathBuf,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    match &args.command {
+        Command::Summary(a) => summary(a, out),
+        Command::Merge(a) => merge(a, out),
+    }
+}
+
+/// Reads and merges the logs, printing their warnings.
+fn read_all(paths: &[PathBuf]) -> anyhow::Result<Merged> {
+    let mut logs = Vec::new();
+    for path in paths {
+        let (records, warnings) = read_results(path)?;
+        for w in warnings {
+            eprintln!("wthor: warning: {w}");
+        }
+        logs.push(records);
+    }
+    Ok(merge_results(&logs))
+}
+
+/// One record of a `validate --solve` log.
+struct Game<'a> {
+    record: &'a LogRecord,
+    check: TheoryCheck,
+}
+
+/// The merged records as theoretical-score checks.
+///
+/// # Errors
+/// At the first record that is not one (a `puzzles --verify` log, say).
+fn games<'a>(merged: &'a Merged, paths: &[PathBuf]) -> anyhow::Result<Vec<Game<'a>>> {
+    merged
+        .records
+        .iter()
+        .map(|(log, record)| {
+            let check = TheoryCheck::deserialize(&record.value).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: line {}: not a theoretical-score result of validate --solve ({e})",
+                    paths
+                        .get(*log)
+                        .map_or(Path::new("?"), PathBuf::as_path)
+                        .display(),
+                    record.line
+                )
+            })?;
+            Ok(Game { record, check })
+        })
+        .collect()
+}
+
+/// A file of the logs: its name and creation date.
+type FileId = (String, String);
+
+fn summary(args: &SummaryArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let merged = read_all(&args.logs)?;
+    let games = games(&merged, &args.logs)?;
+    let conflicts = !merged.conflicts.is_empty();
+    report_conflicts(&merged, &args.logs);
+    if args.mismatches {
+        list_mismatches(&games, args, out)?;
+        return Ok(super::exit_code(false, conflicts));
+    }
+    let mut per_file: BTreeMap<FileId, Tally> = BTreeMap::new();
+    let mut total = Tally::default();
+    for g in &games {
+        let key = &g.record.key;
+        per_file
+            .entry((key.file.clone(), key.created.clone()))
+            .or_default()
+            .add(&g.check);
+        total.add(&g.check);
+    }
+    let label = |(file, created): &FileId| {
+        if per_file.keys().filter(|(f, _)| f == file).count() > 1 {
+            format!("{file} of {created}")
+        } else {
+            file.clone()
+        }
+    };
+    if args.json {
+        let files: Vec<_> = per_file
+            .iter()
+            .map(|((file, created), t)| {
+                let mut v = t.to_json();
+                v["file"] = file.clone().into();
+                v["created"] = created.clone().into();
+                v
+            })
+            .collect();
+        let report = serde_json::json!({
+            "logs": args.logs.len(),
+            "files": files,
+            "total": total.to_json(),
+            "duplicates": merged.duplicates,
+            "conflicts": merged.conflicts.len(),
+        });
+        serde_json::to_writer_pretty(&mut *out, &report)?;
+        writeln!(out)?;
+    } else {
+        for (id, t) in &per_file {
+            t.write_counts(out, &label(id))?;
+            writeln!(out)?;
+            t.write_times(out)?;
+        }
+        total.write_counts(out, "total")?;
+        writeln!(out)?;
+        total.write_times(out)?;
+        writeln!(
+            out,
+            "logs: {}, duplicate lines: {}, conflicts: {}",
+            args.logs.len(),
+            merged.duplicates,
+            merged.conflicts.len()
+        )?;
+    }
+    Ok(super::exit_code(false, conflicts))
+}
+
+/// Each conflict on stderr: the game and what each log says.
+fn report_conflicts(merged: &Merged, paths: &[PathBuf]) {
+    for c in &merged.conflicts {
+        let says = |(log, r): &(usize, LogRecord)| {
+            format!(
+                "{} line {}: {} (stored {}, solved {})",
+                paths
+                    .get(*log)
+                    .map_or(Path::new("?"), PathBuf::as_path)
+                    .display(),
+                r.line,
+                r.value["status"].as_str().unwrap_or("?"),
+                r.value["stored"],
+                r.value["solved"],
+            )
+        };
+        eprintln!(
+            "wthor: conflict: {}:{} ({} of {}): {}; {}",
+            file_label(&c.key.file),
+            c.key.index,
+            c.key.file,
+            c.key.created,
+            says(&c.kept),
+            says(&c.other)
+        );
+    }
+}
+
+/// One game whose stored score disagrees with the solver's.
+#[derive(Debug, Serialize)]
+struct Mismatch<'a> {
+    identity: String,
+    file: &'a str,
+    created: &'a str,
+    index: usize,
+    black: &'a str,
+    white: &'a str,
+    stored: u8,
+    solved: Option<u8>,
+    status: &'static str,
+    obf: Option<&'a str>,
+}
+
+fn list_mismatches(
+    games: &[Game<'_>],
+    args: &SummaryArgs,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let rows: Vec<Mismatch<'_>> = games
+        .iter()
+        .filter(|g| {
+            matches!(
+                g.check.status,
+                TheoryStatus::Mismatch | TheoryStatus::Impossible
+            )
+        })
+        .map(|g| {
+            let key = &g.record.key;
+            let v = &g.record.value;
+            Mismatch {
+                identity: format!("{}:{}", file_label(&key.file), key.index),
+                file: &key.file,
+                created: &key.created,
+                index: key.index,
+                black: v["black"].as_str().unwrap_or(""),
+                white: v["white"].as_str().unwrap_or(""),
+                stored: g.check.stored,
+                solved: g.check.solved,
+                status: g.check.status.as_str(),
+                obf: g.check.obf.as_deref(),
+            }
+        })
+        .collect();
+    if args.json {
+        for row in &rows {
+            serde_json::to_writer(&mut *out, row)?;
+            writeln!(out)?;
+        }
+        return Ok(());
+    }
+    match args.format {
+        Format::Csv => {
+            writeln!(
+                out,
+                "identity,file,created,index,black,white,stored,solved,status,obf"
+            )?;
+            for r in &rows {
+                let fields = [
+                    r.identity.clone(),
+                    r.file.to_owned(),
+                    r.created.to_owned(),
+                    r.index.to_string(),
+                    r.black.to_owned(),
+                    r.white.to_owned(),
+                    r.stored.to_string(),
+                    r.solved.map(|s| s.to_string()).unwrap_or_default(),
+                    r.status.to_owned(),
+                    r.obf.unwrap_or_default().to_owned(),
+                ];
+                let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+                writeln!(out, "{}", line.join(","))?;
+            }
+        }
+        Format::Text => {
+            for r in &rows {
+                writeln!(
+                    out,
+                    "{} ({} record {}): {} vs {}: stored {}, solved {} ({}); position {}",
+                    r.identity,
+                    r.file,
+                    r.index,
+                    r.black,
+                    r.white,
+                    r.stored,
+                    r.solved.map_or_else(|| "?".to_owned(), |s| s.to_string()),
+                    r.status,
+                    r.obf.unwrap_or("unknown (an older log)")
+                )?;
+            }
+            writeln!(out, "games whose stored score disagrees: {}", rows.len())?;
+        }
+    }
+    Ok(())
+}
+
+/// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
+/// break, with its quotes doubled.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+fn merge(args: &MergeArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let merged = read_all(&args.logs)?;
+    report_conflicts(&merged, &args.logs);
+    let mut bytes = Vec::new();
+    for (_, r) in &merged.records {
+        serde_json::to_writer(&mut bytes, &r.value)?;
+        bytes.push(b'\n');
+    }
+    wthor_db::cache::write_atomically(&args.output, &bytes)
+        .with_context(|| format!("{}: cannot write", args.output.display()))?;
+    writeln!(
+        out,
+        "{}: {} records from {} logs ({} duplicate lines, {} conflicts)",
+        args.output.display(),
+        merged.records.len(),
+        args.logs.len(),
+        merged.duplicates,
+        merged.conflicts.len()
+    )?;
+    Ok(super::exit_code(false, !merged.conflicts.is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(super::csv_field("Tastet Marc"), "Tastet Marc");
+        assert_eq!(super::csv_field("a,b"), "\"a,b\"");
+        assert_eq!(super::csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}

@@ -1,0 +1,532 @@
+//! `wthor stats`: statistics of the games matching the query filters (the
+//! filters of `wthor search`): totals, and on request the next moves from
+//! the position, player records, the most frequent openings.
+//!
+//! The next-move table names moves in the orientation of the position as
+//! given (`--position`, `--position-after`; the start without one); moves
+//! a symmetry of the position makes equivalent are one row. `--solve` adds
+//! each move's exact score (disc difference for the side to move, perfect
+//! play) when the position has at most 24 empty squares. With `--player`
+//! given, `--player-records` shows only the players it names: given twice, their
+//! head-to-head. A fresh position index answers the position filter; a
+//! stale or missing one is reported on stderr and the games are scanned.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use othello_core::{Board, Size};
+use serde_json::json;
+use wthor_db::query::Position;
+use wthor_db::stats::{NextMoves, PlayerRecord, Record, Results, Solved, StatsOptions};
+use wthor_db::{NamePattern, Stats};
+
+use crate::commands::index::IndexArgs;
+use anyhow::Context as _;
+
+use crate::db_args::DbArgs;
+use crate::query_args::QueryArgs;
+
+/// Arguments of `wthor stats`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  wthor stats --db ~/wthor --position-after f5d6c3d3c4 --next
+  wthor stats --db ~/wthor --position <OBF of 24 empties or fewer> --solve
+  wthor stats --db ~/wthor --player tastet --by-year
+  wthor stats --db ~/wthor --player tastet --player shaman --player-records
+  wthor stats --db ~/wthor --year 2020.. --openings 6 --top 10 --format csv")]
+pub(crate) struct Args {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    query: QueryArgs,
+    #[command(flatten)]
+    index: IndexArgs,
+    /// The next moves from the position (or the start): games, share,
+    /// black's win/draw/loss rates, mean black discs.
+    #[arg(long)]
+    next: bool,
+    /// The exact score of each next move by perfect play (implies --next;
+    /// 8x8 positions with at most 24 empty squares).
+    #[arg(long)]
+    solve: bool,
+    /// Player records: games, wins, draws, losses, score %, mean disc
+    /// difference, first and last year (only the --player names when given).
+    #[arg(long)]
+    player_records: bool,
+    /// Player records by year too (implies --player-records).
+    #[arg(long)]
+    by_year: bool,
+    /// The most frequent openings of DEPTH moves (canonical orientation).
+    #[arg(long, value_name = "DEPTH")]
+    openings: Option<usize>,
+    /// Rows of the player and opening tables (0: all).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    top: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Table,
+    Csv,
+    Jsonl,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let query = args.query.build()?;
+    let db = args.db.open()?;
+    let options = StatsOptions {
+        next_moves: args.next || args.solve,
+        solve: args.solve,
+        players: args.player_records || args.by_year,
+        by_year: args.by_year,
+        openings: args.openings.unwrap_or(0),
+    };
+    let stats = match args.index.for_query(&db, &query) {
+        Some(ix) => match db.stats_indexed(&query, &options, &ix) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("wthor: {e}; scanning every game");
+                db.stats(&query, &options).context("statistics")?
+            }
+        },
+        None => db.stats(&query, &options).context("statistics")?,
+    };
+    let patterns: Vec<NamePattern> = args
+        .query
+        .player
+        .iter()
+        .map(|p| {
+            if args.query.exact {
+                NamePattern::exact(p)
+            } else {
+                NamePattern::substring(p)
+            }
+        })
+        .collect();
+    let players: Vec<&PlayerRecord> = if patterns.is_empty() {
+        stats.players.iter().collect()
+    } else {
+        stats
+            .players
+            .iter()
+            .filter(|p| p.known && patterns.iter().any(|pat| pat.matches(&p.name)))
+            .collect()
+    };
+    let top = |n: usize| if args.top == 0 { n } else { n.min(args.top) };
+    let players = &players[..top(players.len())];
+    let openings = &stats.openings[..top(stats.openings.len())];
+    let view = View {
+        stats: &stats,
+        players,
+        openings,
+        options,
+    };
+    match args.format {
+        Format::Table => table(&view, out)?,
+        Format::Csv => csv(&view, out)?,
+        Format::Jsonl => jsonl(&view, out)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What is printed.
+struct View<'a> {
+    stats: &'a Stats,
+    players: &'a [&'a PlayerRecord],
+    openings: &'a [wthor_db::stats::OpeningStats],
+    options: StatsOptions,
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn mean(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_owned(), |v| format!("{v:.2}"))
+}
+
+fn size_of(p: &Position) -> Size {
+    p.size()
+}
+
+fn square_name(sq: othello_core::Square, size: Size) -> String {
+    sq.name(size).to_string()
+}
+
+fn exact(e: Option<i32>) -> String {
+    e.map_or_else(String::new, |v| format!("{v:+}"))
+}
+
+fn solved_note(s: Solved) -> Option<String> {
+    match s {
+        Solved::NotAsked | Solved::Yes => None,
+        Solved::TooManyEmpties(n) => Some(format!(
+            "not solved: {n} empty squares (--solve solves at most 24)"
+        )),
+        Solved::TenByTen => Some("not solved: the exact solver is 8x8 only".to_owned()),
+        Solved::NoMove => Some("not solved: the side to move must pass".to_owned()),
+    }
+}
+
+fn diagram(p: &Position) -> String {
+    match p {
+        Position::Eight(b) => b.diagram().to_string(),
+        Position::Ten(b) => b.diagram().to_string(),
+    }
+}
+
+fn opening_text(o: &wthor_db::stats::OpeningStats) -> String {
+    o.moves.iter().map(|&sq| square_name(sq, o.size)).collect()
+}
+
+fn table(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
+    let t = &v.stats.totals;
+    let r = &t.results;
+    writeln!(out, "games          {:>8}", r.games)?;
+    writeln!(
+        out,
+        "black wins     {:>8}  {:>6}",
+        r.black_wins,
+        pct(r.black_win_rate())
+    )?;
+    writeln!(
+        out,
+        "draws          {:>8}  {:>6}",
+        r.draws,
+        pct(r.draw_rate())
+    )?;
+    writeln!(
+        out,
+        "black losses   {:>8}  {:>6}",
+        r.black_losses,
+        pct(r.black_loss_rate())
+    )?;
+    writeln!(
+        out,
+        "black discs    mean {}, median {}",
+        mean(r.mean_black_discs()),
+        t.median_black_discs
+            .map_or_else(|| "-".to_owned(), |m| format!("{m}"))
+    )?;
+    if let Some(next) = &v.stats.next_moves {
+        next_table(next, out)?;
+    }
+    if v.options.players {
+        players_table(v, out)?;
+    }
+    if v.options.openings > 0 {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "openings of {} moves ({} games shorter):",
+            v.options.openings, v.stats.openings_shorter
+        )?;
+        let w = v
+            .openings
+            .iter()
+            .map(|o| opening_text(o).len())
+            .max()
+            .unwrap_or(0)
+            .max(7);
+        writeln!(
+            out,
+            "{:w$}  {:>7}  {:>6}  {:>9}  {:>6}  {:>10}  {:>10}",
+            "OPENING", "GAMES", "SHARE", "BLACK WIN", "DRAW", "BLACK LOSS", "MEAN BLACK"
+        )?;
+        for o in v.openings {
+            writeln!(
+                out,
+                "{:w$}  {}",
+                opening_text(o),
+                results_cells(&o.results, o.share)
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn results_cells(r: &Results, share: f64) -> String {
+    format!(
+        "{:>7}  {:>6}  {:>9}  {:>6}  {:>10}  {:>10}",
+        r.games,
+        pct(share),
+        pct(r.black_win_rate()),
+        pct(r.draw_rate()),
+        pct(r.black_loss_rate()),
+        mean(r.mean_black_discs())
+    )
+}
+
+fn next_table(next: &NextMoves, out: &mut dyn Write) -> anyhow::Result<()> {
+    writeln!(out)?;
+    writeln!(out, "next moves from")?;
+    write!(out, "{}", diagram(&next.position))?;
+    writeln!(out, "position {}", next.position.to_obf())?;
+    writeln!(
+        out,
+        "{} games reach it in some orientation (moves are named in this one), {} end there",
+        next.reached, next.ended
+    )?;
+    let solved = next.solved == Solved::Yes;
+    write!(
+        out,
+        "{:4}  {:>7}  {:>6}  {:>9}  {:>6}  {:>10}  {:>10}",
+        "MOVE", "GAMES", "SHARE", "BLACK WIN", "DRAW", "BLACK LOSS", "MEAN BLACK"
+    )?;
+    if solved {
+        write!(out, "  {:>5}", "EXACT")?;
+    }
+    writeln!(out)?;
+    let size = size_of(&next.position);
+    for m in &next.moves {
+        write!(
+            out,
+            "{:4}  {}",
+            square_name(m.square, size),
+            results_cells(&m.results, m.share)
+        )?;
+        if solved {
+            write!(out, "  {:>5}", exact(m.exact))?;
+        }
+        writeln!(out)?;
+    }
+    if let Some(note) = solved_note(next.solved) {
+        writeln!(out, "{note}")?;
+    }
+    Ok(())
+}
+
+fn record_cells(r: &Record) -> String {
+    format!(
+        "{:>6}  {:>5}  {:>5}  {:>6}  {:>6}  {:>9}  {:>5}  {:>5}",
+        r.games,
+        r.wins,
+        r.draws,
+        r.losses,
+        format!("{:.1}", r.score_percent()),
+        r.mean_disc_difference()
+            .map_or_else(|| "-".to_owned(), |d| format!("{d:+.2}")),
+        r.first_year,
+        r.last_year
+    )
+}
+
+fn players_table(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
+    writeln!(out)?;
+    writeln!(out, "players ({} in these games):", v.stats.players.len())?;
+    let w = v
+        .players
+        .iter()
+        .map(|p| p.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    writeln!(
+        out,
+        "{:w$}  {:>6}  {:>5}  {:>5}  {:>6}  {:>6}  {:>9}  {:>5}  {:>5}",
+        "PLAYER", "GAMES", "WINS", "DRAWS", "LOSSES", "SCORE%", "MEAN DIFF", "FIRST", "LAST"
+    )?;
+    for p in v.players {
+        writeln!(out, "{:w$}  {}", p.name, record_cells(&p.record))?;
+        for (year, r) in &p.by_year {
+            writeln!(out, "{:>w$}  {}", year, record_cells(r))?;
+        }
+    }
+    if let [a, b] = v.players {
+        if v.stats.players.len() == 2 {
+            let (ra, rb) = (&a.record, &b.record);
+            writeln!(
+                out,
+                "head-to-head: {} {} wins, {} draws, {} {} wins",
+                a.name, ra.wins, ra.draws, b.name, rb.wins
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
+fn results_csv(r: &Results) -> String {
+    format!(
+        "{},{},{},{},{}",
+        r.games,
+        r.black_wins,
+        r.draws,
+        r.black_losses,
+        r.mean_black_discs()
+            .map_or_else(String::new, |m| format!("{m:.4}"))
+    )
+}
+
+fn record_csv(r: &Record) -> String {
+    format!(
+        "{},{},{},{},{:.4},{},{},{}",
+        r.games,
+        r.wins,
+        r.draws,
+        r.losses,
+        r.score_percent(),
+        r.mean_disc_difference()
+            .map_or_else(String::new, |m| format!("{m:.4}")),
+        r.first_year,
+        r.last_year
+    )
+}
+
+/// CSV: one section per table, each with its header line, separated by
+/// an empty line.
+fn csv(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
+    let t = &v.stats.totals;
+    writeln!(
+        out,
+        "games,black_wins,draws,black_losses,mean_black_discs,median_black_discs"
+    )?;
+    writeln!(
+        out,
+        "{},{}",
+        results_csv(&t.results),
+        t.median_black_discs
+            .map_or_else(String::new, |m| m.to_string())
+    )?;
+    if let Some(next) = &v.stats.next_moves {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "move,games,black_wins,draws,black_losses,mean_black_discs,share,exact"
+        )?;
+        for m in &next.moves {
+            writeln!(
+                out,
+                "{},{},{:.4},{}",
+                square_name(m.square, next.position.size()),
+                results_csv(&m.results),
+                m.share,
+                m.exact.map_or_else(String::new, |e| e.to_string())
+            )?;
+        }
+    }
+    if v.options.players {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "player,year,games,wins,draws,losses,score_percent,mean_disc_difference,first_year,last_year"
+        )?;
+        for p in v.players {
+            writeln!(out, "{},,{}", field(&p.name), record_csv(&p.record))?;
+            for (year, r) in &p.by_year {
+                writeln!(out, "{},{year},{}", field(&p.name), record_csv(r))?;
+            }
+        }
+    }
+    if v.options.openings > 0 {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "opening,games,black_wins,draws,black_losses,mean_black_discs,share"
+        )?;
+        for o in v.openings {
+            writeln!(
+                out,
+                "{},{},{:.4}",
+                opening_text(o),
+                results_csv(&o.results),
+                o.share
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn results_json(r: &Results) -> serde_json::Value {
+    json!({
+        "games": r.games,
+        "black_wins": r.black_wins,
+        "draws": r.draws,
+        "black_losses": r.black_losses,
+        "mean_black_discs": r.mean_black_discs(),
+    })
+}
+
+fn record_json(r: &Record) -> serde_json::Value {
+    json!({
+        "games": r.games,
+        "wins": r.wins,
+        "draws": r.draws,
+        "losses": r.losses,
+        "score_percent": r.score_percent(),
+        "mean_disc_difference": r.mean_disc_difference(),
+        "first_year": r.first_year,
+        "last_year": r.last_year,
+    })
+}
+
+/// JSON Lines: one object per row, `kind` telling which table.
+fn jsonl(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
+    let t = &v.stats.totals;
+    let mut totals = results_json(&t.results);
+    totals["kind"] = json!("totals");
+    totals["median_black_discs"] = json!(t.median_black_discs);
+    writeln!(out, "{totals}")?;
+    if let Some(next) = &v.stats.next_moves {
+        let solved = match next.solved {
+            Solved::NotAsked => json!(null),
+            Solved::Yes => json!(true),
+            other => json!(solved_note(other)),
+        };
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "kind": "position",
+                "obf": next.position.to_obf(),
+                "reached": next.reached,
+                "ended": next.ended,
+                "solved": solved,
+            })
+        )?;
+        for m in &next.moves {
+            let mut row = results_json(&m.results);
+            row["kind"] = json!("next");
+            row["move"] = json!(square_name(m.square, next.position.size()));
+            row["share"] = json!(m.share);
+            row["exact"] = json!(m.exact);
+            writeln!(out, "{row}")?;
+        }
+    }
+    for p in v.players {
+        let mut row = record_json(&p.record);
+        row["kind"] = json!("player");
+        row["player"] = json!(p.name);
+        if v.options.by_year {
+            row["by_year"] = p
+                .by_year
+                .iter()
+                .map(|(y, r)| {
+                    let mut r = record_json(r);
+                    r["year"] = json!(y);
+                    r
+                })
+                .collect();
+        }
+        writeln!(out, "{row}")?;
+    }
+    for o in v.openings {
+        let mut row = results_json(&o.results);
+        row["kind"] = json!("opening");
+        row["opening"] = json!(opening_text(o));
+        row["share"] = json!(o.share);
+        writeln!(out, "{row}")?;
+    }
+    Ok(())
+}

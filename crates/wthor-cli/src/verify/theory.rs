@@ -1,0 +1,461 @@
+//! `wthor validate --solve`: the theoretical score of every game (or of a
+//! sample, or a shard) checked with the exact solver.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use othello_core::solver::GenericSolver;
+use serde::{Deserialize as _, Serialize};
+use wthor_db::verify::{
+    RecordKey, Shard, TheoryCheck, TheoryStatus, Workers, check_theoretical,
+    check_theoretical_10x10, median_p90,
+};
+use wthor_format::{BoardSize, FileKind, GameFile, GameView, WthorFile};
+
+use super::{
+    CacheSaver, Job, Loaded, OtherKind, RunOptions, load_cache, open_results, parse_inputs,
+    read_inputs, run_checks, select_jobs,
+};
+use crate::cpu_time::thread_cpu_seconds;
+
+/// Options of the exact-solver check of theoretical scores
+/// (`wthor validate --solve`).
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct SolveArgs {
+    /// Check every game's theoretical score with the exact solver instead
+    /// of the replay check: replay to the header's depth (P3; 0 means 22),
+    /// solve, compare.
+    #[arg(long)]
+    pub(crate) solve: bool,
+    /// Check a deterministic random sample of N games of all inputs.
+    #[arg(long, value_name = "N", requires = "solve")]
+    pub(crate) sample: Option<usize>,
+    /// Seed of --sample.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "sample")]
+    pub(crate) seed: u64,
+    /// Check only shard K of N: the i-th selected game (from 0, after
+    /// --sample) goes to shard i mod N + 1.
+    #[arg(long, value_name = "K/N", requires = "solve")]
+    pub(crate) shard: Option<Shard>,
+    /// Append one JSON object per checked game to FILE (JSON Lines); games
+    /// already in FILE are skipped (resume).
+    #[arg(long, value_name = "FILE.jsonl", requires = "solve")]
+    pub(crate) results: Option<PathBuf>,
+    /// Solved-position cache: loaded at start, saved atomically every
+    /// minute and at the end. A file that is not a cache is refused; a
+    /// damaged cache is moved to FILE.damaged.
+    #[arg(long, value_name = "FILE", requires = "solve")]
+    pub(crate) cache: Option<PathBuf>,
+    /// Games solved in parallel, each by a one-thread solver (default: all
+    /// cores).
+    #[arg(long, value_name = "N", requires = "solve")]
+    pub(crate) threads: Option<usize>,
+    /// Solve one game at a time with a parallel solver of --threads
+    /// threads instead (slower on 2 cores: 3.7 s against 2.4 s for six
+    /// FFO positions).
+    #[arg(long, requires = "solve")]
+    pub(crate) parallel_solver: bool,
+    /// Transposition table of each solver: 2^BITS entries of 32 bytes (two
+    /// 24-byte entries share a 64-byte bucket).
+    #[arg(long, value_name = "BITS", default_value_t = 22, requires = "solve")]
+    pub(crate) tt_bits: u32,
+}
+
+impl SolveArgs {
+    fn workers(&self) -> Workers {
+        let n = self
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1);
+        if self.parallel_solver {
+            Workers {
+                workers: 1,
+                solver_threads: n,
+                tt_bits: self.tt_bits,
+            }
+        } else {
+            Workers {
+                workers: n,
+                solver_threads: 1,
+                tt_bits: self.tt_bits,
+            }
+        }
+    }
+}
+
+/// The game files among `paths` (directories stand for the game files
+/// inside them, with `recursive` of their subdirectories too), in order.
+fn game_paths(paths: &[PathBuf], recursive: bool) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let files = wthor_db::list_files(path, recursive)
+                .with_context(|| format!("{}: cannot list", path.display()))?;
+            out.extend(files.into_iter().filter(|p| {
+                matches!(
+                    FileKind::from_path(p),
+                    Some(FileKind::Games8 | FileKind::Games10)
+                )
+            }));
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// The results-log line of a checked game.
+fn game_record<'a>(
+    files: &[Loaded<'_, GameFile<'_>>],
+    job: &'a Job<GameView<'_>>,
+    check: &'a TheoryCheck,
+) -> GameRecord<'a> {
+    let loaded = &files[job.file];
+    GameRecord {
+        key: &job.key,
+        year: loaded.file.header().year,
+        black: loaded.names.get(job.record.black().into()),
+        white: loaded.names.get(job.record.white().into()),
+        check,
+    }
+}
+
+/// One line of the results file of `validate --solve`.
+#[derive(Debug, Serialize)]
+struct GameRecord<'a> {
+    #[serde(flatten)]
+    key: &'a RecordKey,
+    year: u16,
+    black: String,
+    white: String,
+    #[serde(flatten)]
+    check: &'a TheoryCheck,
+}
+
+/// What a run found: the checks by status, and the solve times of the
+/// games solved (not those from the cache).
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    counts: HashMap<TheoryStatus, usize>,
+    checked: usize,
+    times: Vec<f64>,
+    cpu_times: Vec<f64>,
+}
+
+impl Tally {
+    /// Counts one check.
+    pub(crate) fn add(&mut self, check: &TheoryCheck) {
+        *self.counts.entry(check.status).or_default() += 1;
+        self.checked += 1;
+        if check.score.is_some() && !check.cached {
+            self.times.push(check.seconds);
+            self.cpu_times.extend(check.cpu_seconds);
+        }
+    }
+
+    /// The checks of status `s`.
+    pub(crate) fn n(&self, s: TheoryStatus) -> usize {
+        self.counts.get(&s).copied().unwrap_or(0)
+    }
+
+    /// The findings: mismatches, impossible values, illegal moves and
+    /// games that could not be solved.
+    pub(crate) fn findings(&self) -> usize {
+        self.n(TheoryStatus::Mismatch)
+            + self.n(TheoryStatus::Impossible)
+            + self.n(TheoryStatus::Illegal)
+            + self.n(TheoryStatus::Unavailable)
+    }
+
+    /// The median and 90th percentile of the wall-clock and on-CPU solve
+    /// times.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn times(&self) -> (Option<(f64, f64)>, Option<(f64, f64)>) {
+        (
+            median_p90(&mut self.times.clone()),
+            median_p90(&mut self.cpu_times.clone()),
+        )
+    }
+
+    /// The counts and times as the `summary` object of `--json`.
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        let (wall, cpu) = self.times();
+        serde_json::json!({
+            "checked": self.checked,
+            "ok": self.n(TheoryStatus::Ok),
+            "mismatches": self.n(TheoryStatus::Mismatch),
+            "impossible": self.n(TheoryStatus::Impossible),
+            "short": self.n(TheoryStatus::Short),
+            "illegal": self.n(TheoryStatus::Illegal),
+            "unavailable": self.n(TheoryStatus::Unavailable),
+            "median_seconds": wall.map(|m| m.0),
+            "p90_seconds": wall.map(|m| m.1),
+            "median_cpu_seconds": cpu.map(|m| m.0),
+            "p90_cpu_seconds": cpu.map(|m| m.1),
+        })
+    }
+
+    /// The counts in words, after `what` ("theoretical scores: 9 games
+    /// checked: …"), without the line's end.
+    pub(crate) fn write_counts(&self, out: &mut dyn Write, what: &str) -> std::io::Result<()> {
+        write!(
+            out,
+            "{what}: {} games checked: {} ok, {} mismatches, {} impossible, {} short, {} illegal, {} unavailable",
+            self.checked,
+            self.n(TheoryStatus::Ok),
+            self.n(TheoryStatus::Mismatch),
+            self.n(TheoryStatus::Impossible),
+            self.n(TheoryStatus::Short),
+            self.n(TheoryStatus::Illegal),
+            self.n(TheoryStatus::Unavailable),
+        )
+    }
+
+    /// The time lines, when games were solved.
+    pub(crate) fn write_times(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let (wall, cpu) = self.times();
+        if let Some((median, p90)) = wall {
+            writeln!(
+                out,
+                "solve time per game: median {median:.3} s, 90th percentile {p90:.3} s ({} solved)",
+                self.times.len()
+            )?;
+        }
+        if let Some((median, p90)) = cpu {
+            writeln!(
+                out,
+                "on-CPU time per game: median {median:.3} s, 90th percentile {p90:.3} s"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `wthor validate --solve PATH...`: checks the theoretical score of every
+/// game (or of the sample/shard) and prints the findings and a summary
+/// (with `json`, one JSON object per checked game, as in the results file,
+/// then `{"summary": {...}}`). Games already in the results log are not
+/// checked again but count in the report, which says how many were checked
+/// now.
+/// Returns the exit code: 2 when a file could not be read, else 1 with
+/// `strict` on a finding (a mismatch, an impossible value, an illegal
+/// move or a game that could not be solved), else 0.
+pub(crate) fn run_theory(
+    args: &SolveArgs,
+    paths: &[PathBuf],
+    recursive: bool,
+    strict: bool,
+    json: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    let mut failed = false;
+    let inputs = read_inputs(game_paths(paths, recursive)?, &mut failed);
+    let files = parse_inputs(
+        &inputs,
+        FileKind::from_path,
+        |parsed| match parsed {
+            WthorFile::Games(g) => Some(g),
+            _ => None,
+        },
+        OtherKind::Skip("not games: skipped by --solve"),
+        &mut failed,
+    );
+    let candidates: Vec<Vec<(usize, GameView<'_>)>> = files
+        .iter()
+        .map(|f| f.file.games().enumerate().collect())
+        .collect();
+    let log = open_results(args.results.as_deref())?;
+    let selection = select_jobs(
+        &candidates,
+        args.sample.map(|n| (n, args.seed)),
+        args.shard,
+        log.as_ref(),
+        |f, index, game| {
+            RecordKey::new(
+                files[f].path,
+                files[f].file.header().created,
+                index,
+                game.moves_raw(),
+            )
+        },
+    );
+    let skipped = selection.logged.len();
+    // The games already in the log count in the report as if checked now.
+    let previous: Vec<(Job<GameView<'_>>, TheoryCheck)> = selection
+        .logged
+        .iter()
+        .filter_map(|job| {
+            let value = log.as_ref()?.records().get(&job.key)?;
+            let check = TheoryCheck::deserialize(value).ok()?;
+            Some((job.clone(), check))
+        })
+        .collect();
+    if previous.len() < skipped {
+        eprintln!(
+            "wthor: warning: {} lines of the results file are not theoretical-score results: left out of the report",
+            skipped - previous.len()
+        );
+    }
+    let cache = load_cache(args.cache.as_deref())?;
+    let saver = CacheSaver::new(cache.as_ref(), args.cache.as_deref());
+    // Fail now, not after the first minute of solving, if the cache cannot
+    // be written.
+    saver.maybe_save(true)?;
+
+    let work = |job: &Job<GameView<'_>>, solver: &mut _| {
+        let file = &files[job.file].file;
+        let depth = file.header().depth();
+        let g = job.record;
+        match file.board_size() {
+            BoardSize::Eight => {
+                let cpu0 = thread_cpu_seconds();
+                let mut check = check_theoretical(
+                    g.moves_raw(),
+                    depth,
+                    g.theoretical_score(),
+                    solver,
+                    cache.as_ref(),
+                );
+                // One-thread solvers only: a parallel solver's other
+                // threads are not counted by this thread's clock.
+                if check.score.is_some() && !check.cached && !args.parallel_solver {
+                    check.cpu_seconds = cpu0.zip(thread_cpu_seconds()).map(|(a, b)| b - a);
+                }
+                check
+            }
+            BoardSize::Ten => check_theoretical_10x10(
+                g.moves_raw(),
+                depth,
+                g.theoretical_score(),
+                &mut GenericSolver::new(),
+            ),
+        }
+    };
+    let result = run_checks(
+        &selection.todo,
+        RunOptions {
+            log: log.zip(args.results.as_deref()),
+            workers: args.workers(),
+            what: "games",
+            found: "findings",
+        },
+        work,
+        |job, check| serde_json::to_value(game_record(&files, job, check)),
+        |check| check.status != TheoryStatus::Ok && check.status != TheoryStatus::Short,
+        || saver.maybe_save(false),
+    );
+    saver.maybe_save(true)?;
+    let mut done = result?;
+    let solved_now = done.len();
+    done.extend(previous);
+    done.sort_by_key(|(job, _)| (job.file, job.index));
+
+    let mut tally = Tally::default();
+    for (job, check) in &done {
+        tally.add(check);
+        if json {
+            serde_json::to_writer(&mut *out, &game_record(&files, job, check))?;
+            writeln!(out)?;
+        } else if check.status != TheoryStatus::Ok {
+            let loaded = &files[job.file];
+            writeln!(
+                out,
+                "{}: record {} ({}): {} vs {}: {}",
+                loaded.path.display(),
+                job.index,
+                loaded.file.header().year,
+                loaded.names.get(job.record.black().into()),
+                loaded.names.get(job.record.white().into()),
+                describe(check, loaded.file.board_size())
+            )?;
+        }
+    }
+    let code = crate::commands::exit_code(failed, strict && tally.findings() > 0);
+    if json {
+        let mut summary = tally.to_json();
+        summary["already_done"] = skipped.into();
+        serde_json::to_writer(&mut *out, &serde_json::json!({ "summary": summary }))?;
+        writeln!(out)?;
+        return Ok(code);
+    }
+    tally.write_counts(out, "theoretical scores")?;
+    if skipped > 0 {
+        write!(
+            out,
+            "; {solved_now} checked now, {skipped} already in the results file"
+        )?;
+    }
+    writeln!(out)?;
+    tally.write_times(out)?;
+    if let Some(c) = &cache {
+        let (hits, misses, added) = c.stats();
+        writeln!(
+            out,
+            "cache: {hits} hits, {misses} misses, {added} added, {} positions",
+            c.len()
+        )?;
+    }
+    Ok(code)
+}
+
+/// One finding in words, on a board of `size`.
+fn describe(c: &TheoryCheck, size: BoardSize) -> String {
+    let squares = match size {
+        BoardSize::Eight => 64,
+        BoardSize::Ten => 100,
+    };
+    let at = || {
+        format!(
+            "{} empties, {} to move, exact score {:+}{}",
+            c.depth,
+            c.side.as_deref().unwrap_or("?"),
+            c.score.unwrap_or(0),
+            c.best_move
+                .as_deref()
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default()
+        )
+    };
+    match c.status {
+        TheoryStatus::Ok => format!("ok: stored {}", c.stored),
+        TheoryStatus::Mismatch => format!(
+            "mismatch: stored {}, solved {} ({})",
+            c.stored,
+            c.solved.unwrap_or(0),
+            at()
+        ),
+        TheoryStatus::Impossible => format!(
+            "impossible stored value {} (> {squares}), solved {} ({})",
+            c.stored,
+            c.solved.unwrap_or(0),
+            at()
+        ),
+        TheoryStatus::Short => format!(
+            "{} after {} moves, before {} empties; stored {}, final score {}",
+            if c.finished == Some(true) {
+                "the game ends"
+            } else {
+                "the record stops"
+            },
+            c.moves,
+            c.depth,
+            c.stored,
+            c.final_score.unwrap_or(0)
+        ),
+        TheoryStatus::Illegal => format!(
+            "move {} is illegal, before {} empties; stored {}",
+            c.illegal_move.map_or(0, |m| m + 1),
+            c.depth,
+            c.stored
+        ),
+        TheoryStatus::Unavailable => format!(
+            "10x10 solving unavailable at {} empties (the generic solver goes to {}); stored {} not checked",
+            c.depth,
+            wthor_db::verify::MAX_10X10_EMPTIES,
+            c.stored
+        ),
+    }
+}

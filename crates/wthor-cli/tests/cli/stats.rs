@@ -1,0 +1,264 @@
+//! `wthor stats` and `wthor index` on the fixture database `testdata/`:
+//! snapshots of the tables, exit codes, the index used when fresh and
+//! refused (with a line on stderr) when stale or damaged.
+
+use std::path::Path;
+use std::process::Output;
+
+use crate::wthor;
+
+fn text(bytes: &[u8], tmp: &Path) -> String {
+    String::from_utf8(bytes.to_vec())
+        .expect("UTF-8")
+        .replace(&tmp.display().to_string(), "[TMP]")
+}
+
+/// Runs `wthor args` (from the workspace root), asserts the exit code and
+/// returns stdout and stderr with the temporary directory written `[TMP]`.
+#[track_caller]
+fn run(args: &[&str], code: i32, tmp: &Path) -> (String, String) {
+    let out: Output = wthor(args);
+    let (stdout, stderr) = (text(&out.stdout, tmp), text(&out.stderr, tmp));
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{args:?}\n{stdout}\n{stderr}"
+    );
+    (stdout, stderr)
+}
+
+#[test]
+fn stats_tables() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let (out, _) = run(
+        &[
+            "stats",
+            "--db",
+            "testdata",
+            "--next",
+            "--player-records",
+            "--openings",
+            "2",
+            "--top",
+            "6",
+        ],
+        0,
+        t,
+    );
+    insta::assert_snapshot!("stats_totals_next_players_openings", out);
+    let (out, err) = run(
+        &[
+            "stats",
+            "--db",
+            "testdata",
+            "--position-after",
+            "f5d6",
+            "--next",
+            "--no-index",
+        ],
+        0,
+        t,
+    );
+    assert_eq!(err, "");
+    insta::assert_snapshot!("stats_next_after_f5d6", out);
+    let (out, _) = run(
+        &[
+            "stats",
+            "--db",
+            "testdata",
+            "--player",
+            "Logistello",
+            "--by-year",
+            "--year",
+            "2001..2002",
+        ],
+        0,
+        t,
+    );
+    insta::assert_snapshot!("stats_player_by_year", out);
+    let (out, _) = run(
+        &[
+            "stats",
+            "--db",
+            "testdata",
+            "--result",
+            "draw",
+            "--next",
+            "--player-records",
+            "--openings",
+            "1",
+            "--format",
+            "jsonl",
+        ],
+        0,
+        t,
+    );
+    insta::assert_snapshot!("stats_draws_jsonl", out);
+    let (out, _) = run(
+        &[
+            "stats",
+            "--db",
+            "testdata",
+            "--year",
+            "2002",
+            "--openings",
+            "1",
+            "--format",
+            "csv",
+        ],
+        0,
+        t,
+    );
+    insta::assert_snapshot!("stats_openings_csv", out);
+}
+
+#[test]
+fn stats_solves_the_next_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 2001:3 after 46 moves (14 empties), given as a transcript.
+    let (moves, _) = run(&["replay", "testdata/WTH_2001.wtb", "3"], 0, tmp.path());
+    let transcript: String = moves
+        .lines()
+        .filter_map(|l| {
+            let (n, rest) = l.split_once(". ")?;
+            n.parse::<u32>().ok()?;
+            Some(rest.split_whitespace().last()?.to_owned())
+        })
+        .take(46)
+        .collect();
+    assert_eq!(transcript.len(), 92, "{moves}");
+    let (out, _) = run(
+        &[
+            "stats",
+            "--db",
+            "testdata",
+            "--position-after",
+            &transcript,
+            "--solve",
+            "--no-index",
+        ],
+        0,
+        tmp.path(),
+    );
+    insta::assert_snapshot!("stats_solve", out);
+    let (out, _) = run(
+        &["stats", "--db", "testdata", "--next", "--solve"],
+        0,
+        tmp.path(),
+    );
+    assert!(out.contains("not solved: 60 empty squares"), "{out}");
+}
+
+#[test]
+fn stats_bad_input_is_a_usage_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (vec!["--position-after", "f5x9"], "--position-after"),
+        (vec!["--position", "XO?"], "--position"),
+        (vec!["--year", "2002..2001"], "empty range"),
+        (vec!["--sort", "colour"], "unknown sort key"),
+    ] {
+        let mut all = vec!["stats", "--db", "testdata"];
+        all.extend(args);
+        let (_, err) = run(&all, 2, tmp.path());
+        // One line saying what is wrong (clap adds a hint below its own).
+        assert!(err.lines().next().unwrap().contains(needle), "{err}");
+    }
+    // No match: empty results, exit 0.
+    let (out, _) = run(
+        &["stats", "--db", "testdata", "--player", "nobody at all"],
+        0,
+        tmp.path(),
+    );
+    assert!(out.starts_with("games                 0\n"), "{out}");
+}
+
+#[test]
+fn index_build_status_and_use() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let idx = t.join("fixtures.idx");
+    let idx = idx.to_str().unwrap();
+    let (out, _) = run(
+        &["index", "status", "--db", "testdata", "--index", idx],
+        1,
+        t,
+    );
+    insta::assert_snapshot!("index_status_missing", out);
+    let (out, _) = run(&["index", "build", "--db", "testdata", "-o", idx], 0, t);
+    assert!(
+        out.starts_with("wrote [TMP]/fixtures.idx: 66 games, "),
+        "{out}"
+    );
+    let (out, _) = run(
+        &["index", "status", "--db", "testdata", "--index", idx],
+        0,
+        t,
+    );
+    insta::assert_snapshot!("index_status_fresh", out);
+
+    // The same answers with the index and without; silent when fresh.
+    let query = [
+        "stats",
+        "--db",
+        "testdata",
+        "--position-after",
+        "f5d6c3",
+        "--next",
+        "--player-records",
+    ];
+    let (scan, _) = run(&[&query[..], &["--no-index"]].concat(), 0, t);
+    let (indexed, err) = run(&[&query[..], &["--index", idx]].concat(), 0, t);
+    assert_eq!(err, "");
+    assert_eq!(indexed, scan);
+
+    // Another database: stale, refused, said on stderr.
+    let (out, _) = run(
+        &[
+            "index",
+            "status",
+            "--db",
+            "testdata/WTH_2001.wtb",
+            "--index",
+            idx,
+        ],
+        1,
+        t,
+    );
+    insta::assert_snapshot!("index_status_stale", out);
+    let (_, err) = run(
+        &[
+            "stats",
+            "--db",
+            "testdata/WTH_2001.wtb",
+            "--index",
+            idx,
+            "--position-after",
+            "f5d6",
+        ],
+        0,
+        t,
+    );
+    assert!(
+        err.contains("stale: WTH_2001.wtd is indexed but not in the database; scanning"),
+        "{err}"
+    );
+
+    // Damaged: refused, said, same answer by a scan.
+    let mut bytes = std::fs::read(idx).unwrap();
+    bytes[20] ^= 0xff;
+    std::fs::write(idx, &bytes).unwrap();
+    let (out, _) = run(
+        &["index", "status", "--db", "testdata", "--index", idx],
+        1,
+        t,
+    );
+    assert!(
+        out.contains("status: damaged: [TMP]/fixtures.idx: corrupt index"),
+        "{out}"
+    );
+    let (again, err) = run(&[&query[..], &["--index", idx]].concat(), 0, t);
+    assert!(err.contains("not used"), "{err}");
+    assert_eq!(again, scan);
+}

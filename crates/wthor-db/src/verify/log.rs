@@ -1,0 +1,179 @@
+//! The results log: one JSON line per checked record, keyed by
+//! [`RecordKey`], that a re-run resumes from.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// What identifies a checked record across runs: the file name, the
+/// creation date of its header (another release of the same year has
+/// another date), the record's index and an FNV-1a hash of its bytes (the
+/// moves of a game, the whole record of a puzzle), so that a record edited
+/// in a new release is checked again.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RecordKey {
+    /// The file name (without its directory).
+    pub file: String,
+    /// The header's creation date, `YYYY-MM-DD`.
+    pub created: String,
+    /// The record's index in its file, from 0.
+    pub index: usize,
+    /// The FNV-1a 64 hash of the record's bytes, 16 hex digits.
+    pub hash: String,
+}
+
+impl RecordKey {
+    /// The key of record `index` of `file`, whose bytes are `bytes`.
+    #[must_use]
+    pub fn new(file: &Path, created: impl fmt::Display, index: usize, bytes: &[u8]) -> RecordKey {
+        RecordKey {
+            file: file.file_name().map_or_else(
+                || file.display().to_string(),
+                |n| n.to_string_lossy().into(),
+            ),
+            created: created.to_string(),
+            index,
+            hash: format!("{:016x}", crate::cache::fnv1a64(bytes)),
+        }
+    }
+}
+
+/// An append-only JSON Lines file of results, one object per checked
+/// record, each holding the fields of a [`RecordKey`]. Opening it reads the
+/// keys already done; each line is flushed when appended, so an interrupted
+/// run loses at most the record being written.
+#[derive(Debug)]
+pub struct ResultsLog {
+    file: File,
+    done: HashMap<RecordKey, serde_json::Value>,
+}
+
+impl ResultsLog {
+    /// Opens (or creates) the log at `path` and reads the records done.
+    /// Returns the log and warnings: a last line without its newline (an
+    /// interrupted run) is cut off the file; other unreadable lines are
+    /// skipped (their records are checked again).
+    ///
+    /// # Errors
+    /// Any I/O error opening, reading or truncating the file.
+    pub fn open(path: &Path) -> io::Result<(ResultsLog, Vec<String>)> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)?;
+        let mut warnings = Vec::new();
+        let mut done = HashMap::new();
+        let mut good_len = 0u64;
+        let mut reader = BufReader::new(&file);
+        let mut line = Vec::new();
+        let mut number = 0usize;
+        loop {
+            line.clear();
+            let n = reader.read_until(b'\n', &mut line)?;
+            if n == 0 {
+                break;
+            }
+            number += 1;
+            if line.last() != Some(&b'\n') {
+                warnings.push(format!(
+                    "{}: line {number}: dropped a truncated last line (interrupted run)",
+                    path.display()
+                ));
+                break;
+            }
+            good_len += n as u64;
+            let text = String::from_utf8_lossy(&line);
+            if text.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<serde_json::Value>(&text) {
+                Ok(value) => match RecordKey::deserialize(&value) {
+                    Ok(key) => {
+                        done.insert(key, value);
+                    }
+                    Err(e) => warnings.push(format!(
+                        "{}: line {number}: not a result record ({e}); ignored",
+                        path.display()
+                    )),
+                },
+                Err(e) => warnings.push(format!(
+                    "{}: line {number}: invalid JSON ({e}); ignored",
+                    path.display()
+                )),
+            }
+        }
+        drop(reader);
+        if file.metadata()?.len() != good_len {
+            file.set_len(good_len)?;
+        }
+        file.seek(SeekFrom::End(0))?;
+        Ok((ResultsLog { file, done }, warnings))
+    }
+
+    /// Whether the record of `key` is in the log.
+    #[must_use]
+    pub fn contains(&self, key: &RecordKey) -> bool {
+        self.done.contains_key(key)
+    }
+
+    /// The records in the log when it was opened plus those appended, by key.
+    #[must_use]
+    pub fn records(&self) -> &HashMap<RecordKey, serde_json::Value> {
+        &self.done
+    }
+
+    /// Appends one record as a JSON line and flushes it.
+    ///
+    /// # Errors
+    /// Serialisation errors (as [`io::Error`]) and write errors.
+    pub fn append<T: Serialize>(&mut self, key: &RecordKey, record: &T) -> io::Result<()> {
+        let value = serde_json::to_value(record).map_err(io::Error::other)?;
+        let mut line = serde_json::to_vec(&value).map_err(io::Error::other)?;
+        line.push(b'\n');
+        self.file.write_all(&line)?;
+        self.file.flush()?;
+        self.done.insert(key.clone(), value);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_log_resumes_and_drops_a_truncated_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let key = |i| RecordKey {
+            file: "WTH_1977.wtb".into(),
+            created: "2007-05-22".into(),
+            index: i,
+            hash: "00".into(),
+        };
+        {
+            let (mut log, w) = ResultsLog::open(&path).unwrap();
+            assert!(w.is_empty());
+            for i in 0..3 {
+                log.append(&key(i), &key(i)).unwrap();
+            }
+        }
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"file\":\"WTH_1977.wtb\",\"crea").unwrap();
+        drop(f);
+        let (mut log, w) = ResultsLog::open(&path).unwrap();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("truncated"));
+        assert!(log.contains(&key(2)) && !log.contains(&key(3)));
+        log.append(&key(3), &key(3)).unwrap();
+        drop(log);
+        let (log, w) = ResultsLog::open(&path).unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(log.records().len(), 4);
+    }
+}

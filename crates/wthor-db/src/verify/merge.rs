@@ -1,0 +1,262 @@
+//! Results logs read back and merged: the logs of the shards of a run (and
+//! of re-runs) into one set of records, one per key, the same key with
+//! another outcome reported as a conflict. Input files are only read.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::log::RecordKey;
+
+/// Why a results log cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LogError {
+    /// The file could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system error.
+        #[source]
+        source: io::Error,
+    },
+    /// A line is not a result record: the file is no results log.
+    #[error("{}: line {line}: not a results log line ({reason})", path.display())]
+    NotALog {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// What was wrong (never the line's text).
+        reason: String,
+    },
+}
+
+/// One record of a results log: its key and the whole JSON object.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogRecord {
+    /// The key (the fields the resume uses).
+    pub key: RecordKey,
+    /// The whole line.
+    pub value: serde_json::Value,
+    /// Its line in its file, from 1.
+    pub line: usize,
+}
+
+/// Reads a results log without changing it: every complete line must be a
+/// JSON object holding the fields of a [`RecordKey`] (blank lines are
+/// skipped). Returns the records in file order and warnings: a last line
+/// without its newline (an interrupted run, which the next run would cut
+/// off) is left out with a warning.
+///
+/// # Errors
+/// [`LogError::Io`] when the file cannot be read, [`LogError::NotALog`]
+/// at the first line that is not a result record (also for a file holding
+/// no record at all but some bytes).
+pub fn read_results(path: &Path) -> Result<(Vec<LogRecord>, Vec<String>), LogError> {
+    let io = |source| LogError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let not_a_log = |line, reason: String| LogError::NotALog {
+        path: path.to_owned(),
+        line,
+        reason,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut reader = BufReader::new(file);
+    let mut records = Vec::new();
+    let mut warnings = Vec::new();
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        if reader.read_until(b'\n', &mut bytes).map_err(io)? == 0 {
+            break;
+        }
+        let complete = bytes.last() == Some(&b'\n');
+        let text = String::from_utf8_lossy(&bytes);
+        if text.trim().is_empty() {
+            continue;
+        }
+        let parsed = serde_json::from_str::<serde_json::Value>(&text)
+            .map_err(|e| e.to_string())
+            .and_then(|value| {
+                RecordKey::deserialize(&value)
+                    .map(|key| (key, value))
+                    .map_err(|e| e.to_string())
+            });
+        match (parsed, complete) {
+            (Ok((key, value)), _) => records.push(LogRecord {
+                key,
+                value,
+                line: number,
+            }),
+            (Err(_), false) if !records.is_empty() => {
+                warnings.push(format!(
+                    "{}: line {number}: a truncated last line (interrupted run) left out",
+                    path.display()
+                ));
+            }
+            (Err(reason), _) => return Err(not_a_log(number, reason)),
+        }
+    }
+    Ok((records, warnings))
+}
+
+/// The fields of a result line that change from run to run of the same
+/// check (times, node counts, the cache, a best move the window search
+/// does not give, the names joined at the time): left out when outcomes
+/// are compared.
+pub const VOLATILE_FIELDS: &[&str] = &[
+    "seconds",
+    "cpu_seconds",
+    "nodes",
+    "cached",
+    "best_move",
+    "year",
+    "black",
+    "white",
+];
+
+/// The outcome of a result line: the line without its
+/// [`VOLATILE_FIELDS`]. Two runs of the same check have equal outcomes.
+#[must_use]
+pub fn outcome(value: &serde_json::Value) -> serde_json::Value {
+    let mut v = value.clone();
+    if let Some(map) = v.as_object_mut() {
+        for field in VOLATILE_FIELDS {
+            map.remove(*field);
+        }
+    }
+    v
+}
+
+/// The same key with two outcomes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conflict {
+    /// The key.
+    pub key: RecordKey,
+    /// The record kept (the first read) and where it came from (log index
+    /// among the inputs, line).
+    pub kept: (usize, LogRecord),
+    /// The record that disagrees, and where it came from.
+    pub other: (usize, LogRecord),
+}
+
+/// Several results logs merged.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Merged {
+    /// One record per key (the first read) with the index of its log among
+    /// the inputs, sorted by file name, creation date, index and hash.
+    pub records: Vec<(usize, LogRecord)>,
+    /// Lines whose key was already there with the same outcome.
+    pub duplicates: usize,
+    /// Lines whose key was already there with another outcome.
+    pub conflicts: Vec<Conflict>,
+}
+
+/// Merges results logs (each the records of [`read_results`]): one record
+/// per key, the first read; later lines of a key count as duplicates when
+/// their [`outcome`] is the same, else as conflicts.
+#[must_use]
+pub fn merge_results(logs: &[Vec<LogRecord>]) -> Merged {
+    let mut by_key: BTreeMap<(String, String, usize, String), (usize, LogRecord)> = BTreeMap::new();
+    let mut merged = Merged::default();
+    for (source, records) in logs.iter().enumerate() {
+        for record in records {
+            let k = &record.key;
+            let sort_key = (k.file.clone(), k.created.clone(), k.index, k.hash.clone());
+            match by_key.get(&sort_key) {
+                None => {
+                    by_key.insert(sort_key, (source, record.clone()));
+                }
+                Some(kept) if outcome(&kept.1.value) == outcome(&record.value) => {
+                    merged.duplicates += 1;
+                }
+                Some(kept) => merged.conflicts.push(Conflict {
+                    key: record.key.clone(),
+                    kept: kept.clone(),
+                    other: (source, record.clone()),
+                }),
+            }
+        }
+    }
+    merged.records = by_key.into_values().collect();
+    merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    const A: &str = r#"{"file":"WTH_1990.wtb","created":"2000-01-01","index":3,"hash":"01","status":"ok","solved":40,"seconds":1.0}"#;
+    const B: &str = r#"{"file":"WTH_1990.wtb","created":"2000-01-01","index":1,"hash":"02","status":"mismatch","solved":30,"seconds":2.0}"#;
+
+    #[test]
+    fn logs_merge_by_key_with_duplicates_and_conflicts() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = write(dir.path(), "a.jsonl", &format!("{A}\n\n{B}\n"));
+        // The same records from a re-run (other times), one with another
+        // outcome, and a truncated last line.
+        let again_a = A.replace("1.0", "3.5");
+        let other_b = B.replace("30", "32");
+        let b = write(
+            dir.path(),
+            "b.jsonl",
+            &format!("{again_a}\n{other_b}\n{{\"file\":\"WT"),
+        );
+        let (ra, wa) = read_results(&a).unwrap();
+        assert!(wa.is_empty());
+        assert_eq!(ra.len(), 2);
+        assert_eq!(ra[1].line, 3);
+        let (rb, wb) = read_results(&b).unwrap();
+        assert_eq!(wb.len(), 1, "{wb:?}");
+        assert!(wb[0].contains("line 3"), "{wb:?}");
+        let before = std::fs::read(&b).unwrap();
+        let m = merge_results(&[ra, rb]);
+        assert_eq!(std::fs::read(&b).unwrap(), before, "inputs are only read");
+        assert_eq!(m.records.len(), 2);
+        assert_eq!(m.records[0].1.key.index, 1, "sorted by key");
+        assert_eq!(m.records[0].1.value["solved"], 30, "the first read is kept");
+        assert_eq!(m.records[0].0, 0);
+        assert_eq!(m.duplicates, 1);
+        assert_eq!(m.conflicts.len(), 1);
+        assert_eq!(m.conflicts[0].other.0, 1);
+        assert_eq!(m.conflicts[0].other.1.value["solved"], 32);
+    }
+
+    #[test]
+    fn other_files_are_not_logs() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text, line) in [
+            ("x.bin", "WTHSOLV1\0\0\0\0", 1),
+            (
+                "y.jsonl",
+                &format!("{A}\n{{\"summary\":{{}}}}\n") as &str,
+                2,
+            ),
+            ("z.jsonl", "{\"file\":\"WT", 1),
+        ] {
+            let path = write(dir.path(), name, text);
+            match read_results(&path) {
+                Err(LogError::NotALog { line: l, .. }) => assert_eq!(l, line, "{name}"),
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+        let empty = write(dir.path(), "e.jsonl", "");
+        assert_eq!(read_results(&empty).unwrap().0, []);
+        assert!(matches!(
+            read_results(&dir.path().join("missing")),
+            Err(LogError::Io { .. })
+        ));
+    }
+}

@@ -1,0 +1,330 @@
+//! The position index: the same answers as a scan (every position of the
+//! fixture games, ≥ 1,000 positions of the real archive), stale when a
+//! file changes, never used when damaged.
+
+use std::path::{Path, PathBuf};
+
+use othello_core::replay::{Step, replay_with, wthor_tokens};
+use othello_core::{Bitboard, Board, Board8, Board10, Move};
+use wthor_db::index::{IndexError, PositionIndex, StaleReason};
+use wthor_db::query::Position;
+use wthor_db::stats::StatsOptions;
+use wthor_db::{Database, GameId, IndexStatus, Query};
+use wthor_format::BoardSize;
+
+fn testdata() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
+}
+
+/// The positions of a game after 1.. moves (and, where the side to move
+/// must pass, the position with the other side to move).
+fn positions<B: Board>(raw: &[u8], wrap: fn(B) -> Position) -> Vec<Position> {
+    let mut out = Vec::new();
+    replay_with::<B, _, _>(wthor_tokens::<B>(raw), |s: &Step<B>| {
+        if matches!(s.mv, Move::Play(_)) {
+            out.push(wrap(s.board));
+            let passed = s.board.pass();
+            if s.board.legal_moves().is_empty() && !passed.legal_moves().is_empty() {
+                out.push(wrap(passed));
+            }
+        }
+    });
+    out
+}
+
+fn game_positions(db: &Database, id: GameId) -> Vec<Position> {
+    let g = db.game(id).unwrap();
+    match g.board_size() {
+        BoardSize::Eight => positions::<Board8>(g.moves_raw(), Position::Eight),
+        BoardSize::Ten => positions::<Board10>(g.moves_raw(), Position::Ten),
+    }
+}
+
+fn fresh(db: &Database, path: &Path) -> PositionIndex {
+    match db.index_status(path) {
+        IndexStatus::Fresh(ix) => ix,
+        other => panic!("not fresh: {other:?}"),
+    }
+}
+
+/// Copies the fixture database's files (not `malformed/`) into a new
+/// directory.
+fn copy_fixtures() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(testdata()).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    dir
+}
+
+#[test]
+fn the_index_answers_as_the_scan_on_every_fixture_position() {
+    let dir = copy_fixtures();
+    let db = Database::open(dir.path()).unwrap();
+    let path = wthor_db::index::default_path(&db);
+    assert_eq!(path, dir.path().join("wthor.idx"));
+    assert!(matches!(db.index_status(&path), IndexStatus::Missing));
+    let report = PositionIndex::build(&db, &path).unwrap();
+    assert_eq!(report.games as usize, db.game_count());
+    assert_eq!(report.bytes, std::fs::metadata(&path).unwrap().len());
+    let ix = fresh(&db, &path);
+    ix.verify().unwrap();
+    // The index file is not taken for a database file.
+    assert_eq!(
+        Database::open(dir.path()).unwrap().files().len(),
+        db.files().len()
+    );
+    let mut checked = 0;
+    let mut ids = Vec::new();
+    let _ = db.scan(|g| {
+        ids.push(g.id);
+        std::ops::ControlFlow::<()>::Continue(())
+    });
+    let mut start = vec![
+        Position::Eight(Board8::start()),
+        Position::Ten(Board10::start()),
+    ];
+    start.push(Position::Eight(Board8::start().pass()));
+    for id in ids {
+        for p in game_positions(&db, id).into_iter().chain(start.drain(..)) {
+            let q = Query::new().position(p);
+            let scan = db.search(&q).unwrap();
+            let indexed = db.search_indexed(&q, &ix).unwrap();
+            assert_eq!(indexed, scan, "{}", p.to_obf());
+            if !matches!(p, Position::Eight(b) if b == Board8::start().pass()) {
+                assert!(!scan.is_empty(), "{}", p.to_obf());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+    // With other filters and statistics too.
+    let p = game_positions(&db, db.parse_game_id("2001:4").unwrap())[5];
+    let options = StatsOptions {
+        next_moves: true,
+        players: true,
+        openings: 2,
+        ..StatsOptions::default()
+    };
+    for q in [
+        Query::new().position(p),
+        Query::new().position(p).years(Some(2002), None),
+        Query::new().position(p).limit(1),
+    ] {
+        assert_eq!(db.count_indexed(&q, &ix).unwrap(), db.count(&q).unwrap());
+        assert_eq!(
+            db.stats_indexed(&q, &options, &ix).unwrap(),
+            db.stats(&q, &options).unwrap()
+        );
+    }
+}
+
+#[test]
+fn a_changed_file_makes_the_index_stale() {
+    let dir = copy_fixtures();
+    let db = Database::open(dir.path()).unwrap();
+    let path = dir.path().join("x.idx");
+    PositionIndex::build(&db, &path).unwrap();
+    drop(fresh(&db, &path));
+    let wtb = dir.path().join("WTH_2002.wtb");
+    let original = std::fs::read(&wtb).unwrap();
+    let reopen = || Database::open(dir.path()).unwrap();
+
+    // One move byte of the last game: same size, same header.
+    let mut bytes = original.clone();
+    let at = bytes.len() - 1;
+    bytes[at] ^= 1;
+    std::fs::write(&wtb, &bytes).unwrap();
+    let stale = |db: &Database| match db.index_status(&path) {
+        IndexStatus::Stale(r) => r,
+        other => panic!("not stale: {other:?}"),
+    };
+    assert_eq!(
+        stale(&reopen()),
+        StaleReason::Changed {
+            file: "WTH_2002.wtb".into(),
+            what: "content"
+        }
+    );
+    // The creation date in the header.
+    let mut bytes = original.clone();
+    bytes[0] ^= 1;
+    std::fs::write(&wtb, &bytes).unwrap();
+    assert!(matches!(
+        stale(&reopen()),
+        StaleReason::Changed { what: "header", .. }
+    ));
+    // A file removed, a file added.
+    std::fs::remove_file(&wtb).unwrap();
+    assert_eq!(stale(&reopen()), StaleReason::Gone("WTH_2002.wtb".into()));
+    std::fs::write(&wtb, &original).unwrap();
+    drop(fresh(&reopen(), &path));
+    std::fs::copy(&wtb, dir.path().join("WTH_2003.wtb")).unwrap();
+    assert_eq!(
+        stale(&reopen()),
+        StaleReason::NotIndexed("WTH_2003.wtb".into())
+    );
+    // Rebuilt: fresh again.
+    let db = reopen();
+    PositionIndex::build(&db, &path).unwrap();
+    drop(fresh(&db, &path));
+}
+
+#[test]
+fn a_corrupt_index_is_detected_and_not_used() {
+    let dir = copy_fixtures();
+    let db = Database::open(dir.path()).unwrap();
+    let path = dir.path().join("x.idx");
+    PositionIndex::build(&db, &path).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let corrupt = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap();
+        db.index_status(&path)
+    };
+    // Header, file table and directory bytes: refused when opened.
+    let table_len = u64::from_le_bytes(good[32..40].try_into().unwrap()) as usize;
+    for at in [0, 9, 30, 70, 64 + table_len + 10] {
+        let mut bytes = good.clone();
+        bytes[at] ^= 0x10;
+        assert!(
+            matches!(
+                corrupt(&bytes),
+                IndexStatus::Corrupt(IndexError::Corrupt { .. })
+            ),
+            "byte {at}"
+        );
+    }
+    // Truncated, extended, empty.
+    for bytes in [
+        &good[..good.len() - 1],
+        &[good.as_slice(), &[0]].concat(),
+        &[][..],
+    ] {
+        assert!(matches!(corrupt(bytes), IndexStatus::Corrupt(_)));
+    }
+    // An entry damaged: opening is cheap and does not see it; `verify`
+    // does, and so does every lookup in its block.
+    let mut bytes = good.clone();
+    let at = bytes.len() - 3;
+    bytes[at] ^= 0x01;
+    std::fs::write(&path, &bytes).unwrap();
+    let ix = fresh(&db, &path);
+    assert!(matches!(ix.verify(), Err(IndexError::Corrupt { .. })));
+    // Lookups in the damaged block fail (and are reported); the others
+    // answer as the scan.
+    let mut failed = 0;
+    for (f, i, _) in db.games() {
+        for p in game_positions(&db, GameId::new(f, i)) {
+            let q = Query::new().position(p);
+            match db.search_indexed(&q, &ix) {
+                Ok(found) => assert_eq!(found, db.search(&q).unwrap()),
+                Err(wthor_db::index::IndexedError::Index(IndexError::Corrupt { .. })) => {
+                    failed += 1;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+    assert!(failed > 0);
+    // Not an index at all.
+    std::fs::write(&path, b"hello").unwrap();
+    assert!(matches!(db.index_status(&path), IndexStatus::Corrupt(_)));
+}
+
+#[test]
+fn index_and_scan_agree_on_the_real_archive() {
+    let Some(data) = std::env::var_os("WTHOR_DATA") else {
+        eprintln!("skipped: WTHOR_DATA not set");
+        return;
+    };
+    let db = Database::open(Path::new(&data).join("wthor")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wthor.idx");
+    let report = PositionIndex::build(&db, &path).unwrap();
+    assert_eq!(report.games, 137_548);
+    let ix = fresh(&db, &path);
+    ix.verify().unwrap();
+    // 1,200 positions: every 115th game, at a ply spread over 1..=60.
+    let mut checked = 0;
+    let mut n = 0usize;
+    let _ = db.scan(|g| {
+        n += 1;
+        if n % 115 == 0 {
+            let all = game_positions(&db, g.id);
+            if !all.is_empty() {
+                let p = all[(n / 115 * 7) % all.len()];
+                let q = Query::new().position(p);
+                let scan = db.search(&q).unwrap();
+                assert!(scan.contains(&g.id));
+                assert_eq!(db.search_indexed(&q, &ix).unwrap(), scan, "{}", p.to_obf());
+                checked += 1;
+            }
+        }
+        std::ops::ControlFlow::<()>::Continue(())
+    });
+    assert!(checked >= 1000, "{checked}");
+    let p = Position::after_transcript("f5d6c3d3c4f4f6f3e6e7", othello_core::Size::Eight).unwrap();
+    let q = Query::new().position(p);
+    let options = StatsOptions {
+        next_moves: true,
+        players: true,
+        openings: 12,
+        ..StatsOptions::default()
+    };
+    assert_eq!(
+        db.stats_indexed(&q, &options, &ix).unwrap(),
+        db.stats(&q, &options).unwrap()
+    );
+}
+
+#[test]
+fn an_index_opened_by_hand_checks_freshness_on_first_use() {
+    let dir = copy_fixtures();
+    let db = Database::open(dir.path()).unwrap();
+    let path = dir.path().join("x.idx");
+    PositionIndex::build(&db, &path).unwrap();
+    let ix = PositionIndex::open(&path).unwrap();
+    let p = game_positions(&db, db.parse_game_id("2001:1").unwrap())[3];
+    let q = Query::new().position(p);
+    assert_eq!(db.search_indexed(&q, &ix).unwrap(), db.search(&q).unwrap());
+    // Another database (one file fewer): refused, not misread.
+    std::fs::remove_file(dir.path().join("WTH_2001.wtd")).unwrap();
+    let other = Database::open(dir.path()).unwrap();
+    assert!(matches!(
+        other.search_indexed(&q, &ix),
+        Err(wthor_db::index::IndexedError::Index(IndexError::Stale(_)))
+    ));
+}
+
+#[test]
+fn extra_candidates_as_from_a_hash_collision_change_nothing() {
+    // An index lookup may return games that do not reach the position (a
+    // 40-bit hash collision): they are confirmed by replay, so even every
+    // game as a candidate gives the scan's answer.
+    let db = Database::open(testdata()).unwrap();
+    let mut every = Vec::new();
+    let _ = db.scan(|g| {
+        every.push(g.id);
+        std::ops::ControlFlow::<()>::Continue(())
+    });
+    let options = StatsOptions {
+        next_moves: true,
+        players: true,
+        openings: 2,
+        ..StatsOptions::default()
+    };
+    for (name, ply) in [("2001:2", 7), ("2002:9", 20), ("WTH_2002.wtd:1", 11)] {
+        let p = game_positions(&db, db.parse_game_id(name).unwrap())[ply];
+        let q = Query::new().position(p);
+        let stats = db.stats(&q, &options).unwrap();
+        assert_eq!(stats.totals.results.games, db.count(&q).unwrap() as u64);
+        assert_eq!(
+            db.stats_among(&q, &options, &every).unwrap(),
+            stats,
+            "{name}"
+        );
+    }
+}
