@@ -253,6 +253,74 @@ class Database:
         the rows (1 <-> 8) when ``k & 2``; discs and the move are mapped, the
         other columns copied.
         """
+    def stats(
+        self,
+        *,
+        next_moves: bool = False,
+        solve: bool = False,
+        player_records: bool = False,
+        by_year: bool = False,
+        openings: int = 0,
+        top: Optional[int] = None,
+        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
+        black: Optional[str] = None,
+        white: Optional[str] = None,
+        exact: bool = False,
+        program: bool = False,
+        human: bool = False,
+        tournament: Optional[str] = None,
+        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
+        result: Optional[Literal["black", "white", "draw"]] = None,
+        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        opening: Optional[str] = None,
+        as_played: bool = False,
+        position: Union[str, Board, None] = None,
+        position_after: Optional[str] = None,
+        size: int = 8,
+        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
+        limit: Optional[int] = None,
+    ) -> Dict[str, object]:
+        """Statistics of the games ``search`` with the same filters finds
+        (``wthor stats``, computed in parallel in Rust, the GIL released),
+        as a dict whose rows have the keys of ``wthor stats --format
+        jsonl``:
+
+        - ``totals``: ``games``, ``black_wins``, ``draws``,
+          ``black_losses``, ``mean_black_discs`` and ``median_black_discs``
+          (None without games);
+        - ``next_moves`` (None unless ``next_moves=True`` or
+          ``solve=True``): the moves played from the ``position`` /
+          ``position_after`` filter (the start without one), named in the
+          orientation the position was given in, moves that a symmetry of
+          the position makes equivalent counted as one (from the start,
+          ``f5``): ``position`` (OBF), ``reached`` (games that reach it in
+          any orientation), ``ended`` (games that stop there), ``solved``
+          (None when not asked, True, or why not: over 24 empties, 10x10,
+          a pass), ``moves``: a list, most played first, of ``move``,
+          ``games``, ``black_wins``, ``draws``, ``black_losses``,
+          ``mean_black_discs``, ``share`` (of the games that went on),
+          ``exact`` (with ``solve=True``: the disc difference for the side
+          to move after that move under perfect play, legal moves never
+          played included; else None);
+        - ``players`` (with ``player_records=True`` or ``by_year=True``):
+          one dict per player, most games first: ``player`` (the name, or
+          ``<player N>``), ``known``, ``games``, ``wins``, ``draws``,
+          ``losses``, ``score_percent``, ``mean_disc_difference``,
+          ``first_year``, ``last_year``, and with ``by_year=True`` a
+          ``by_year`` list of the same per ``year``. When ``player`` is
+          given, only the records of the players it names (with two: their
+          head-to-head);
+        - ``openings`` (with ``openings=N``): the most frequent openings of
+          N moves in canonical orientation (starting ``f5``): ``opening``
+          (a transcript), ``games``, ``black_wins``, ``draws``,
+          ``black_losses``, ``mean_black_discs``, ``share`` (of the games
+          with at least N moves); ``openings_shorter``: the games with
+          fewer.
+
+        ``top`` keeps the first rows of ``players`` and ``openings`` (all by
+        default; the CLI's ``--top`` defaults to 20). Raises as ``search``.
+        """
     @overload
     def games_table(self, to: None = None) -> Dict[str, Union[npt.NDArray[np.generic], List[Optional[str]]]]: ...
     @overload

@@ -8,6 +8,7 @@ use othello_core::{Move, Size, Square};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use wthor_db::stats::StatsOptions;
 use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError};
 use wthor_format::{BoardSize, GameView};
 
@@ -405,6 +406,51 @@ impl PyDatabase {
             None => self.rows(),
         };
         build(py, &rows, augment)
+    }
+
+    /// Statistics of the games matching the keyword filters (as
+    /// `search`): totals, and on request the next moves from the position
+    /// filter (or the start; `solve=True` adds exact scores), player
+    /// records (only of the `player` names when given; `by_year=True`
+    /// splits them by year) and the most frequent openings of `openings`
+    /// moves; `top` cuts the player and opening tables. A dict with the
+    /// keys of `wthor stats --format jsonl` (see the stubs). Computed in
+    /// parallel, without the GIL.
+    #[pyo3(signature = (
+        *,
+        next_moves = false,
+        solve = false,
+        player_records = false,
+        by_year = false,
+        openings = 0,
+        top = None,
+        **filters
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn stats<'py>(
+        &self,
+        py: Python<'py>,
+        next_moves: bool,
+        solve: bool,
+        player_records: bool,
+        by_year: bool,
+        openings: usize,
+        top: Option<usize>,
+        filters: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let parsed = query::parse("stats", filters)?;
+        let query = parsed.query()?;
+        let options = StatsOptions {
+            next_moves: next_moves || solve,
+            solve,
+            players: player_records || by_year,
+            by_year,
+            openings,
+        };
+        let stats = py
+            .detach(|| self.db.stats(&query, &options))
+            .map_err(|e| query_error(&e))?;
+        crate::stats::to_dict(py, &stats, &parsed.player_patterns(), by_year, top)
     }
 
     /// One row per game: numbers, names, scores and places, as a dict of

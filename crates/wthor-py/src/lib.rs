@@ -10,13 +10,15 @@
 //! - [`database`]: `wthor.Database` and `wthor.Game`;
 //! - [`positions`]: the positions of many games as columns (NumPy arrays
 //!   built here in one pass, no Python object per position);
-//! - [`query`]: the keyword filters of `search`, `count` and `positions`
-//!   as a `wthor_db::Query`;
+//! - [`query`]: the keyword filters of `search`, `count`, `positions` and
+//!   `stats` as a `wthor_db::Query`;
+//! - [`stats`]: `wthor-db`'s statistics as dicts and lists;
 //! - [`board`]: `wthor.Board` and `wthor.solve`.
 //!
 //! Opening, game identities (`"2001:5"`), the names joined to games and the
 //! queries are `wthor-db`'s (`DatabaseBuilder`, `Database::game_name` and
-//! `parse_game_id`, `Database::black`/`white`/`tournament`, `Query`).
+//! `parse_game_id`, `Database::black`/`white`/`tournament`, `Query`,
+//! `Database::stats`).
 //!
 //! The Python API (with its types) is described in `wthor.pyi` beside this
 //! crate's `Cargo.toml`, and tested by `tests/` with pytest
@@ -29,6 +31,7 @@ pub mod database;
 pub mod errors;
 pub mod positions;
 pub mod query;
+pub mod stats;
 
 /// The `wthor` module.
 #[pymodule]

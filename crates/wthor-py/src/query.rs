@@ -1,4 +1,5 @@
-//! The keyword filters of `Database.search`, `count` and `positions` as a
+//! The keyword filters of `Database.search`, `count`, `positions` and
+//! `stats` as a
 //! `wthor_db::Query`, with the meanings of the flags of `wthor search`
 //! (`crates/wthor-cli/src/commands/search.rs`): one keyword per flag,
 //! ranges as pairs.
@@ -28,8 +29,8 @@ use othello_core::Size;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use wthor_db::Query;
 use wthor_db::query::{Opening, Outcome, PlayerKind, Position, SortKey};
+use wthor_db::{NamePattern, Query};
 
 use crate::board::PyBoard;
 use crate::errors::{position_error, query_error};
@@ -70,6 +71,14 @@ pub(crate) fn any(filters: Option<&Bound<'_, PyDict>>) -> bool {
 /// `IllegalMoveError` for a bad OBF or transcript, `WthorError` for an
 /// unknown sort key.
 pub(crate) fn query_of(method: &str, filters: Option<&Bound<'_, PyDict>>) -> PyResult<Query> {
+    parse(method, filters)?.query()
+}
+
+/// The keyword filters of `method`, read but not yet checked together.
+///
+/// # Errors
+/// As [`query_of`], but for the checks of [`Filters::query`].
+pub(crate) fn parse(method: &str, filters: Option<&Bound<'_, PyDict>>) -> PyResult<Filters> {
     let mut f = Filters::default();
     if let Some(d) = filters {
         for (key, value) in d.iter() {
@@ -80,12 +89,12 @@ pub(crate) fn query_of(method: &str, filters: Option<&Bound<'_, PyDict>>) -> PyR
             f.set(method, &key, &value)?;
         }
     }
-    f.query()
+    Ok(f)
 }
 
 /// The filters as given, before they are checked together.
 #[derive(Default)]
-struct Filters {
+pub(crate) struct Filters {
     players: Vec<String>,
     black: Option<String>,
     white: Option<String>,
@@ -204,8 +213,23 @@ impl Filters {
         Ok(())
     }
 
+    /// The `player` names as patterns (whole names with `exact`), as
+    /// `wthor stats` selects the player records to show.
+    pub(crate) fn player_patterns(&self) -> Vec<NamePattern> {
+        self.players
+            .iter()
+            .map(|p| {
+                if self.exact {
+                    NamePattern::exact(p)
+                } else {
+                    NamePattern::substring(p)
+                }
+            })
+            .collect()
+    }
+
     /// The query, built as `wthor search` builds it from its flags.
-    fn query(self) -> PyResult<Query> {
+    pub(crate) fn query(&self) -> PyResult<Query> {
         if self.program && self.human {
             return Err(PyValueError::new_err(
                 "program=True and human=True exclude each other",
