@@ -11,6 +11,8 @@
 //! * [`notation`]: OBF positions and move transcripts; WTHOR move bytes and
 //!   algebraic names are on [`Square`].
 //! * [`symmetry`]: the 8 symmetries of the square board.
+//! * [`textgame`]: game records of other programs (GGF, colour-signed
+//!   transcripts) read to moves.
 //! * [`replay`]: a recorded game replayed with implicit passes, to a typed
 //!   report (illegal move and why, finished or not, the WTHOR-rule score).
 //! * [`perft`]: leaf counts of the game tree, sequential or with rayon.
@@ -57,6 +59,7 @@ pub mod replay;
 pub mod solver;
 pub mod square;
 pub mod symmetry;
+pub mod textgame;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Board8, Board10, IllegalReason, PlayError, PositionError};

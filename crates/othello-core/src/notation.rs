@@ -160,6 +160,16 @@ impl TranscriptError {
     pub fn kind(&self) -> SquareError {
         self.kind
     }
+
+    /// The same error for a text that was a part of a longer one, starting
+    /// at byte `offset` after `moves` moves.
+    pub(crate) fn shifted(self, offset: usize, moves: usize) -> TranscriptError {
+        TranscriptError {
+            position: self.position + offset,
+            index: self.index + moves,
+            kind: self.kind,
+        }
+    }
 }
 
 /// Reads a transcript of moves on a board of `size`: square names one after

@@ -43,13 +43,23 @@ impl DbArgs {
     /// Opens the database, `extra` files added; each damaged file is
     /// reported once on stderr.
     pub(crate) fn open_with(&self, extra: &[PathBuf]) -> anyhow::Result<Database> {
+        self.open_with_options(extra, wthor_db::OpenOptions::default())
+    }
+
+    /// Opens the database with `options` (e.g. the names encoding), `extra`
+    /// files added; each damaged file is reported once on stderr.
+    pub(crate) fn open_with_options(
+        &self,
+        extra: &[PathBuf],
+        options: wthor_db::OpenOptions,
+    ) -> anyhow::Result<Database> {
         let sources = self.sources();
         if sources.is_empty() && extra.is_empty() {
             return Err(anyhow::anyhow!(
                 "no database: give --db DIR or set WTHOR_DIR"
             ));
         }
-        let mut builder = DatabaseBuilder::new().skip_damaged(true);
+        let mut builder = DatabaseBuilder::new().options(options).skip_damaged(true);
         for source in sources.iter().chain(extra) {
             if !source.exists() {
                 return Err(anyhow::anyhow!(

@@ -26,6 +26,32 @@ Examples:
 Exit status: 0 ok (no match is an empty result), 2 usage or I/O error (a malformed
 transcript or OBF, an empty range, an unknown sort key).";
 
+/// `wthor stats --help`.
+pub(crate) const STATS: &str = "\
+Examples:
+  wthor stats --db testdata --position-after f5d6c3 --next
+  wthor stats --db testdata --player nakamura --by-year
+  wthor stats --db testdata --player nakamura --player saio --player-records
+  wthor stats --db testdata --openings 4 --top 10 --format csv
+  wthor stats --db ~/wthor --position-after f5d6c3d3c4f4f6f3e6e7 --next --index ~/w.idx
+
+--solve scores every next move exactly when the position has 24 empties or fewer.
+
+Exit status: 0 ok, 2 usage or I/O error (a malformed transcript or OBF, an empty range).";
+
+/// `wthor index --help`.
+pub(crate) const INDEX: &str = "\
+Examples:
+  wthor index build --db testdata
+  wthor index status --db testdata
+  wthor index build --db ~/wthor -o ~/w.idx
+
+An index is optional: search and stats use it when it is fresh and scan otherwise
+(a stale or damaged one is reported on stderr and never used).
+
+Exit status: 0 ok (status: the index is fresh), 1 status: stale, missing or damaged,
+2 usage or I/O error.";
+
 /// `wthor results --help`.
 pub(crate) const RESULTS: &str = "\
 Examples:

@@ -23,6 +23,7 @@ mod follow;
 mod game;
 mod help;
 mod query_args;
+mod textfmt;
 mod verify;
 
 /// Tools for the WTHOR Othello game database.
@@ -44,9 +45,13 @@ enum Command {
     /// Show the kind, header fields, record count and warnings of WTHOR files.
     #[command(after_help = help::INFO)]
     Info(commands::info::Args),
-    /// Parse a WTHOR file and write it again (format chosen by extension).
+    /// Parse a WTHOR file and write it again, or as text (format chosen by extension).
     #[command(after_help = help::CONVERT)]
     Convert(commands::convert::Args),
+    /// Write the games of a database (all, or those the filters select) as text.
+    Export(commands::export::Args),
+    /// Add games from text or WTHOR files to a WTHOR directory.
+    Import(commands::import::Args),
     /// Replay every game of WTHOR files and report what does not hold.
     #[command(after_help = help::VALIDATE)]
     Validate(commands::validate::Args),
@@ -98,6 +103,8 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Info(args) => commands::info::run(args, &mut out),
         Command::Convert(args) => commands::convert::run(args, &mut out),
+        Command::Export(args) => commands::export::run(args, &mut out),
+        Command::Import(args) => commands::import::run(args, &mut out),
         Command::Validate(args) => commands::validate::run(args, &mut out),
         Command::Perft(args) => commands::perft::run(args, &mut out),
         Command::Replay(args) => commands::replay::run(args, &mut out),

@@ -1,5 +1,5 @@
 //! The query filters shared by the commands that select games (`wthor
-//! stats`; the same spellings as `wthor search`): players, tournament,
+//! search`, `wthor stats`, `wthor export`): players, tournament,
 //! years, result, scores, opening, position, sort, limit.
 //!
 //! `--exact` makes names match whole (case- and accent-insensitive) rather
@@ -56,7 +56,12 @@ pub(crate) struct QueryArgs {
     pub(crate) as_played: bool,
     /// Games that reach this OBF position (same side to move), in any
     /// orientation; 100 squares for 10x10.
-    #[arg(long, value_name = "OBF", conflicts_with = "position_after")]
+    #[arg(
+        long,
+        value_name = "OBF",
+        conflicts_with = "position_after",
+        allow_hyphen_values = true
+    )]
     pub(crate) position: Option<String>,
     /// Games that reach the position after this transcript, in any
     /// orientation.

@@ -33,6 +33,9 @@
 //!   positions of every game, which knows when it is stale
 //!   ([`Database::index_status`]); [`Database::search_indexed`] and
 //!   [`Database::stats_indexed`] answer position filters with it.
+//! * **Import** ([`import`]): games from elsewhere checked, turned to
+//!   start with f5, planned into a directory (names appended, numbers
+//!   kept), theoretical scores solved, files written atomically.
 //! * **Verify** ([`verify`], [`cache`]): the solver checks of theoretical
 //!   scores and puzzles, and their persistent cache.
 //!
@@ -70,6 +73,7 @@ pub mod database;
 mod error;
 pub mod files;
 pub mod id;
+pub mod import;
 pub mod index;
 pub mod install;
 pub mod names;

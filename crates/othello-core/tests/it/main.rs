@@ -27,3 +27,4 @@ mod differential;
 mod perft;
 mod replay;
 mod solver;
+mod textgame;

@@ -1,7 +1,10 @@
-//! `wthor convert IN -o OUT`: parse a WTHOR file and write it again.
+//! `wthor convert IN -o OUT`: parse a WTHOR file and write it again, or
+//! write its games as text.
 //!
-//! The output format is chosen by OUT's extension; for now only the same
-//! WTHOR kind as IN (any other combination is an error). The output is
+//! The output format is chosen by OUT's extension: the same WTHOR kind as
+//! IN, or for a game file a text format of `wthor export` (`.csv`,
+//! `.jsonl`, `.ggf`, `.txt` transcripts, `.obf`), names joined from IN's
+//! directory. The output is
 //! written to a temporary file in OUT's directory and renamed over OUT, so a
 //! failure leaves no partial file and an existing OUT intact. OUT may be IN
 //! itself (rewritten in place through the same rename).
@@ -26,7 +29,8 @@ pub(crate) struct Args {
     #[arg(value_name = "IN")]
     input: PathBuf,
     /// The file to write; its extension chooses the format
-    /// (.wtb, .wtd, .jou, .trn, .pzz).
+    /// (.wtb, .wtd, .jou, .trn, .pzz; for games also .csv, .jsonl, .ggf,
+    /// .txt, .obf).
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
     /// Refuse input with any warning.
@@ -37,9 +41,12 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let input = &args.input;
     let output = &args.output;
+    if let Some(format) = crate::textfmt::Format::from_path(output) {
+        return to_text(input, output, format);
+    }
     let out_kind = FileKind::from_path(output).with_context(|| {
         format!(
-            "{}: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn or .pzz)",
+            "{}: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn, .pzz, or for games .csv, .jsonl, .ggf, .txt, .obf)",
             output.display()
         )
     })?;
@@ -69,6 +76,42 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         file.kind()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the games of `input` (names from its directory) as text.
+fn to_text(
+    input: &Path,
+    output: &Path,
+    format: crate::textfmt::Format,
+) -> anyhow::Result<ExitCode> {
+    if !matches!(
+        FileKind::from_path(input),
+        Some(FileKind::Games8 | FileKind::Games10)
+    ) {
+        anyhow::bail!(
+            "{}: only game files (.wtb, .wtd) convert to {}",
+            input.display(),
+            output.display()
+        );
+    }
+    let mut builder = wthor_db::DatabaseBuilder::new().source(input);
+    if let Some(p) = crate::textfmt::read::joined_names(input, FileKind::Players) {
+        builder = builder.players(p);
+    }
+    if let Some(t) = crate::textfmt::read::joined_names(input, FileKind::Tournaments) {
+        builder = builder.tournaments(t);
+    }
+    let db = builder.open()?;
+    let ids: Vec<wthor_db::GameId> = (0..db.files()[0].game_count())
+        .map(|i| wthor_db::GameId::new(0, i))
+        .collect();
+    let options = crate::textfmt::ExportOptions {
+        format,
+        empties: None,
+    };
+    let counts =
+        super::export::write_export(&db, &ids, &options, Some(output), &mut std::io::sink())?;
+    Ok(super::export::report(&counts, Some(output)))
 }
 
 /// Writes `data` to a temporary file beside `path`, then renames it to `path`.

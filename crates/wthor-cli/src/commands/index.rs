@@ -27,11 +27,7 @@ use crate::db_args::DbArgs;
 
 /// Arguments of `wthor index`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:
-  wthor index build --db ~/wthor              writes ~/wthor/wthor.idx
-  wthor index build --db /ro/wthor -o ~/w.idx  an index beside nothing
-  wthor index status --db /ro/wthor --index ~/w.idx
-  wthor stats --db /ro/wthor --index ~/w.idx --position-after f5d6c3 --next")]
+#[command(after_help = crate::help::INDEX)]
 pub(crate) struct Args {
     #[command(subcommand)]
     action: Action,
@@ -81,9 +77,11 @@ impl IndexArgs {
         self.index.clone().unwrap_or_else(|| default_path(db))
     }
 
-    /// The index to answer `query`'s position filter with: `None` (and a
-    /// line on stderr saying why, unless `--no-index`) when the query has
-    /// no position filter or the index is not fresh.
+    /// The index to answer `query`'s position filter with: `None` when the
+    /// query has no position filter, with `--no-index`, or when the index
+    /// is not fresh — then a line on stderr says why, except for a missing
+    /// index at the default path (the index is optional: its absence is
+    /// the normal case, not news).
     pub(crate) fn for_query(&self, db: &Database, query: &Query) -> Option<PositionIndex> {
         if self.no_index || query.position_filter().is_none() {
             return None;
@@ -91,6 +89,7 @@ impl IndexArgs {
         let path = self.path(db);
         let why = match db.index_status(&path) {
             IndexStatus::Fresh(ix) => return Some(ix),
+            IndexStatus::Missing if self.index.is_none() => return None,
             IndexStatus::Missing => "missing".to_owned(),
             IndexStatus::Stale(reason) => format!("stale: {reason}"),
             IndexStatus::Corrupt(e) => format!("not used: {e}"),

@@ -3,6 +3,8 @@
 pub(crate) mod cache;
 pub(crate) mod completions;
 pub(crate) mod convert;
+pub(crate) mod export;
+pub(crate) mod import;
 pub(crate) mod index;
 pub(crate) mod info;
 pub(crate) mod install;

@@ -28,12 +28,7 @@ use crate::query_args::QueryArgs;
 
 /// Arguments of `wthor stats`.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:
-  wthor stats --db ~/wthor --position-after f5d6c3d3c4 --next
-  wthor stats --db ~/wthor --position <OBF of 24 empties or fewer> --solve
-  wthor stats --db ~/wthor --player tastet --by-year
-  wthor stats --db ~/wthor --player tastet --player shaman --player-records
-  wthor stats --db ~/wthor --year 2020.. --openings 6 --top 10 --format csv")]
+#[command(after_help = crate::help::STATS)]
 pub(crate) struct Args {
     #[command(flatten)]
     db: DbArgs,

@@ -192,11 +192,18 @@ fn convert_refuses_other_kinds_and_unknown_extensions() {
         stderr(&out),
         "wthor: WTH_2025.wtb: converting 8x8 games to players is not supported (only the same WTHOR kind for now)\n"
     );
-    let out = wthor_in(dir.path(), &["convert", "WTH_2025.wtb", "-o", "x.csv"]);
+    let out = wthor_in(dir.path(), &["convert", "WTH_2025.wtb", "-o", "x.xls"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "wthor: x.csv: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn or .pzz)\n"
+        "wthor: x.xls: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn, .pzz, or for games .csv, .jsonl, .ggf, .txt, .obf)\n"
+    );
+    // A text format is for game files only.
+    let out = wthor_in(dir.path(), &["convert", "WTHOR.JOU", "-o", "x.csv"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "wthor: WTHOR.JOU: only game files (.wtb, .wtd) convert to x.csv\n"
     );
     let out = wthor_in(
         dir.path(),
@@ -204,5 +211,7 @@ fn convert_refuses_other_kinds_and_unknown_extensions() {
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).starts_with("wthor: no-such-dir: cannot create a temporary file: "));
-    assert!(!dir.path().join("x.jou").exists() && !dir.path().join("x.csv").exists());
+    for name in ["x.jou", "x.xls", "x.csv"] {
+        assert!(!dir.path().join(name).exists());
+    }
 }

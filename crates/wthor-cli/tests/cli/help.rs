@@ -5,8 +5,10 @@
 use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
-const COMMANDS: [&str; 14] = [
+const COMMANDS: [&str; 16] = [
     "info",
+    "stats",
+    "index",
     "results",
     "cache",
     "search",

@@ -2,7 +2,9 @@
 //! subcommand (each module owned by the issue that builds its command).
 
 mod convert;
+mod export;
 mod help;
+mod import;
 mod info;
 mod install;
 mod no_panic;

@@ -1,0 +1,78 @@
+//! The readers of other programs' game records: any text is read or
+//! refused, never a panic; a game written as GGF or as a colour-signed
+//! transcript (passes shown by the colours) reads back to its moves.
+
+use othello_core::replay::replay_with;
+use othello_core::textgame::{parse_ggf, parse_signed_transcript};
+use othello_core::{Board, Board8, Color, Move, Size};
+use proptest::prelude::*;
+
+/// A random legal game from a seed: moves and the colour of each.
+fn game(seed: u64, len: usize) -> Vec<(Color, Move)> {
+    let mut b = Board8::start();
+    let mut x = seed | 1;
+    let mut out = Vec::new();
+    for _ in 0..len {
+        let moves = b.legal_moves();
+        let mv = if moves != 0 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let squares: Vec<_> = othello_core::Bitboard::squares(moves).collect();
+            Move::Play(squares[(x % squares.len() as u64) as usize])
+        } else if b.is_game_over() {
+            break;
+        } else {
+            Move::Pass
+        };
+        out.push((b.side_to_move(), mv));
+        b = b.play(mv).unwrap();
+    }
+    out
+}
+
+proptest! {
+    #[test]
+    fn any_text_is_read_or_refused(text in "\\PC{0,200}", cut in 0usize..200) {
+        let _ = parse_ggf(&text);
+        let _ = parse_signed_transcript(&text, Size::Eight);
+        // Half a real game, cut anywhere (at a character).
+        let real = "(;GM[Othello]PB[Zoë]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[d6]B[c3//1.0];)";
+        let end = real.char_indices().map(|(i, _)| i).rfind(|&i| i <= cut).unwrap_or(0);
+        let _ = parse_ggf(&real[..end]);
+        let _ = parse_ggf(&format!("(;BO[8 {text} *];)"));
+    }
+
+    #[test]
+    fn written_games_read_back(seed in any::<u64>(), len in 0usize..70) {
+        let moves = game(seed, len);
+        let mut ggf = String::from("(;GM[Othello]TY[8]");
+        let mut signed = String::new();
+        for (color, mv) in &moves {
+            let name = mv.name(Size::Eight).to_string();
+            match mv {
+                // GGF writes the pass; the signed transcript only shows
+                // it by the colour of the next move.
+                Move::Pass => ggf.push_str(if *color == Color::Black { "B[PA]" } else { "W[pass]" }),
+                Move::Play(_) => {
+                    let tag = if *color == Color::Black { 'B' } else { 'W' };
+                    ggf.push_str(&format!("{tag}[{}//1.5]", name.to_uppercase()));
+                    signed.push(if *color == Color::Black { '+' } else { '-' });
+                    signed.push_str(&name);
+                }
+            }
+        }
+        ggf.push_str(";)");
+        let all: Vec<Move> = moves.iter().map(|&(_, m)| m).collect();
+        prop_assert_eq!(parse_ggf(&ggf).unwrap().moves, all.clone());
+        let read = parse_signed_transcript(&signed, Size::Eight).unwrap();
+        // A pass at the very end is not shown by any colour.
+        let shown: Vec<Move> = match all.iter().rposition(|m| *m != Move::Pass) {
+            Some(last) => all[..=last].to_vec(),
+            None => Vec::new(),
+        };
+        prop_assert_eq!(&read, &shown);
+        let r = replay_with::<Board8, _, _>(read.iter().map(|&m| othello_core::replay::Token::Move(m)), |_| {});
+        prop_assert!(r.is_legal());
+    }
+}

@@ -1,0 +1,163 @@
+//! `wthor export [filters] --format F [-o FILE]`: the games of a database
+//! in a text format (CSV, JSON Lines, GGF, transcripts, OBF; see
+//! [`crate::textfmt`]).
+//!
+//! The games are those the filters select (all by default), in database
+//! order unless `--sort`. Without `-o` they go to standard output; with it,
+//! to a temporary file beside FILE, synced, then renamed over FILE, so that
+//! FILE is never half-written. The format is `--format`, else FILE's
+//! extension (`.csv .jsonl .ggf .txt .obf`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use wthor_db::{Database, GameId, OpenOptions};
+
+use crate::db_args::DbArgs;
+use crate::query_args::QueryArgs;
+use crate::textfmt::{self, ExportCounts, ExportOptions, Format};
+
+/// Arguments of `wthor export`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  wthor export --db wthor --format csv -o wthor.csv
+  wthor export --player Tastet --year 2000..2005 --format ggf
+  wthor export --format obf --empties 20 --limit 100 -o set.obf
+
+Exit codes: 0 ok, 1 games whose moves could not be written whole or an error, 2 a usage error.")]
+pub(crate) struct Args {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    query: QueryArgs,
+    /// The format (default: from the extension of -o).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// The file to write (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// OBF: the positions at this many empty squares (default: each file's
+    /// depth, where the stored theoretical score is the known value).
+    #[arg(long, value_name = "N")]
+    empties: Option<u8>,
+    /// The encoding of the names files (WHATWG label; default windows-1252).
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
+}
+
+/// The open options of an export: moves checked when replayed, names in
+/// `encoding` (a WHATWG label; default windows-1252).
+pub(crate) fn open_options(encoding: Option<&str>) -> anyhow::Result<OpenOptions> {
+    let mut options = OpenOptions::default();
+    options.read.check_moves = false;
+    if let Some(label) = encoding {
+        options.read = options
+            .read
+            .with_encoding_label(label)
+            .with_context(|| format!("--encoding {label}"))?;
+    }
+    Ok(options)
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let format = match (args.format, &args.output) {
+        (Some(f), _) => f,
+        (None, Some(path)) => Format::from_path(path).with_context(|| {
+            format!(
+                "{}: give --format, or an extension .csv, .jsonl, .ggf, .txt or .obf",
+                path.display()
+            )
+        })?,
+        (None, None) => anyhow::bail!("give --format (csv, jsonl, ggf, transcript, obf)"),
+    };
+    let query = args.query.build()?;
+    let db = args
+        .db
+        .open_with_options(&[], open_options(args.encoding.as_deref())?)?;
+    let ids = db.search(&query)?;
+    let options = ExportOptions {
+        format,
+        empties: args.empties,
+    };
+    let counts = write_export(&db, &ids, &options, args.output.as_deref(), out)?;
+    Ok(report(&counts, args.output.as_deref()))
+}
+
+/// Exports `ids` to `output` (atomically) or to `out`.
+pub(crate) fn write_export(
+    db: &Database,
+    ids: &[GameId],
+    options: &ExportOptions,
+    output: Option<&Path>,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExportCounts> {
+    match output {
+        Some(path) => write_atomically(path, |w| textfmt::export(db, ids, options, w)),
+        None => Ok(textfmt::export(db, ids, options, out)?),
+    }
+}
+
+/// Prints what was written and skipped on stderr; the exit code.
+pub(crate) fn report(counts: &ExportCounts, output: Option<&Path>) -> ExitCode {
+    if let Some(path) = output {
+        eprintln!(
+            "wthor: {}: {} games written",
+            path.display(),
+            counts.written
+        );
+    }
+    if counts.short > 0 {
+        eprintln!(
+            "wthor: {} games end before the position asked for: skipped",
+            counts.short
+        );
+    }
+    if counts.bad_moves > 0 {
+        eprintln!(
+            "wthor: {} games have a move that is no square or illegal: written up to it (skipped in OBF)",
+            counts.bad_moves
+        );
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes `write`'s output to a temporary file beside `path`, syncs it,
+/// renames it to `path`; on failure the temporary file is removed and
+/// `path` untouched.
+pub(crate) fn write_atomically<T>(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
+) -> anyhow::Result<T> {
+    if path.is_dir() {
+        anyhow::bail!("{}: is a directory, expected a file name", path.display());
+    }
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".wthor-export-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let mut temp = builder
+        .tempfile_in(dir)
+        .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
+    let value = write(&mut w)
+        .and_then(|v| w.flush().map(|()| v))
+        .with_context(|| format!("{}: cannot write", path.display()))?;
+    drop(w);
+    temp.as_file()
+        .sync_all()
+        .with_context(|| format!("{}: cannot write", path.display()))?;
+    temp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("{}: cannot replace", path.display()))?;
+    Ok(value)
+}

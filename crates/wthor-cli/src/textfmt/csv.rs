@@ -1,0 +1,92 @@
+//! CSV (RFC 4180 through the `csv` crate, UTF-8): a header line, then one
+//! row per game.
+//!
+//! Columns: `game` (its identity, `2001:5`), `year`, `boardSize` (8 or
+//! 10), then the nine columns of the Japanese article's converter, under
+//! its names — `tournamentId`, `tournamentName`, `blackPlayerId`,
+//! `blackPlayerName`, `whitePlayerId`, `whitePlayerName`, `blackScore`
+//! (black's discs), `blackTheoreticalScore`, `transcript` — with `depth`
+//! (the empties of the theoretical score) before `transcript`. Names are
+//! decoded (Windows-1252 unless `--encoding`); a number beyond its names
+//! file gives an empty name.
+
+use wthor_db::Database;
+
+use super::{ExportCounts, MoveNames, Row, Scratch, digits, name_text};
+
+/// The header names, in order.
+pub(crate) const COLUMNS: [&str; 13] = [
+    "game",
+    "year",
+    "boardSize",
+    "tournamentId",
+    "tournamentName",
+    "blackPlayerId",
+    "blackPlayerName",
+    "whitePlayerId",
+    "whitePlayerName",
+    "blackScore",
+    "blackTheoreticalScore",
+    "depth",
+    "transcript",
+];
+
+/// The header line.
+pub(crate) fn header() -> Vec<u8> {
+    let mut w = ::csv::Writer::from_writer(Vec::new());
+    w.write_record(COLUMNS).expect("writing to memory");
+    w.into_inner().expect("writing to memory")
+}
+
+/// Writes one row into the chunk's writer (`scratch.csv`, made on the
+/// first row around `out`'s buffer; [`finish`] gives it back).
+pub(crate) fn write_row(
+    row: &Row<'_>,
+    db: &Database,
+    names: &MoveNames,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> ExportCounts {
+    let w = scratch.csv.get_or_insert_with(|| {
+        ::csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(std::mem::take(out))
+    });
+    let mut buf = [0u8; 10];
+    let field = &mut scratch.field;
+    let result = (|| -> ::csv::Result<bool> {
+        field.clear();
+        use std::io::Write as _;
+        write!(field, "{}", db.game_name(row.id))?;
+        w.write_field(&field[..])?;
+        w.write_field(digits(row.year.into(), &mut buf))?;
+        w.write_field(digits(row.game.board_size().side().into(), &mut buf))?;
+        w.write_field(digits(row.tournament.number.into(), &mut buf))?;
+        w.write_field(name_text(&row.tournament))?;
+        w.write_field(digits(row.black.number.into(), &mut buf))?;
+        w.write_field(name_text(&row.black))?;
+        w.write_field(digits(row.white.number.into(), &mut buf))?;
+        w.write_field(name_text(&row.white))?;
+        w.write_field(digits(row.game.real_score().into(), &mut buf))?;
+        w.write_field(digits(row.game.theoretical_score().into(), &mut buf))?;
+        w.write_field(digits(row.depth.into(), &mut buf))?;
+        field.clear();
+        let complete = names.write_transcript(&row.game, field);
+        w.write_field(&field[..])?;
+        w.write_record(None::<&[u8]>)?;
+        Ok(complete)
+    })();
+    let complete = result.expect("writing CSV to memory");
+    ExportCounts {
+        written: 1,
+        bad_moves: usize::from(!complete),
+        short: 0,
+    }
+}
+
+/// Puts the rows written by the chunk's writer back into `out`.
+pub(crate) fn finish(scratch: &mut Scratch, out: &mut Vec<u8>) {
+    if let Some(w) = scratch.csv.take() {
+        *out = w.into_inner().expect("writing CSV to memory");
+    }
+}

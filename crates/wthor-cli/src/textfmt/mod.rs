@@ -1,0 +1,312 @@
+//! The text formats of export and import: CSV, JSON Lines, GGF,
+//! transcripts and OBF. Only the binary knows output formats; the library
+//! gives games, names and positions.
+//!
+//! Export writes games in parallel chunks (rayon), each chunk into its own
+//! pre-sized buffer, in database order; a game's fields are borrowed (names
+//! from the decoded names tables, move names from a table built once), so
+//! that a game costs no allocation of its own.
+
+use std::io::Write;
+use std::path::Path;
+
+use othello_core::{Size, Square};
+use rayon::prelude::*;
+use wthor_db::{Database, GameId, NameRef};
+use wthor_format::{BoardSize, GameView};
+
+pub(crate) mod csv;
+pub(crate) mod ggf;
+pub(crate) mod jsonl;
+pub(crate) mod obf;
+pub(crate) mod read;
+pub(crate) mod transcript;
+
+/// Games per unit of parallel work.
+const CHUNK: usize = 2048;
+
+/// A text format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Format {
+    /// RFC 4180 CSV, UTF-8, a header line then one row per game.
+    Csv,
+    /// JSON Lines: one object per game.
+    Jsonl,
+    /// GGF: one game per line.
+    Ggf,
+    /// Transcripts: one game per line (`f5d6c3…`).
+    Transcript,
+    /// OBF: one position per line, with its known value.
+    Obf,
+}
+
+impl Format {
+    /// The format of a file name's extension (`.csv .jsonl .ggf .txt .obf`).
+    pub(crate) fn from_path(path: &Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        Some(match ext.as_str() {
+            "csv" => Format::Csv,
+            "jsonl" => Format::Jsonl,
+            "ggf" => Format::Ggf,
+            "txt" => Format::Transcript,
+            "obf" => Format::Obf,
+            _ => return None,
+        })
+    }
+}
+
+/// What a game of the database gives the writers.
+pub(crate) struct Row<'a> {
+    pub(crate) id: GameId,
+    pub(crate) game: GameView<'a>,
+    pub(crate) year: u16,
+    pub(crate) size: BoardSize,
+    pub(crate) depth: u8,
+    pub(crate) tournament: NameRef<'a>,
+    pub(crate) black: NameRef<'a>,
+    pub(crate) white: NameRef<'a>,
+}
+
+/// The names of the moves bytes of both sizes, built once.
+pub(crate) struct MoveNames {
+    eight: Vec<Option<String>>,
+    ten: Vec<Option<String>>,
+}
+
+impl MoveNames {
+    pub(crate) fn new() -> MoveNames {
+        let table = |size: Size| {
+            (0..=255u8)
+                .map(|b| Square::from_wthor(b, size).map(|s| s.name(size).to_string()))
+                .collect()
+        };
+        MoveNames {
+            eight: table(Size::Eight),
+            ten: table(Size::Ten),
+        }
+    }
+
+    /// The name of a move byte (`None` for 0 and bytes off the board).
+    #[inline]
+    pub(crate) fn get(&self, byte: u8, size: BoardSize) -> Option<&str> {
+        let t = match size {
+            BoardSize::Eight => &self.eight,
+            BoardSize::Ten => &self.ten,
+        };
+        t[usize::from(byte)].as_deref()
+    }
+
+    /// The names of a game's moves, up to the first 0 or bad byte.
+    pub(crate) fn moves<'m>(&'m self, game: &GameView<'m>) -> impl Iterator<Item = &'m str> + 'm {
+        let size = game.board_size();
+        game.moves_raw()
+            .iter()
+            .take_while(|&&b| b != 0)
+            .map_while(move |&b| self.get(b, size))
+    }
+
+    /// Writes a game's transcript; returns false when a bad byte stopped it.
+    #[inline]
+    pub(crate) fn write_transcript(&self, game: &GameView<'_>, out: &mut Vec<u8>) -> bool {
+        let size = game.board_size();
+        for &b in game.moves_raw() {
+            if b == 0 {
+                return true;
+            }
+            match self.get(b, size) {
+                Some(name) => out.extend_from_slice(name.as_bytes()),
+                None => return false,
+            }
+        }
+        true
+    }
+}
+
+/// Options of an export.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ExportOptions {
+    pub(crate) format: Format,
+    /// OBF: the empties of the positions (default each file's depth).
+    pub(crate) empties: Option<u8>,
+}
+
+/// What an export wrote, and what it could not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ExportCounts {
+    /// Games (or positions) written.
+    pub(crate) written: usize,
+    /// Games whose moves stop at a byte that is no square (written up to
+    /// it; skipped in OBF).
+    pub(crate) bad_moves: usize,
+    /// OBF: games that end before the position asked for (skipped).
+    pub(crate) short: usize,
+}
+
+impl std::ops::AddAssign for ExportCounts {
+    fn add_assign(&mut self, o: ExportCounts) {
+        self.written += o.written;
+        self.bad_moves += o.bad_moves;
+        self.short += o.short;
+    }
+}
+
+/// Writes one game in the format to `out`.
+fn write_row(
+    row: &Row<'_>,
+    db: &Database,
+    names: &MoveNames,
+    options: &ExportOptions,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) -> ExportCounts {
+    match options.format {
+        Format::Csv => csv::write_row(row, db, names, scratch, out),
+        Format::Jsonl => jsonl::write_row(row, db, names, out),
+        Format::Ggf => ggf::write_row(row, names, out),
+        Format::Transcript => transcript::write_row(row, names, out),
+        Format::Obf => obf::write_row(row, db, options.empties, out),
+    }
+}
+
+/// Per-chunk reusable buffers.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    pub(crate) field: Vec<u8>,
+    pub(crate) csv: Option<::csv::Writer<Vec<u8>>>,
+}
+
+/// The bytes a game takes at most in a format, roughly (pre-sizing).
+fn estimate(format: Format) -> usize {
+    match format {
+        Format::Csv => 260,
+        Format::Jsonl => 900,
+        Format::Ggf => 700,
+        Format::Transcript => 125,
+        Format::Obf => 110,
+    }
+}
+
+/// The row of game `id`.
+pub(crate) fn row(db: &Database, id: GameId) -> Option<Row<'_>> {
+    let file = db.file_of(id)?;
+    let game = db.game(id)?;
+    Some(Row {
+        id,
+        game,
+        year: file.year(),
+        size: file.board_size()?,
+        depth: file.header().depth(),
+        tournament: db.tournament(id),
+        black: db.black(id),
+        white: db.white(id),
+    })
+}
+
+/// Chunks generated in parallel before they are written: memory stays
+/// bounded and the buffers are reused from one batch to the next.
+const BATCH: usize = 16;
+
+/// Writes the games `ids` of `db` in the format to `out` (a header first
+/// for CSV), in order; the counts of what was written and skipped.
+///
+/// # Errors
+/// When `out` fails.
+pub(crate) fn export(
+    db: &Database,
+    ids: &[GameId],
+    options: &ExportOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<ExportCounts> {
+    let names = MoveNames::new();
+    // Decode every names table once, before the threads race for it.
+    for f in 0..db.files().len() {
+        let _ = db.names(f);
+    }
+    if options.format == Format::Csv {
+        out.write_all(&csv::header())?;
+    }
+    let mut buffers: Vec<Vec<u8>> = Vec::new();
+    let mut total = ExportCounts::default();
+    for batch in ids.chunks(CHUNK * BATCH) {
+        let chunks: Vec<&[GameId]> = batch.chunks(CHUNK).collect();
+        buffers.resize_with(buffers.len().max(chunks.len()), Vec::new);
+        let counts: Vec<ExportCounts> = chunks
+            .par_iter()
+            .zip(buffers.par_iter_mut())
+            .map(|(chunk, out)| {
+                out.clear();
+                out.reserve(chunk.len() * estimate(options.format));
+                let mut scratch = Scratch::default();
+                let mut counts = ExportCounts::default();
+                for &id in *chunk {
+                    if let Some(r) = row(db, id) {
+                        counts += write_row(&r, db, &names, options, &mut scratch, out);
+                    }
+                }
+                csv::finish(&mut scratch, out);
+                counts
+            })
+            .collect();
+        for (c, buf) in counts.into_iter().zip(&buffers) {
+            total += c;
+            out.write_all(buf)?;
+        }
+    }
+    Ok(total)
+}
+
+/// A number's decimal digits in `buf`.
+#[inline]
+pub(crate) fn digits(n: u32, buf: &mut [u8; 10]) -> &[u8] {
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    &buf[i..]
+}
+
+/// Black's disc difference from black's discs on a board of `size`.
+pub(crate) fn disc_diff(black: u8, size: BoardSize) -> i32 {
+    let squares = match size {
+        BoardSize::Eight => 64,
+        BoardSize::Ten => 100,
+    };
+    2 * i32::from(black) - squares
+}
+
+/// A name for text output: the name, or "" when the number is beyond the
+/// names file.
+pub(crate) fn name_text<'a>(n: &NameRef<'a>) -> &'a str {
+    n.name.unwrap_or("")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_formats_and_extensions_choose_formats() {
+        let mut buf = [0u8; 10];
+        assert_eq!(digits(0, &mut buf), b"0");
+        assert_eq!(digits(65_535, &mut buf), b"65535");
+        assert_eq!(digits(u32::MAX, &mut buf), b"4294967295");
+        assert_eq!(Format::from_path(Path::new("a/b.CSV")), Some(Format::Csv));
+        assert_eq!(
+            Format::from_path(Path::new("x.txt")),
+            Some(Format::Transcript)
+        );
+        assert_eq!(Format::from_path(Path::new("x.wtb")), None);
+        assert_eq!(disc_diff(33, BoardSize::Eight), 2);
+        assert_eq!(disc_diff(40, BoardSize::Ten), -20);
+        let names = MoveNames::new();
+        assert_eq!(names.get(56, BoardSize::Eight), Some("f5"));
+        assert_eq!(names.get(19, BoardSize::Eight), None);
+        assert_eq!(names.get(130, BoardSize::Ten), Some("j10"));
+    }
+}

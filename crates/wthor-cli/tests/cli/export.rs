@@ -1,0 +1,230 @@
+//! `wthor export` and `wthor convert` to text: snapshots of every format on
+//! the fixture database, the CSV read back with the csv crate, atomic
+//! output, and (with `WTHOR_DATA`) the whole real archive as CSV and JSON
+//! Lines, read back row by row.
+
+use std::path::Path;
+
+use crate::info::{stderr, stdout, wthor_in};
+use crate::{workspace_root, wthor, wthor_data};
+
+/// `wthor ARGS`, its exit code checked, its standard output.
+#[track_caller]
+fn check(args: &[&str], code: i32) -> String {
+    let out = wthor(args);
+    assert_eq!(out.status.code(), Some(code), "stderr: {}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn every_format_on_a_selection_of_the_fixtures() {
+    for format in ["csv", "jsonl", "ggf", "transcript", "obf"] {
+        let text = check(
+            &[
+                "export", "--db", "testdata", "--format", format, "--year", "2002", "--limit", "3",
+            ],
+            0,
+        );
+        insta::assert_snapshot!(format!("export_{format}"), text);
+    }
+    // A filter on a name (accents folded), 10x10 games included.
+    let text = check(
+        &[
+            "export", "--db", "testdata", "--format", "csv", "--player", "ferriere", "--limit", "4",
+        ],
+        0,
+    );
+    insta::assert_snapshot!("export_csv_filtered", text);
+    let text = check(
+        &[
+            "export",
+            "--db",
+            "testdata",
+            "--format",
+            "obf",
+            "--empties",
+            "20",
+            "--limit",
+            "2",
+        ],
+        0,
+    );
+    insta::assert_snapshot!("export_obf_empties", text);
+}
+
+#[test]
+fn encoding_of_the_names_files() {
+    let args = |enc: &'static str| {
+        let mut a = vec!["export", "--db", "testdata", "--format", "csv"];
+        a.extend(["--tournament", "Open de", "--limit", "1"]);
+        if !enc.is_empty() {
+            a.extend(["--encoding", enc]);
+        }
+        a
+    };
+    assert!(check(&args(""), 0).contains(",Open de Suède,"));
+    // The Japanese article's guess decodes the è (0xE8) as č.
+    let wrong = check(&args("iso-8859-2"), 0);
+    assert!(wrong.contains(",Open de Sučde,"), "{wrong}");
+    let out = wthor(&[
+        "export",
+        "--db",
+        "testdata",
+        "--format",
+        "csv",
+        "--encoding",
+        "klingon",
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("--encoding klingon"));
+}
+
+#[test]
+fn db_from_the_environment_and_usage_errors() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wthor"))
+        .args(["export", "--format", "transcript", "--limit", "1"])
+        .env("WTHOR_DIR", workspace_root().join("testdata"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out).lines().count(), 1);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wthor"))
+        .args(["export", "--format", "csv"])
+        .env_remove("WTHOR_DIR")
+        .current_dir(workspace_root())
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("give --db DIR or set WTHOR_DIR"));
+    let out = wthor(&["export", "--db", "testdata", "-o", "x.unknown"]);
+    assert!(stderr(&out).contains("give --format"));
+}
+
+#[test]
+fn csv_reads_back_one_row_per_game_with_the_article_columns() {
+    let text = check(&["export", "--db", "testdata", "--format", "csv"], 0);
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    for column in [
+        "tournamentId",
+        "tournamentName",
+        "blackPlayerId",
+        "blackPlayerName",
+        "whitePlayerId",
+        "whitePlayerName",
+        "blackScore",
+        "blackTheoreticalScore",
+        "transcript",
+    ] {
+        assert!(headers.iter().any(|h| h == column), "no column {column}");
+    }
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let db = wthor_db::Database::open(workspace_root().join("testdata")).unwrap();
+    assert_eq!(rows.len(), db.game_count());
+    // Windows-1252 decoded: the tournament with an è.
+    assert!(rows.iter().any(|r| &r[4] == "Open de Suède"));
+    // Every transcript is the game's moves.
+    for (row, (_, _, game)) in rows.iter().zip(db.games()) {
+        let moves: String = game.moves().map(|m| m.unwrap().to_string()).collect();
+        assert_eq!(&row[12], moves);
+        assert_eq!(row[9].parse::<u8>().unwrap(), game.real_score());
+    }
+}
+
+#[test]
+fn output_file_is_written_whole_and_replaces_the_old_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("games.jsonl");
+    std::fs::write(&target, "old").unwrap();
+    let root = workspace_root();
+    let out = wthor_in(
+        &root,
+        &["export", "--db", "testdata", "-o", target.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&target).unwrap();
+    assert_eq!(text.lines().count(), 66);
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(v["moves"].is_array());
+    }
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1, "no temporary file left behind");
+    // An output that cannot be written leaves nothing and fails.
+    let out = wthor(&["export", "--db", "testdata", "-o", "/nonexistent/dir/x.csv"]);
+    assert_ne!(out.status.code(), Some(0));
+}
+
+#[test]
+fn convert_writes_text_by_extension_and_still_wthor() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let ggf = format!("{d}/t.ggf");
+    check(&["convert", "testdata/WTH_2001.wtd", "-o", &ggf], 0);
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    assert_eq!(text.lines().count(), 12);
+    assert!(text.starts_with("(;GM[Othello]PC["));
+    assert!(text.contains("TY[10]"));
+    let txt = format!("{d}/t.txt");
+    check(&["convert", "testdata/WTH_2002.wtb", "-o", &txt], 0);
+    let by_export = check(
+        &[
+            "export",
+            "--db",
+            "testdata",
+            "--format",
+            "transcript",
+            "--year",
+            "2002",
+        ],
+        0,
+    );
+    // The 8x8 games of 2002 are the first 20 lines of the export of 2002.
+    let exported: Vec<&str> = by_export.lines().take(20).collect();
+    let converted = std::fs::read_to_string(&txt).unwrap();
+    assert_eq!(converted.lines().collect::<Vec<_>>(), exported);
+    let wtb = format!("{d}/copy.wtb");
+    check(&["convert", "testdata/WTH_2002.wtb", "-o", &wtb], 0);
+    assert_eq!(
+        std::fs::read(&wtb).unwrap(),
+        std::fs::read(workspace_root().join("testdata/WTH_2002.wtb")).unwrap()
+    );
+}
+
+fn real_export(data: &Path, format: &str) -> String {
+    let db = data.join("wthor");
+    check(
+        &["export", "--db", db.to_str().unwrap(), "--format", format],
+        0,
+    )
+}
+
+#[test]
+fn the_whole_real_archive_reads_back_as_csv_and_jsonl() {
+    let Some(data) = wthor_data() else { return };
+    let db = wthor_db::Database::open(data.join("wthor")).unwrap();
+    let games = db.game_count();
+    let csv_text = real_export(&data, "csv");
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    // One row per game, in database order across the parallel chunks.
+    let ids: Vec<String> = db
+        .games()
+        .map(|(f, i, _)| db.game_name(wthor_db::GameId::new(f, i)).to_string())
+        .collect();
+    let mut rows = 0;
+    for (record, id) in reader.records().zip(&ids) {
+        let record = record.unwrap();
+        assert_eq!(record.len(), 13);
+        assert_eq!(&record[0], id);
+        rows += 1;
+    }
+    assert_eq!(rows, games);
+    let jsonl = real_export(&data, "jsonl");
+    let mut lines = 0;
+    for line in jsonl.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(v["transcript"].is_string());
+        lines += 1;
+    }
+    assert_eq!(lines, games);
+}

@@ -1,0 +1,925 @@
+//! Import: games from elsewhere added to a WTHOR directory without breaking
+//! it.
+//!
+//! The steps, each a function the CLI calls in turn:
+//!
+//! 1. [`prepare`]: a game read from some input ([`Incoming`]: moves, names,
+//!    year, recorded score, where it came from) is replayed; an illegal one
+//!    is rejected ([`Rejection`], with its move). The moves are turned by
+//!    the symmetry that takes the first move to f5 (as every FFO file
+//!    starts), passes dropped (WTHOR stores none). The real score is
+//!    black's discs by the WTHOR rule (empties to the winner) when the
+//!    game is finished; an unfinished game keeps its recorded score (as the
+//!    FFO files do), or the rule's on its last position when none was
+//!    recorded. A finished game whose recorded result disagrees with its
+//!    moves (by the rule, or by the discs on the board without the
+//!    empties) is kept with a note ([`Prepared::note`]), as is an
+//!    unfinished one.
+//! 2. [`plan`]: the directory's names files and yearly files are read; each
+//!    player and tournament name gets the number it already has, or a new
+//!    one after the last (existing numbers never change); each game goes to
+//!    `WTH_<year>.wtb`, new or appended. Nothing is written.
+//! 3. [`solve_theoretical`]: the theoretical score of every planned game by
+//!    the exact solver at the file's depth, in parallel, with the solve
+//!    cache (the slow part).
+//! 4. [`Plan::write`]: names files first, then game files, each written to
+//!    a temporary file in the directory, synced and renamed, with the new
+//!    creation date; a game file never points at a name not yet written.
+//!
+//! Only 8x8 games are imported.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use othello_core::replay::{GameStatus, replay_moves};
+use othello_core::solver::Solver;
+use othello_core::symmetry::Symmetry;
+use othello_core::{Board, Board8, Color, IllegalReason, Move, Size, Square};
+use wthor_format::{
+    BoardSize, CreationDate, Encoding, FileKind, Game, HEADER_LEN, Header, NameKind, ReadOptions,
+};
+
+use crate::cache::SolveCache;
+use othello_core::replay::{Reach, replay_to_empties};
+
+use crate::verify::{Workers, black_discs, run_parallel, solve_cached};
+
+/// Where a game came from: the input file and its line (from 1), or its
+/// record index for binary inputs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// The input file.
+    pub file: PathBuf,
+    /// The line (from 1) of a text input, or the record (from 0) of a WTHOR
+    /// file.
+    pub line: usize,
+    /// Whether `line` is a record index of a WTHOR file.
+    pub record: bool,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.record {
+            write!(f, "{}: game {}", self.file.display(), self.line)
+        } else {
+            write!(f, "{}:{}", self.file.display(), self.line)
+        }
+    }
+}
+
+/// A game as read from an input, before any check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Incoming {
+    /// Where it came from.
+    pub source: Source,
+    /// The moves from the standard start (passes optional).
+    pub moves: Vec<Move>,
+    /// Black's name.
+    pub black: String,
+    /// White's name.
+    pub white: String,
+    /// The tournament, when the input names one.
+    pub tournament: Option<String>,
+    /// The year, when the input tells it.
+    pub year: Option<u16>,
+    /// Black's discs at the end as recorded, when the input tells it.
+    pub score: Option<u8>,
+    /// The winner as recorded, when the input tells only that: 1 black, 0
+    /// draw, -1 white.
+    pub winner: Option<i8>,
+    /// A theoretical score the input carries, with its depth: the solver
+    /// then proves it first when the depth is the file's (a narrow search,
+    /// cheaper than a full solve), and solves fully only if it is wrong.
+    pub theoretical: Option<Theoretical>,
+}
+
+/// A theoretical score as stored: black's discs after perfect play from the
+/// position with `depth` empty squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theoretical {
+    /// The empty squares.
+    pub depth: u8,
+    /// Black's discs.
+    pub score: u8,
+}
+
+/// Why a game is not imported.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Rejection {
+    /// A move that cannot be played.
+    #[error("move {number} ({mv}) is illegal: {reason}")]
+    Illegal {
+        /// Its number among the recorded moves, from 1.
+        number: usize,
+        /// The move as written (`e6`, `pa`).
+        mv: String,
+        /// Why.
+        reason: IllegalReason,
+    },
+    /// No move at all.
+    #[error("the game has no move")]
+    Empty,
+    /// A recorded score beyond the board.
+    #[error("recorded score {0} is more than the 64 squares")]
+    BadScore(u8),
+}
+
+/// A game checked and normalised, ready to be planned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prepared {
+    /// Where it came from.
+    pub source: Source,
+    /// The moves turned to start with f5, passes dropped.
+    pub squares: Vec<Square>,
+    /// The symmetry applied.
+    pub symmetry: Symmetry,
+    /// Black's name.
+    pub black: String,
+    /// White's name.
+    pub white: String,
+    /// The tournament, when the input names one.
+    pub tournament: Option<String>,
+    /// The year, when the input tells it.
+    pub year: Option<u16>,
+    /// The real score: black's discs.
+    pub real_score: u8,
+    /// Whether the game is over at its last move.
+    pub finished: bool,
+    /// Something odd but not fatal (a recorded result that the moves
+    /// contradict, a game that stops while moves remain), to report.
+    pub note: Option<String>,
+    /// The theoretical score the input carries, if any.
+    pub theoretical: Option<Theoretical>,
+}
+
+/// f5 on 8x8.
+const F5: Square = Square::new_unchecked(4 * 8 + 5);
+
+/// Replays and normalises one game (see the module docs).
+///
+/// ```
+/// use othello_core::{notation::parse_transcript, Size};
+/// use wthor_db::import::{Incoming, Source, prepare};
+///
+/// let game = Incoming {
+///     source: Source { file: "x.txt".into(), line: 1, record: false },
+///     moves: parse_transcript("d3c3", Size::Eight).unwrap(),
+///     black: "a".into(), white: "b".into(), tournament: None, year: None,
+///     score: None, winner: None, theoretical: None,
+/// };
+/// let p = prepare(game).unwrap();
+/// let text: Vec<String> = p.squares.iter().map(|s| s.name(Size::Eight).to_string()).collect();
+/// assert_eq!(text, ["f5", "f6"]); // d3 c3 turned to f5 f6
+/// ```
+///
+/// # Errors
+/// [`Rejection`]: an illegal move, no move, a recorded score beyond 64.
+pub fn prepare(game: Incoming) -> Result<Prepared, Rejection> {
+    let r = replay_moves::<Board8>(&game.moves);
+    if let Some(bad) = r.illegal {
+        return Err(Rejection::Illegal {
+            number: bad.index + 1,
+            mv: game.moves[bad.index].name(Size::Eight).to_string(),
+            reason: bad.reason,
+        });
+    }
+    let Some(first) = game.moves.iter().find_map(|m| m.square()) else {
+        return Err(Rejection::Empty);
+    };
+    if let Some(s) = game.score.filter(|&s| s > 64) {
+        return Err(Rejection::BadScore(s));
+    }
+    let symmetry = Symmetry::ALL
+        .into_iter()
+        .find(|s| s.square(first, Size::Eight) == F5)
+        .expect("every first move is a symmetric image of f5");
+    let squares = game
+        .moves
+        .iter()
+        .filter_map(|m| m.square())
+        .map(|s| symmetry.square(s, Size::Eight))
+        .collect();
+    let finished = r.status == GameStatus::Finished;
+    let rule = u8::try_from(r.score().0).expect("at most 64 discs");
+    // A disc difference recorded without the empties (Logistello's), as
+    // black's discs: not odd either.
+    let (b, w) = r.discs();
+    let counted = u8::try_from((64 + b - w) / 2).unwrap_or(rule);
+    let (real_score, note) = match (finished, game.score) {
+        (true, Some(s)) if s != rule && s != counted => (
+            rule,
+            Some(format!(
+                "recorded score {s}-{} but the moves end {rule}-{}: the moves' score is kept",
+                64 - s,
+                64 - rule
+            )),
+        ),
+        (false, Some(s)) => (s, None),
+        _ => (rule, None),
+    };
+    let winner = |discs: u8| i8::from(discs > 32) - i8::from(discs < 32);
+    let note = note.or_else(|| match game.winner {
+        Some(w) if w != winner(real_score) => Some(format!(
+            "recorded winner {w:+} but the moves end {real_score}-{}: the moves' score is kept",
+            64 - real_score
+        )),
+        _ => None,
+    });
+    let note = note.or_else(|| {
+        (!finished).then(|| {
+            format!(
+                "unfinished: stops after {} moves while moves remain (score {real_score}-{})",
+                r.moves,
+                64 - real_score
+            )
+        })
+    });
+    Ok(Prepared {
+        source: game.source,
+        squares,
+        symmetry,
+        black: game.black,
+        white: game.white,
+        tournament: game.tournament,
+        year: game.year,
+        real_score,
+        finished,
+        note,
+        theoretical: game.theoretical,
+    })
+}
+
+/// How to plan an import.
+#[derive(Clone, Debug)]
+pub struct ImportOptions {
+    /// The year of every game (else the game's own, else the year of
+    /// `created`).
+    pub year: Option<u16>,
+    /// The tournament of every game (else the game's own, else
+    /// `default_tournament`).
+    pub tournament: Option<String>,
+    /// The tournament of games whose input names none.
+    pub default_tournament: String,
+    /// The depth (empty squares) of the theoretical scores of new files;
+    /// an existing file keeps its own.
+    pub depth: u8,
+    /// The creation date written in every file changed.
+    pub created: CreationDate,
+    /// The encoding of the directory's names files.
+    pub encoding: &'static Encoding,
+}
+
+/// What happens to one names file.
+#[derive(Clone, Debug)]
+pub struct NamesChange {
+    /// The file (existing, or `WTHOR.JOU` / `WTHOR.TRN` to create).
+    pub path: PathBuf,
+    /// Players or tournaments.
+    pub kind: NameKind,
+    /// Whether the file exists.
+    pub existed: bool,
+    /// Its whole records before (kept byte for byte).
+    pub before: usize,
+    /// The names added, numbered from `before` on.
+    pub added: Vec<String>,
+    /// Names changed to fit the field: `(as given, as stored)`.
+    pub shortened: Vec<(String, String)>,
+    header: Header,
+    records: Vec<u8>,
+    numbers: HashMap<String, u16>,
+}
+
+/// What happens to one yearly game file.
+#[derive(Clone, Debug)]
+pub struct FileChange {
+    /// `DIR/WTH_<year>.wtb` (an existing file keeps its name's case).
+    pub path: PathBuf,
+    /// The year.
+    pub year: u16,
+    /// Whether the file exists.
+    pub existed: bool,
+    /// Its games before (kept byte for byte).
+    pub before: usize,
+    /// The games added.
+    pub added: usize,
+    /// The depth of its theoretical scores (the file's own when it exists).
+    pub depth: u8,
+    header: Header,
+    records: Vec<u8>,
+}
+
+/// A game placed in a file, its numbers assigned.
+#[derive(Clone, Debug)]
+pub struct PlannedGame {
+    /// Where it came from.
+    pub source: Source,
+    /// Its file (index in [`Plan::files`]).
+    pub file: usize,
+    /// The record (theoretical score filled by [`solve_theoretical`]).
+    pub game: Game,
+    /// The theoretical score the input carries at the file's depth, to
+    /// prove first.
+    pub guess: Option<u8>,
+}
+
+/// Everything an import will change, computed before any write.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The players file.
+    pub players: NamesChange,
+    /// The tournaments file.
+    pub tournaments: NamesChange,
+    /// The yearly files, by year.
+    pub files: Vec<FileChange>,
+    /// The games, in input order.
+    pub games: Vec<PlannedGame>,
+    /// The creation date of the files changed.
+    pub created: CreationDate,
+}
+
+/// Why an import cannot be planned or written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ImportError {
+    /// A file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The system error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file of the directory could not be parsed.
+    #[error("{}: {source}", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: wthor_format::Error,
+    },
+    /// A yearly file of the directory is not an 8x8 game file.
+    #[error("{}: not an 8x8 game file, cannot append to it", path.display())]
+    NotEightByEight {
+        /// The file.
+        path: PathBuf,
+    },
+    /// More names or games than the format can count.
+    #[error("{what}: more than the format can number (65,535 names)")]
+    Full {
+        /// Players or tournaments.
+        what: &'static str,
+    },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ImportError + '_ {
+    move |source| ImportError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// The newest file of `kind` in `dir` (by creation date, then size), as
+/// [`Database`](crate::Database) joins them.
+fn newest(dir: &Path, kind: FileKind) -> Result<Option<(PathBuf, Vec<u8>)>, ImportError> {
+    let paths = crate::list_files(dir, false).map_err(|e| ImportError::Io {
+        path: e.path().to_owned(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    let mut best: Option<((CreationDate, usize), PathBuf, Vec<u8>)> = None;
+    for path in paths {
+        if FileKind::from_path(&path) != Some(kind) {
+            continue;
+        }
+        let bytes = std::fs::read(&path).map_err(io_err(&path))?;
+        let created = wthor_format::parse_header(&bytes)
+            .map(|(_, h)| h.created)
+            .unwrap_or_default();
+        let rank = (created, bytes.len());
+        if best.as_ref().is_none_or(|(r, _, _)| rank > *r) {
+            best = Some((rank, path, bytes));
+        }
+    }
+    Ok(best.map(|(_, p, b)| (p, b)))
+}
+
+impl NamesChange {
+    fn open(dir: &Path, kind: NameKind, encoding: &'static Encoding) -> Result<Self, ImportError> {
+        let file_kind = match kind {
+            NameKind::Players => FileKind::Players,
+            NameKind::Tournaments => FileKind::Tournaments,
+        };
+        let mut change = NamesChange {
+            path: dir.join(match kind {
+                NameKind::Players => "WTHOR.JOU",
+                NameKind::Tournaments => "WTHOR.TRN",
+            }),
+            kind,
+            existed: false,
+            before: 0,
+            added: Vec::new(),
+            shortened: Vec::new(),
+            header: Header::default(),
+            records: Vec::new(),
+            numbers: HashMap::new(),
+        };
+        let Some((path, bytes)) = newest(dir, file_kind)? else {
+            return Ok(change);
+        };
+        let mut options = ReadOptions::default();
+        options.encoding = encoding;
+        let parsed = wthor_format::parse_names_file(&bytes, kind, &options).map_err(|source| {
+            ImportError::Format {
+                path: path.clone(),
+                source,
+            }
+        })?;
+        for (i, name) in parsed.names().enumerate() {
+            let text = name.decode(encoding).trim_end().to_owned();
+            let n = u16::try_from(i).map_err(|_| ImportError::Full {
+                what: kind_name(kind),
+            })?;
+            change.numbers.entry(text).or_insert(n);
+        }
+        change.before = parsed.len();
+        change.header = *parsed.header();
+        change.records = bytes[HEADER_LEN..HEADER_LEN + parsed.len() * kind.width()].to_vec();
+        change.path = path;
+        change.existed = true;
+        Ok(change)
+    }
+
+    /// The number of `name` (fitted to the field first), a new one when the
+    /// file does not have it.
+    fn number(&mut self, name: &str, encoding: &'static Encoding) -> Result<u16, ImportError> {
+        let fitted = fit(name.trim(), self.kind.width() - 1, encoding);
+        if let Some(&n) = self.numbers.get(&fitted) {
+            return Ok(n);
+        }
+        let n = u16::try_from(self.before + self.added.len())
+            .ok()
+            .filter(|&n| n < u16::MAX)
+            .ok_or(ImportError::Full {
+                what: kind_name(self.kind),
+            })?;
+        if fitted != name.trim() {
+            self.shortened
+                .push((name.trim().to_owned(), fitted.clone()));
+        }
+        self.numbers.insert(fitted.clone(), n);
+        self.added.push(fitted);
+        Ok(n)
+    }
+
+    fn bytes(&self, created: CreationDate, encoding: &'static Encoding) -> Vec<u8> {
+        let mut header = self.header;
+        header.created = created;
+        header.n1 = 0;
+        header.n2 = u16::try_from(self.before + self.added.len()).unwrap_or(u16::MAX);
+        let width = self.kind.width();
+        let mut out = Vec::with_capacity(HEADER_LEN + (self.before + self.added.len()) * width);
+        out.extend_from_slice(&wthor_format::header::header_bytes(&header));
+        out.extend_from_slice(&self.records);
+        for name in &self.added {
+            let (bytes, _, _) = encoding.encode(name);
+            let mut field = vec![0u8; width];
+            field[..bytes.len()].copy_from_slice(&bytes);
+            out.extend_from_slice(&field);
+        }
+        out
+    }
+}
+
+fn kind_name(kind: NameKind) -> &'static str {
+    match kind {
+        NameKind::Players => "players",
+        NameKind::Tournaments => "tournaments",
+    }
+}
+
+/// `name` with every character the encoding cannot write replaced by `?`,
+/// cut to at most `max` encoded bytes (at a character), outer spaces
+/// trimmed.
+///
+/// ```
+/// let w = wthor_format::WINDOWS_1252;
+/// assert_eq!(wthor_db::import::fit("Suède", 25, w), "Suède");
+/// assert_eq!(wthor_db::import::fit("Łukasz Długosz-Kowalczyk", 19, w), "?ukasz D?ugosz-Kowa");
+/// ```
+#[must_use]
+pub fn fit(name: &str, max: usize, encoding: &'static Encoding) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut used = 0;
+    let mut buf = [0u8; 4];
+    for c in name.chars() {
+        let c = if c == '\0' || c.is_control() { ' ' } else { c };
+        let (bytes, _, unmappable) = encoding.encode(c.encode_utf8(&mut buf));
+        let (c, len) = if unmappable {
+            ('?', 1)
+        } else {
+            (c, bytes.len())
+        };
+        if used + len > max {
+            break;
+        }
+        used += len;
+        out.push(c);
+    }
+    out.trim().to_owned()
+}
+
+/// Plans the import of `games` into `dir` (see the module docs); nothing is
+/// written.
+///
+/// # Errors
+/// [`ImportError`] when a file of the directory cannot be read or parsed,
+/// a yearly file is not an 8x8 game file, or the names overflow.
+pub fn plan(dir: &Path, games: &[Prepared], options: &ImportOptions) -> Result<Plan, ImportError> {
+    let enc = options.encoding;
+    let mut players = NamesChange::open(dir, NameKind::Players, enc)?;
+    let mut tournaments = NamesChange::open(dir, NameKind::Tournaments, enc)?;
+    let existing = crate::list_files(dir, false).map_err(|e| ImportError::Io {
+        path: e.path().to_owned(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    let mut files: Vec<FileChange> = Vec::new();
+    let mut planned = Vec::with_capacity(games.len());
+    for g in games {
+        let year = options
+            .year
+            .or(g.year)
+            .unwrap_or(options.created.full_year());
+        let file = match files.iter().position(|f| f.year == year) {
+            Some(i) => i,
+            None => {
+                files.push(open_year(dir, &existing, year, options)?);
+                files.len() - 1
+            }
+        };
+        let tournament = options
+            .tournament
+            .as_deref()
+            .or(g.tournament.as_deref())
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or(&options.default_tournament);
+        let squares: Vec<wthor_format::Square> = g
+            .squares
+            .iter()
+            .map(|s| {
+                wthor_format::Square::new(s.col(Size::Eight), s.row(Size::Eight), BoardSize::Eight)
+                    .expect("a square of the 8x8 board")
+            })
+            .collect();
+        let game = Game {
+            tournament: tournaments.number(tournament, enc)?,
+            black: players.number(&g.black, enc)?,
+            white: players.number(&g.white, enc)?,
+            real_score: g.real_score,
+            theoretical_score: g.real_score,
+            moves: wthor_format::encode_moves(&squares, BoardSize::Eight)
+                .expect("at most 60 discs are played"),
+        };
+        files[file].added += 1;
+        let depth = files[file].depth;
+        planned.push(PlannedGame {
+            source: g.source.clone(),
+            file,
+            game,
+            guess: g
+                .theoretical
+                .filter(|t| t.depth == depth && t.score <= 64)
+                .map(|t| t.score),
+        });
+    }
+    Ok(Plan {
+        players,
+        tournaments,
+        files,
+        games: planned,
+        created: options.created,
+    })
+}
+
+fn open_year(
+    dir: &Path,
+    existing: &[PathBuf],
+    year: u16,
+    options: &ImportOptions,
+) -> Result<FileChange, ImportError> {
+    let name = format!("WTH_{year}.wtb");
+    let found = existing.iter().find(|p| {
+        p.file_name()
+            .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(&name))
+    });
+    let Some(path) = found else {
+        return Ok(FileChange {
+            path: dir.join(name),
+            year,
+            existed: false,
+            before: 0,
+            added: 0,
+            depth: options.depth,
+            header: Header {
+                year,
+                p1: 8,
+                p3: options.depth,
+                ..Header::default()
+            },
+            records: Vec::new(),
+        });
+    };
+    let bytes = std::fs::read(path).map_err(io_err(path))?;
+    let parsed =
+        wthor_format::parse_game_file(&bytes, &ReadOptions::default()).map_err(|source| {
+            ImportError::Format {
+                path: path.clone(),
+                source,
+            }
+        })?;
+    if parsed.board_size() != BoardSize::Eight {
+        return Err(ImportError::NotEightByEight { path: path.clone() });
+    }
+    let len = parsed.len() * BoardSize::Eight.record_len();
+    Ok(FileChange {
+        path: path.clone(),
+        year,
+        existed: true,
+        before: parsed.len(),
+        added: 0,
+        depth: parsed.header().depth(),
+        header: *parsed.header(),
+        records: bytes[HEADER_LEN..HEADER_LEN + len].to_vec(),
+    })
+}
+
+/// Fills the theoretical score of every planned game: black's discs after
+/// perfect play from the position with the file's depth of empty squares,
+/// by the exact solver (one per worker, `workers` of them, the cache looked
+/// up first and fed); a game that ends before that depth keeps its real
+/// score. `progress` is called once per game solved (from the worker
+/// threads).
+pub fn solve_theoretical(
+    plan: &mut Plan,
+    workers: Workers,
+    cache: Option<&SolveCache>,
+    progress: impl Fn() + Sync,
+) {
+    let jobs: Vec<(usize, u8, &PlannedGame)> = plan
+        .games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| (i, plan.files[g.file].depth, g))
+        .collect();
+    let results = std::sync::Mutex::new(vec![0u8; jobs.len()]);
+    let work = |&(_, depth, g): &(usize, u8, &PlannedGame), solver: &mut Solver| {
+        theoretical(
+            &g.game.moves,
+            depth,
+            g.game.real_score,
+            g.guess,
+            solver,
+            cache,
+        )
+    };
+    let done = |&(i, ..): &(usize, u8, &PlannedGame), score: u8| -> Result<(), ()> {
+        results
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)[i] = score;
+        progress();
+        Ok(())
+    };
+    let _ = run_parallel(&jobs, workers, work, done);
+    let results = results
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for (g, score) in plan.games.iter_mut().zip(results) {
+        g.game.theoretical_score = score;
+    }
+}
+
+/// The theoretical score of one game (WTHOR move bytes) at `depth`: black's
+/// discs after perfect play, `real` when the game ends before. A `guess`
+/// (black's discs) is proved first by a narrow search (see
+/// [`solve_cached`]); a wrong one costs a full solve after it.
+#[must_use]
+pub fn theoretical(
+    moves: &[u8],
+    depth: u8,
+    real: u8,
+    guess: Option<u8>,
+    solver: &mut Solver,
+    cache: Option<&SolveCache>,
+) -> u8 {
+    match replay_to_empties::<Board8>(moves, u32::from(depth)) {
+        Reach::At { board, .. } => {
+            let side = board.side_to_move();
+            let guess = guess.map(|g| {
+                let black = 2 * i32::from(g) - 64;
+                if side == Color::Black { black } else { -black }
+            });
+            let s = solve_cached(solver, cache, board.player(), board.opponent(), guess);
+            black_discs(s.score, board.side_to_move())
+        }
+        Reach::Ended { .. } | Reach::Illegal { .. } => real,
+    }
+}
+
+impl Plan {
+    /// Writes every change: names files first, then game files, each to a
+    /// temporary file in its directory, synced, then renamed over the old
+    /// one, with the plan's creation date.
+    ///
+    /// # Errors
+    /// [`ImportError::Io`] naming the file that could not be written (the
+    /// files written before it are complete; the others untouched).
+    pub fn write(&self, encoding: &'static Encoding) -> Result<(), ImportError> {
+        for names in [&self.players, &self.tournaments] {
+            if names.added.is_empty() {
+                continue;
+            }
+            let bytes = names.bytes(self.created, encoding);
+            write_atomically(&names.path, &bytes).map_err(io_err(&names.path))?;
+        }
+        for (f, file) in self.files.iter().enumerate() {
+            if file.added == 0 {
+                continue;
+            }
+            let mut header = file.header;
+            header.created = self.created;
+            header.n1 = u32::try_from(file.before + file.added).unwrap_or(u32::MAX);
+            let mut out = Vec::with_capacity(
+                HEADER_LEN + (file.before + file.added) * BoardSize::Eight.record_len(),
+            );
+            out.extend_from_slice(&wthor_format::header::header_bytes(&header));
+            out.extend_from_slice(&file.records);
+            for g in self.games.iter().filter(|g| g.file == f) {
+                wthor_format::write_game(&g.game, BoardSize::Eight, &mut out)
+                    .expect("a complete record written to memory");
+            }
+            write_atomically(&file.path, &out).map_err(io_err(&file.path))?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to a temporary file in `path`'s directory, syncs it and
+/// renames it over `path`: the file is either wholly old or wholly new. It
+/// keeps the permissions of the file it replaces (a new one gets 0644 on
+/// Unix, not the temporary file's private 0600).
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".wthor-import-");
+    match std::fs::metadata(path) {
+        Ok(meta) => {
+            builder.permissions(meta.permissions());
+        }
+        Err(_) => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt as _;
+                builder.permissions(std::fs::Permissions::from_mode(0o644));
+            }
+        }
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// The calendar date (UTC) of a Unix time in seconds, as a creation date.
+///
+/// ```
+/// let d = wthor_db::import::date_of_unix(1_700_000_000);
+/// assert_eq!(d.to_string(), "2023-11-14");
+/// ```
+#[must_use]
+pub fn date_of_unix(secs: i64) -> CreationDate {
+    // Howard Hinnant's civil_from_days.
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let year = year.clamp(0, 25_599);
+    CreationDate {
+        century: (year / 100) as u8,
+        year: (year % 100) as u8,
+        month: month as u8,
+        day: day as u8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello_core::notation::parse_transcript;
+
+    fn incoming(moves: &str, score: Option<u8>) -> Incoming {
+        Incoming {
+            source: Source {
+                file: "t.txt".into(),
+                line: 3,
+                record: false,
+            },
+            moves: parse_transcript(moves, Size::Eight).unwrap(),
+            black: "Black".into(),
+            white: "White".into(),
+            tournament: None,
+            year: Some(2020),
+            score,
+            winner: None,
+            theoretical: None,
+        }
+    }
+
+    #[test]
+    fn prepare_rotates_rejects_and_scores() {
+        // c4 e3 is the image of f5 d6 under a symmetry.
+        let p = prepare(incoming("c4e3", None)).unwrap();
+        let names: Vec<String> = p
+            .squares
+            .iter()
+            .map(|s| s.name(Size::Eight).to_string())
+            .collect();
+        assert_eq!(names[0], "f5");
+        assert!(!p.finished);
+        let bad = prepare(incoming("f5f5", None)).unwrap_err();
+        assert_eq!(bad.to_string(), "move 2 (f5) is illegal: square occupied");
+        // The 9-move wipe-out, turned: 64-0 by the rule; a wrong record noted.
+        let p = prepare(incoming("d3c3b3d2e1d6d7e3f4", Some(40))).unwrap();
+        assert_eq!((p.real_score, p.finished), (64, true));
+        assert!(p.note.unwrap().contains("recorded score 40-24"));
+        // An unfinished game keeps its recorded score.
+        assert_eq!(prepare(incoming("f5d6", Some(33))).unwrap().real_score, 33);
+        assert_eq!(prepare(incoming("", None)).unwrap_err(), Rejection::Empty);
+        let mut g = incoming("d3c3b3d2e1d6d7e3f4", None);
+        g.winner = Some(-1);
+        assert!(
+            prepare(g)
+                .unwrap()
+                .note
+                .unwrap()
+                .contains("recorded winner -1")
+        );
+        assert!(
+            prepare(incoming("f5d6", None))
+                .unwrap()
+                .note
+                .unwrap()
+                .starts_with("unfinished")
+        );
+    }
+
+    #[test]
+    fn a_guess_is_proved_or_replaced_by_the_solver() {
+        use othello_core::solver::SolverOptions;
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/WTH_2002.wtb");
+        let bytes = std::fs::read(path).unwrap();
+        let file = wthor_format::parse_game_file(&bytes, &ReadOptions::default()).unwrap();
+        let mut solver = Solver::new(SolverOptions {
+            threads: 1,
+            tt_bits: 16,
+        });
+        let cache = SolveCache::new();
+        for game in file.games().take(6) {
+            let (moves, real) = (game.moves_raw(), game.real_score());
+            let plain = theoretical(moves, 16, real, None, &mut solver, None);
+            // The fixtures' stored scores are the solver's, at 16 empties.
+            assert_eq!(plain, game.theoretical_score());
+            for guess in [plain, plain.saturating_sub(2), 64, 0] {
+                let t = theoretical(moves, 16, real, Some(guess), &mut solver, None);
+                assert_eq!(t, plain, "guess {guess}");
+            }
+            // Through the cache: solved once, then found.
+            let t = theoretical(moves, 16, real, Some(0), &mut solver, Some(&cache));
+            assert_eq!(t, plain);
+            assert_eq!(
+                theoretical(moves, 16, real, None, &mut solver, Some(&cache)),
+                plain
+            );
+        }
+    }
+
+    #[test]
+    fn dates_and_fitting() {
+        assert_eq!(date_of_unix(0).to_string(), "1970-01-01");
+        assert_eq!(date_of_unix(951_782_400).to_string(), "2000-02-29");
+        let w = wthor_format::WINDOWS_1252;
+        assert_eq!(fit("  a\u{0}b  ", 19, w), "a b");
+        assert_eq!(fit("漢字", 19, w), "??");
+    }
+}
