@@ -49,19 +49,32 @@ class IllegalMoveError(WthorError):
 
 class Database:
     """A WTHOR database: game files (``.wtb`` 8x8, ``.wtd`` 10x10) and the
-    names files (``.JOU`` players, ``.TRN`` tournaments) beside them.
+    names files (``.JOU`` players, ``.TRN`` tournaments) of their release.
 
     ``Database("path/to/wthor")`` opens the WTHOR files of a directory (not
     descending into subdirectories), memory-mapped; a list opens those files
-    and directories (and the names files beside listed game files). Of
-    several names files of one kind, the one with the newest creation date
-    is used.
+    and directories (a file listed twice is opened once). Each game file is
+    read with the names files of its release opened with it, in its
+    directory: the newest (by header date, then size) ``.JOU`` and ``.TRN``
+    of its family (``PLAYOK.JOU`` for ``PLAYOK_2023.wtb``), else ``WTH`` /
+    ``WTHOR``; ``players=`` and ``tournaments=`` name the files to use for
+    every game file instead (as ``wthor search --players/--tournaments``).
+    A game file listed without names files has no names (``None``), as with
+    ``wthor search --db FILE``.
 
     Raises ``FileNotFoundError`` (or another ``OSError``) for a path that
-    cannot be read, ``FormatError`` for a file that is no WTHOR file.
+    cannot be read, ``FormatError`` for a file that is no WTHOR file,
+    ``WthorError`` for a ``players=`` / ``tournaments=`` file of another
+    kind.
     """
 
-    def __init__(self, path_or_paths: Union[StrPath, Sequence[StrPath]]) -> None: ...
+    def __init__(
+        self,
+        path_or_paths: Union[StrPath, Sequence[StrPath]],
+        *,
+        players: Optional[StrPath] = None,
+        tournaments: Optional[StrPath] = None,
+    ) -> None: ...
     def __len__(self) -> int:
         """The number of games, 8x8 and 10x10."""
     def __iter__(self) -> Iterator[Game]:
@@ -76,15 +89,136 @@ class Database:
     @property
     def paths(self) -> List[str]:
         """The paths of every file opened, in order."""
+    def search(
+        self,
+        *,
+        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
+        black: Optional[str] = None,
+        white: Optional[str] = None,
+        exact: bool = False,
+        program: bool = False,
+        human: bool = False,
+        tournament: Optional[str] = None,
+        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
+        result: Optional[Literal["black", "white", "draw"]] = None,
+        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        opening: Optional[str] = None,
+        as_played: bool = False,
+        position: Union[str, Board, None] = None,
+        position_after: Optional[str] = None,
+        size: int = 8,
+        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
+        limit: Optional[int] = None,
+    ) -> List[Game]:
+        """The games matching every filter given, as ``Game`` objects, in
+        database order unless ``sort``-ed: the filters of ``wthor search``,
+        with the same meanings (``db.search(player="tastet", years=(2000,
+        None))`` is ``wthor search --player tastet --year 2000..``). Scanned
+        in parallel in Rust, the GIL released. A filter given as None is
+        left out.
+
+        - ``player``: games where a player whose name contains it plays
+          either colour; a pair ``(a, b)``: games between the two (either
+          colours). ``black``, ``white``: that player has that colour.
+          Names (and ``tournament``) match as substrings, case- and
+          accent-insensitively (``"helene"`` finds ``Hélène``);
+          ``exact=True``: whole names.
+        - ``program=True``: games with a program (a name with its author in
+          parentheses, ``Edax (delorme)``); ``human=True``: games between
+          humans.
+        - ``tournament``: games of tournaments whose name contains it.
+        - ``years``: ``(a, b)`` inclusive, either end None for open
+          (``(2020, None)``), or one year; the year of the game's file.
+        - ``result``: ``"black"``, ``"white"`` or ``"draw"``, from the
+          stored score.
+        - ``black_discs``, ``theoretical``: black's stored discs, or the
+          stored theoretical score, in ``(a, b)`` inclusive.
+        - ``opening``: games starting with these moves (a transcript,
+          ``"f5d6c3"``), under any of the 8 symmetries unless
+          ``as_played=True``.
+        - ``position`` (OBF text or a ``Board``), ``position_after`` (a
+          transcript from the start): games that reach this position, same
+          side to move, in any of its 8 orientations.
+        - ``size``: 8 or 10, the board of ``opening`` and
+          ``position_after`` (10 selects the 10x10 games).
+        - ``sort``: ascending by ``"year"``, ``"black"``, ``"white"``,
+          ``"tournament"`` (names) or ``"score"`` (black's discs), ties in
+          database order; ``limit``: at most that many games, after sorting.
+
+        Raises ``NotationError`` for a bad OBF or transcript (its message
+        names the keyword and the character), ``IllegalMoveError`` for an
+        unplayable move in ``opening`` / ``position_after``, ``WthorError``
+        for a query that cannot run (an empty range such as ``years=(2003,
+        2001)``, more than two players, an unknown sort key), ``ValueError``
+        for a value out of its set (``result``, ``size``) or filters that
+        exclude each other (``program`` and ``human``, ``position`` and
+        ``position_after``, ``as_played`` without ``opening``),
+        ``TypeError`` for an unknown keyword or a value of the wrong type.
+        """
+    def count(
+        self,
+        *,
+        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
+        black: Optional[str] = None,
+        white: Optional[str] = None,
+        exact: bool = False,
+        program: bool = False,
+        human: bool = False,
+        tournament: Optional[str] = None,
+        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
+        result: Optional[Literal["black", "white", "draw"]] = None,
+        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        opening: Optional[str] = None,
+        as_played: bool = False,
+        position: Union[str, Board, None] = None,
+        position_after: Optional[str] = None,
+        size: int = 8,
+        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
+        limit: Optional[int] = None,
+    ) -> int:
+        """The number of games ``search`` with the same filters finds
+        (``wthor search --count``), counted in parallel without building
+        the games; ``limit`` caps it. Raises as ``search``."""
     def positions(
-        self, games: Optional[Sequence[int]] = None, augment: bool = False
+        self,
+        games: Optional[Sequence[Union[int, str, Game]]] = None,
+        augment: bool = False,
+        *,
+        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
+        black: Optional[str] = None,
+        white: Optional[str] = None,
+        exact: bool = False,
+        program: bool = False,
+        human: bool = False,
+        tournament: Optional[str] = None,
+        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
+        result: Optional[Literal["black", "white", "draw"]] = None,
+        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        opening: Optional[str] = None,
+        as_played: bool = False,
+        position: Union[str, Board, None] = None,
+        position_after: Optional[str] = None,
+        size: int = 8,
+        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
+        limit: Optional[int] = None,
     ) -> Dict[str, npt.NDArray[np.generic]]:
         """Every position of the 8x8 games, one pass in Rust, as a dict of
         equal-length NumPy arrays (10x10 games are left out: their boards
-        need 100 bits). ``games`` restricts it to the games of those numbers
-        (``Game.number``, rows of ``games_table()``; e.g.
-        ``np.flatnonzero(table["year"] >= 2000)``), in that order
-        (``IndexError`` for a number out of range).
+        need 100 bits).
+
+        Which games: every one by default; ``games`` gives them (in that
+        order) as numbers (``Game.number``, rows of ``games_table()``, e.g.
+        ``np.flatnonzero(table["year"] >= 2000)``; ``IndexError`` out of
+        range), identities (``"2001:5"``; ``KeyError`` when unknown) or
+        ``Game`` objects (by their ``id``), e.g. a ``search`` result; or the
+        keyword filters of ``search`` select them (in ``search``'s order),
+        so that ``db.positions(player="tastet", years=(2000, None))`` is the
+        training set of a query. A position filter selects games: all the
+        positions of those games are given. ``games`` and filters together
+        raise ``ValueError``; bad filters raise as in ``search``.
 
         One row per position from which a move or a pass is made: the
         start, each position after a move, and the positions where a side
@@ -119,6 +253,74 @@ class Database:
         the rows (1 <-> 8) when ``k & 2``; discs and the move are mapped, the
         other columns copied.
         """
+    def stats(
+        self,
+        *,
+        next_moves: bool = False,
+        solve: bool = False,
+        player_records: bool = False,
+        by_year: bool = False,
+        openings: int = 0,
+        top: Optional[int] = None,
+        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
+        black: Optional[str] = None,
+        white: Optional[str] = None,
+        exact: bool = False,
+        program: bool = False,
+        human: bool = False,
+        tournament: Optional[str] = None,
+        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
+        result: Optional[Literal["black", "white", "draw"]] = None,
+        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        opening: Optional[str] = None,
+        as_played: bool = False,
+        position: Union[str, Board, None] = None,
+        position_after: Optional[str] = None,
+        size: int = 8,
+        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
+        limit: Optional[int] = None,
+    ) -> Dict[str, object]:
+        """Statistics of the games ``search`` with the same filters finds
+        (``wthor stats``, computed in parallel in Rust, the GIL released),
+        as a dict whose rows have the keys of ``wthor stats --format
+        jsonl``:
+
+        - ``totals``: ``games``, ``black_wins``, ``draws``,
+          ``black_losses``, ``mean_black_discs`` and ``median_black_discs``
+          (None without games);
+        - ``next_moves`` (None unless ``next_moves=True`` or
+          ``solve=True``): the moves played from the ``position`` /
+          ``position_after`` filter (the start without one), named in the
+          orientation the position was given in, moves that a symmetry of
+          the position makes equivalent counted as one (from the start,
+          ``f5``): ``position`` (OBF), ``reached`` (games that reach it in
+          any orientation), ``ended`` (games that stop there), ``solved``
+          (None when not asked, True, or why not: over 24 empties, 10x10,
+          a pass), ``moves``: a list, most played first, of ``move``,
+          ``games``, ``black_wins``, ``draws``, ``black_losses``,
+          ``mean_black_discs``, ``share`` (of the games that went on),
+          ``exact`` (with ``solve=True``: the disc difference for the side
+          to move after that move under perfect play, legal moves never
+          played included; else None);
+        - ``players`` (with ``player_records=True`` or ``by_year=True``):
+          one dict per player, most games first: ``player`` (the name, or
+          ``<player N>``), ``known``, ``games``, ``wins``, ``draws``,
+          ``losses``, ``score_percent``, ``mean_disc_difference``,
+          ``first_year``, ``last_year``, and with ``by_year=True`` a
+          ``by_year`` list of the same per ``year``. When ``player`` is
+          given, only the records of the players it names (with two: their
+          head-to-head);
+        - ``openings`` (with ``openings=N``): the most frequent openings of
+          N moves in canonical orientation (starting ``f5``): ``opening``
+          (a transcript), ``games``, ``black_wins``, ``draws``,
+          ``black_losses``, ``mean_black_discs``, ``share`` (of the games
+          with at least N moves); ``openings_shorter``: the games with
+          fewer.
+
+        ``top`` keeps the first rows of ``players`` and ``openings`` (all by
+        default; the CLI's ``--top`` defaults to 20). Raises as ``search``.
+        """
     @overload
     def games_table(self, to: None = None) -> Dict[str, Union[npt.NDArray[np.generic], List[Optional[str]]]]: ...
     @overload
@@ -141,7 +343,11 @@ class Database:
         """
 
 class Game:
-    """One game of a database, with its names joined. Immutable."""
+    """One game of a database, with its names joined. Immutable and
+    hashable; games are equal when their identity, names and record are."""
+
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
     @property
     def id(self) -> str:

@@ -8,168 +8,208 @@ use othello_core::{Move, Size, Square};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use wthor_db::{Database, OpenOptions};
-use wthor_format::{BoardSize, FileKind, GameView, parse_header};
+use wthor_db::stats::StatsOptions;
+use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError};
+use wthor_format::{BoardSize, GameView};
 
-use crate::errors::{db_error, notation_error};
-use crate::ids::{self, Span, Unknown};
-use crate::names::{self, Names};
+use crate::errors::{db_error, notation_error, query_error};
 use crate::positions::{self, Columns, GameRows};
+use crate::query::{self, query_of};
 
-/// A game file of the database: where its games sit, and its header's
-/// year and depth.
-#[derive(Clone, Debug)]
+/// A game file of the database: where its games sit among the database's
+/// games, and its header's depth.
+#[derive(Clone, Copy, Debug)]
 struct GameFile {
     /// Index in `Database::files`.
     file: usize,
-    span: Span,
-    year: u16,
+    /// The database-wide number of its first game.
+    start: usize,
+    /// Its number of games.
+    len: usize,
+    /// The depth of its theoretical scores.
     depth: u8,
 }
 
-/// A WTHOR database: game files with the names files beside them.
+/// A WTHOR database: game files with the names files of their release.
 #[pyclass(frozen, name = "Database", module = "wthor")]
 pub struct PyDatabase {
     db: Database,
+    /// The game files, in database order.
     files: Vec<GameFile>,
-    names: Names,
+    /// For each file of `db`, its position in `files` (game files only).
+    slot: Vec<Option<usize>>,
     len: usize,
 }
 
-/// Opens a directory (its WTHOR files, not descending), or the files and
-/// directories of a list with the names files beside them.
-///
-/// **Temporary, one place** (with `ids` and `names`): to be replaced by the
-/// database builder of `wthor-db` when its query API lands.
-fn open(paths: &[PathBuf]) -> Result<Database, wthor_db::Error> {
-    let options = OpenOptions::default();
-    if let [dir] = paths {
-        if dir.is_dir() {
-            return Database::open_with(dir, &options);
-        }
-    }
-    let mut all = Vec::new();
+/// Opens the sources with `wthor-db`'s builder (directories not
+/// descending, names joined per release, or the names files given).
+fn open(
+    paths: &[PathBuf],
+    players: Option<PathBuf>,
+    tournaments: Option<PathBuf>,
+) -> Result<Database, wthor_db::Error> {
+    let mut builder = DatabaseBuilder::new();
     for p in paths {
-        if p.is_dir() {
-            all.extend(wthor_db::list_files(p, false)?);
-        } else {
-            all.push(p.clone());
-        }
+        builder = builder.source(p);
     }
-    let beside = names::beside(&all)?;
-    all.extend(beside);
-    let root = paths.first().cloned().unwrap_or_default();
-    Database::from_paths(root, &all, &options)
+    if let Some(p) = players {
+        builder = builder.players(p);
+    }
+    if let Some(t) = tournaments {
+        builder = builder.tournaments(t);
+    }
+    builder.open()
 }
 
 impl PyDatabase {
-    fn from_db(db: Database) -> Result<PyDatabase, wthor_db::Error> {
-        let names = Names::of(db.files())?;
+    fn from_db(db: Database) -> PyDatabase {
         let mut files = Vec::new();
+        let mut slot = Vec::with_capacity(db.files().len());
         let mut start = 0;
         for (i, f) in db.files().iter().enumerate() {
-            if !matches!(f.kind(), FileKind::Games8 | FileKind::Games10) {
+            if f.board_size().is_none() {
+                slot.push(None);
                 continue;
             }
-            let header = parse_header(f.bytes()).ok().map(|(_, h)| h);
+            slot.push(Some(files.len()));
             let len = f.game_count();
-            let name = f
-                .path()
-                .file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
             files.push(GameFile {
                 file: i,
-                span: Span::new(name, start, len),
-                year: header.map_or(0, |h| h.year),
-                depth: header.map_or(22, |h| h.depth()),
+                start,
+                len,
+                depth: f.header().depth(),
             });
             start += len;
         }
-        Ok(PyDatabase {
+        PyDatabase {
             db,
             files,
-            names,
+            slot,
             len: start,
-        })
+        }
     }
 
-    /// The game file holding the game of database-wide index `index`, and
-    /// the index in that file.
-    fn locate(&self, index: usize) -> Option<(&GameFile, usize)> {
-        let k = self.files.partition_point(|g| g.span.start <= index);
+    /// The game of database-wide number `number`.
+    fn id_of(&self, number: usize) -> Option<GameId> {
+        let k = self.files.partition_point(|g| g.start <= number);
         let g = self.files.get(k.checked_sub(1)?)?;
-        (index < g.span.start + g.span.len).then(|| (g, index - g.span.start))
+        (number < g.start + g.len).then(|| GameId::new(g.file, number - g.start))
     }
 
-    fn view(&self, g: &GameFile, index: usize) -> GameView<'_> {
-        self.db.files()[g.file]
-            .game(index)
-            .expect("index below the file's game count")
+    /// The game file of `id` (a game of this database).
+    fn file_of(&self, id: GameId) -> &GameFile {
+        let k = self.slot[id.file()].expect("a game file");
+        &self.files[k]
     }
 
-    fn game(&self, index: usize) -> Option<PyGame> {
-        let (g, i) = self.locate(index)?;
-        let v = self.view(g, i);
-        let name = |n: Option<&str>| n.map(str::to_owned);
-        Some(PyGame {
-            id: g.span.id(i),
-            file: g.span.name.clone(),
-            index: i,
-            number: index,
-            year: g.year,
+    /// The database-wide number of `id`.
+    fn number_of(&self, id: GameId) -> usize {
+        self.file_of(id).start + id.index()
+    }
+
+    fn view(&self, id: GameId) -> GameView<'_> {
+        self.db.game(id).expect("a game of this database")
+    }
+
+    fn game(&self, id: GameId) -> PyGame {
+        let v = self.view(id);
+        let g = self.file_of(id);
+        let file = &self.db.files()[g.file];
+        let name = |n: wthor_db::NameRef<'_>| n.name.map(str::to_owned);
+        PyGame {
+            id: self.db.game_name(id).to_string(),
+            file: file.file_name(),
+            index: id.index(),
+            number: g.start + id.index(),
+            year: file.year(),
             depth: g.depth,
             size: v.board_size().side(),
             tournament_number: v.tournament(),
             black_number: v.black(),
             white_number: v.white(),
-            tournament: name(self.names.tournament(v.tournament())),
-            black: name(self.names.player(v.black())),
-            white: name(self.names.player(v.white())),
+            tournament: name(self.db.tournament(id)),
+            black: name(self.db.black(id)),
+            white: name(self.db.white(id)),
             real_score: v.real_score(),
             theoretical_score: v.theoretical_score(),
             record: v.as_bytes().to_vec(),
+        }
+    }
+
+    /// The game `id` as the input of [`positions::collect`].
+    fn game_rows(&self, id: GameId) -> GameRows<'_> {
+        GameRows {
+            view: self.view(id),
+            depth: self.file_of(id).depth,
+            game: u32::try_from(self.number_of(id)).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// The game a text names (`"2001:5"`, `"WTH_2001.wtd:3"`):
+    /// `NotationError` when it is no identity, `KeyError` when no game has
+    /// it.
+    fn id_by_text(&self, text: &str) -> PyResult<GameId> {
+        self.db.parse_game_id(text).map_err(|e| match e {
+            GameIdError::Syntax(_) => notation_error(e),
+            _ => PyKeyError::new_err(e.to_string()),
         })
     }
 
-    /// The games of database-wide indices `numbers` (in that order; 10x10
-    /// games give no rows) as the input of [`positions::collect`].
-    fn rows_of(&self, numbers: &[i64]) -> PyResult<Vec<GameRows<'_>>> {
-        numbers
-            .iter()
-            .map(|&n| {
-                let (g, i) = usize::try_from(n)
+    /// The games of `games=`: numbers, identities or `Game`s.
+    fn ids_of(&self, games: &Bound<'_, PyAny>) -> PyResult<Vec<GameId>> {
+        let expected = || {
+            PyTypeError::new_err(
+                "games= expects a sequence of game numbers (int), identities (str) or Games",
+            )
+        };
+        if games.is_instance_of::<pyo3::types::PyString>() {
+            return Err(expected());
+        }
+        let mut out = Vec::new();
+        for item in games.try_iter().map_err(|_| expected())? {
+            let item = item?;
+            let id = if let Ok(n) = item.extract::<i64>() {
+                usize::try_from(n)
                     .ok()
-                    .and_then(|n| self.locate(n))
+                    .and_then(|n| self.id_of(n))
                     .ok_or_else(|| {
                         PyIndexError::new_err(format!(
                             "game number {n} out of range ({} games)",
                             self.len
                         ))
-                    })?;
-                Ok(GameRows {
-                    view: self.view(g, i),
-                    depth: g.depth,
-                    game: u32::try_from(g.span.start + i).unwrap_or(u32::MAX),
-                })
-            })
-            .collect()
+                    })?
+            } else if let Ok(g) = item.extract::<PyRef<'_, PyGame>>() {
+                self.id_by_text(&g.id)?
+            } else if let Ok(text) = item.extract::<String>() {
+                self.id_by_text(&text)?
+            } else {
+                return Err(expected());
+            };
+            out.push(id);
+        }
+        Ok(out)
+    }
+
+    /// The games matching the keyword filters, found without the GIL.
+    fn find(
+        &self,
+        py: Python<'_>,
+        method: &str,
+        filters: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Vec<GameId>> {
+        let query = query_of(method, filters)?;
+        py.detach(|| self.db.search(&query))
+            .map_err(|e| query_error(&e))
     }
 
     /// Every 8x8 game as the input of [`positions::collect`].
     fn rows(&self) -> Vec<GameRows<'_>> {
         let mut out = Vec::with_capacity(self.len);
         for g in &self.files {
-            let file = &self.db.files()[g.file];
-            if file.board_size() != Some(BoardSize::Eight) {
+            if self.db.files()[g.file].board_size() != Some(BoardSize::Eight) {
                 continue;
             }
-            for (i, view) in file.games().enumerate() {
-                out.push(GameRows {
-                    view,
-                    depth: g.depth,
-                    game: u32::try_from(g.span.start + i).unwrap_or(u32::MAX),
-                });
-            }
+            out.extend((0..g.len).map(|i| self.game_rows(GameId::new(g.file, i))));
         }
         out
     }
@@ -242,12 +282,19 @@ fn convert<'py>(
 impl PyDatabase {
     /// Opens a WTHOR database: a directory (its `.wtb .wtd .jou .trn .pzz`
     /// files, not descending into subdirectories), or a list of files and
-    /// directories. Names are read from the `.JOU`/`.TRN` files opened (for
-    /// a list of game files, from those beside them).
+    /// directories. Each game file is read with the newest names files of
+    /// its release among the files opened, in its directory, or with the
+    /// `players` / `tournaments` files given.
     #[new]
-    fn new(py: Python<'_>, path_or_paths: &Bound<'_, PyAny>) -> PyResult<PyDatabase> {
+    #[pyo3(signature = (path_or_paths, *, players = None, tournaments = None))]
+    fn new(
+        py: Python<'_>,
+        path_or_paths: &Bound<'_, PyAny>,
+        players: Option<PathBuf>,
+        tournaments: Option<PathBuf>,
+    ) -> PyResult<PyDatabase> {
         let paths = paths_of(path_or_paths)?;
-        py.detach(|| open(&paths).and_then(PyDatabase::from_db))
+        py.detach(|| open(&paths, players, tournaments).map(PyDatabase::from_db))
             .map_err(|e| db_error(py, &e))
     }
 
@@ -263,7 +310,8 @@ impl PyDatabase {
             let index = if i < 0 { i + self.len as isize } else { i };
             return usize::try_from(index)
                 .ok()
-                .and_then(|i| self.game(i))
+                .and_then(|i| self.id_of(i))
+                .map(|id| self.game(id))
                 .ok_or_else(|| {
                     PyIndexError::new_err(format!(
                         "game index {i} out of range ({} games)",
@@ -276,11 +324,7 @@ impl PyDatabase {
                 "a game is an int index or a \"YEAR:INDEX\" / \"FILE:INDEX\" string",
             ));
         };
-        match ids::resolve(&text, self.files.iter().map(|g| &g.span)) {
-            Ok(i) => Ok(self.game(i).expect("a resolved game exists")),
-            Err(Unknown::Syntax(e)) => Err(notation_error(e)),
-            Err(Unknown::Missing(e)) => Err(PyKeyError::new_err(e)),
-        }
+        self.id_by_text(&text).map(|id| self.game(id))
     }
 
     /// The games, in file order.
@@ -307,23 +351,106 @@ impl PyDatabase {
             .collect()
     }
 
-    /// Every position of the 8x8 games (or of the games numbered in
-    /// `games`, in that order) as a dict of equal-length NumPy arrays (see
-    /// the stubs for the columns); `augment=True` adds the 8 symmetric
-    /// images (8 blocks, the first one the positions as they are). Built in
-    /// Rust in parallel, without the GIL.
-    #[pyo3(signature = (games = None, augment = false))]
+    /// The games matching every keyword filter (those of `wthor search`:
+    /// `player`, `black`, `white`, `exact`, `program`, `human`,
+    /// `tournament`, `years`, `result`, `black_discs`, `theoretical`,
+    /// `opening`, `as_played`, `position`, `position_after`, `size`,
+    /// `sort`, `limit`; see the stubs), as a list of `Game`, in database
+    /// order unless sorted. Scanned in parallel, without the GIL.
+    #[pyo3(signature = (**filters))]
+    fn search(&self, py: Python<'_>, filters: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<PyGame>> {
+        let ids = self.find(py, "search", filters)?;
+        Ok(ids.into_iter().map(|id| self.game(id)).collect())
+    }
+
+    /// The number of games matching every keyword filter (as `search`;
+    /// `limit` caps it). Counted in parallel, without the GIL.
+    #[pyo3(signature = (**filters))]
+    fn count(&self, py: Python<'_>, filters: Option<&Bound<'_, PyDict>>) -> PyResult<usize> {
+        let query = query_of("count", filters)?;
+        py.detach(|| self.db.count(&query))
+            .map_err(|e| query_error(&e))
+    }
+
+    /// Every position of the 8x8 games as a dict of equal-length NumPy
+    /// arrays (see the stubs for the columns): of every game, of the games
+    /// `games` (numbers, identities or `Game`s, in that order), or of the
+    /// games matching the keyword filters (as `search`, in its order);
+    /// `augment=True` adds the 8 symmetric images (8 blocks, the first one
+    /// the positions as they are). Built in Rust in parallel, without the
+    /// GIL.
+    #[pyo3(signature = (games = None, augment = false, **filters))]
     fn positions<'py>(
         &self,
         py: Python<'py>,
-        games: Option<Vec<i64>>,
+        games: Option<&Bound<'py, PyAny>>,
         augment: bool,
+        filters: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let rows = match games {
-            Some(numbers) => self.rows_of(&numbers)?,
+        let ids = match games {
+            Some(games) => {
+                if query::any(filters) {
+                    return Err(PyValueError::new_err(
+                        "positions(): give games= or keyword filters, not both",
+                    ));
+                }
+                Some(self.ids_of(games)?)
+            }
+            None if filters.is_some_and(|d| !d.is_empty()) => {
+                Some(self.find(py, "positions", filters)?)
+            }
+            None => None,
+        };
+        let rows = match ids {
+            Some(ids) => ids.into_iter().map(|id| self.game_rows(id)).collect(),
             None => self.rows(),
         };
         build(py, &rows, augment)
+    }
+
+    /// Statistics of the games matching the keyword filters (as
+    /// `search`): totals, and on request the next moves from the position
+    /// filter (or the start; `solve=True` adds exact scores), player
+    /// records (only of the `player` names when given; `by_year=True`
+    /// splits them by year) and the most frequent openings of `openings`
+    /// moves; `top` cuts the player and opening tables. A dict with the
+    /// keys of `wthor stats --format jsonl` (see the stubs). Computed in
+    /// parallel, without the GIL.
+    #[pyo3(signature = (
+        *,
+        next_moves = false,
+        solve = false,
+        player_records = false,
+        by_year = false,
+        openings = 0,
+        top = None,
+        **filters
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn stats<'py>(
+        &self,
+        py: Python<'py>,
+        next_moves: bool,
+        solve: bool,
+        player_records: bool,
+        by_year: bool,
+        openings: usize,
+        top: Option<usize>,
+        filters: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let parsed = query::parse("stats", filters)?;
+        let query = parsed.query()?;
+        let options = StatsOptions {
+            next_moves: next_moves || solve,
+            solve,
+            players: player_records || by_year,
+            by_year,
+            openings,
+        };
+        let stats = py
+            .detach(|| self.db.stats(&query, &options))
+            .map_err(|e| query_error(&e))?;
+        crate::stats::to_dict(py, &stats, &parsed.player_patterns(), by_year, top)
     }
 
     /// One row per game: numbers, names, scores and places, as a dict of
@@ -342,20 +469,23 @@ impl PyDatabase {
         let (mut tournament, mut black, mut white) = (Vec::new(), Vec::new(), Vec::new());
         let (mut real, mut theo, mut moves) = (Vec::new(), Vec::new(), Vec::new());
         for g in &self.files {
-            for i in 0..g.span.len {
-                let v = self.view(g, i);
-                id.push(g.span.id(i));
-                file.push(g.span.name.as_str());
+            let f = &self.db.files()[g.file];
+            let name = f.file_name();
+            for i in 0..g.len {
+                let gid = GameId::new(g.file, i);
+                let v = self.view(gid);
+                id.push(self.db.game_name(gid).to_string());
+                file.push(name.clone());
                 index.push(i as u32);
-                year.push(g.year);
+                year.push(f.year());
                 size.push(v.board_size().side());
                 depth.push(g.depth);
                 tn.push(v.tournament());
                 bn.push(v.black());
                 wn.push(v.white());
-                tournament.push(self.names.tournament(v.tournament()));
-                black.push(self.names.player(v.black()));
-                white.push(self.names.player(v.white()));
+                tournament.push(self.db.tournament(gid).name);
+                black.push(self.db.black(gid).name);
+                white.push(self.db.white(gid).name);
                 real.push(v.real_score());
                 theo.push(v.theoretical_score());
                 moves.push(v.move_count() as u8);
@@ -395,15 +525,17 @@ impl GameIter {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> Option<PyGame> {
-        let game = self.db.bind(py).get().game(self.next)?;
+        let db = self.db.bind(py).get();
+        let game = db.game(db.id_of(self.next)?);
         self.next += 1;
         Some(game)
     }
 }
 
-/// One game of a database, with its names joined.
-#[pyclass(frozen, name = "Game", module = "wthor")]
-#[derive(Clone, Debug)]
+/// One game of a database, with its names joined. Games are equal when
+/// every field is (identity, names, record).
+#[pyclass(frozen, eq, hash, name = "Game", module = "wthor")]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PyGame {
     /// `"YEAR:INDEX"` (yearly 8x8 files) or `"FILE:INDEX"`.
     #[pyo3(get)]

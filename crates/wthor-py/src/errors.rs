@@ -6,6 +6,8 @@
 //! | a file that is no WTHOR file (`wthor_db::Error::Format`) | `wthor.FormatError`, with `path`, `offset` and `record` attributes |
 //! | OBF or transcript text (`ObfError`, `TranscriptError`) | `wthor.NotationError` |
 //! | an illegal move (`PlayError`) | `wthor.IllegalMoveError` |
+//! | a query's OBF or transcript (`wthor_db::query::PositionError`) | `wthor.NotationError`, or `wthor.IllegalMoveError` for a move that cannot be played |
+//! | a query that cannot run (`wthor_db::QueryError`: empty range, more than two players, unknown sort key) | `wthor.WthorError` |
 //!
 //! `wthor.WthorError` (a `ValueError`) is the base of the `wthor` exceptions.
 //! The message is always the Rust error's, with its chain: file, byte
@@ -94,4 +96,35 @@ pub(crate) fn notation_error(e: impl std::fmt::Display) -> PyErr {
 /// An illegal move.
 pub(crate) fn illegal_move(e: impl std::fmt::Display) -> PyErr {
     IllegalMoveError::new_err(e.to_string())
+}
+
+/// A query that cannot run (empty range, too many players, unknown sort
+/// key).
+pub(crate) fn query_error(e: &wthor_db::QueryError) -> PyErr {
+    WthorError::new_err(message(e))
+}
+
+/// A query's position or opening that cannot be read, `keyword` naming the
+/// argument and the character found added (as `wthor search` reports it).
+pub(crate) fn position_error(
+    keyword: &str,
+    text: &str,
+    e: &wthor_db::query::PositionError,
+) -> PyErr {
+    use wthor_db::query::PositionError;
+    let at = match e {
+        PositionError::Obf(o) => Some(o.position()),
+        PositionError::Transcript(t) => Some(t.position()),
+        _ => None,
+    };
+    let found = match at.map(|i| text.trim_start().chars().nth(i)) {
+        Some(Some(c)) => format!(" (found {c:?})"),
+        Some(None) => " (at the end)".to_owned(),
+        None => String::new(),
+    };
+    let text = format!("{keyword}=: {e}{found}");
+    match e {
+        PositionError::Illegal { .. } => IllegalMoveError::new_err(text),
+        _ => NotationError::new_err(text),
+    }
 }

@@ -10,9 +10,15 @@
 //! - [`database`]: `wthor.Database` and `wthor.Game`;
 //! - [`positions`]: the positions of many games as columns (NumPy arrays
 //!   built here in one pass, no Python object per position);
-//! - [`board`]: `wthor.Board` and `wthor.solve`;
-//! - [`ids`] and [`names`]: game identities and the names joined to games,
-//!   each in one marked place until `wthor-db` provides them.
+//! - [`query`]: the keyword filters of `search`, `count`, `positions` and
+//!   `stats` as a `wthor_db::Query`;
+//! - [`stats`]: `wthor-db`'s statistics as dicts and lists;
+//! - [`board`]: `wthor.Board` and `wthor.solve`.
+//!
+//! Opening, game identities (`"2001:5"`), the names joined to games and the
+//! queries are `wthor-db`'s (`DatabaseBuilder`, `Database::game_name` and
+//! `parse_game_id`, `Database::black`/`white`/`tournament`, `Query`,
+//! `Database::stats`).
 //!
 //! The Python API (with its types) is described in `wthor.pyi` beside this
 //! crate's `Cargo.toml`, and tested by `tests/` with pytest
@@ -23,9 +29,9 @@ use pyo3::prelude::*;
 pub mod board;
 pub mod database;
 pub mod errors;
-pub mod ids;
-pub mod names;
 pub mod positions;
+pub mod query;
+pub mod stats;
 
 /// The `wthor` module.
 #[pymodule]

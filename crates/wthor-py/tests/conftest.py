@@ -47,3 +47,19 @@ def cli():
         return json.loads(out.stdout)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def cli_text():
+    """Runs `wthor ARGS` and returns its standard output (the command must
+    succeed)."""
+    exe = os.environ.get("WTHOR_CLI")
+    if not exe:
+        pytest.skip("WTHOR_CLI is not set (cargo xtask py-test sets it): skipping the CLI comparisons")
+
+    def run(*args: str) -> str:
+        out = subprocess.run([exe, *args], capture_output=True, text=True, check=False, encoding="utf-8")
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    return run

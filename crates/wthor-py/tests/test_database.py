@@ -12,13 +12,13 @@ import pytest
 import reference
 import wthor
 
-GAME_FILES_8 = ["WTH_2001.wtb", "WTH_2002.wtb"]
+GAME_FILES_8 = ["WTH_2001.wtb", "WTH_2002.wtb", "WTH_2003.wtb"]
 
 
 def test_counts_match_the_cli_on_the_fixtures(testdata, cli):
     db = wthor.Database(testdata)
     everything = cli("validate", str(testdata))
-    assert len(db) == everything["games"] == 66
+    assert len(db) == everything["games"] == 66 + 3000
     # Positions are the 8x8 games' moves and passes (one row before each).
     eight = cli("validate", *(str(testdata / f) for f in GAME_FILES_8))
     assert len(db.positions()["player"]) == eight["moves"] + eight["passes"]
@@ -66,7 +66,7 @@ def test_identities(testdata):
     assert db["2001:0"].file == "WTH_2001.wtb"
     # YEAR:INDEX is the yearly 8x8 file; the 10x10 one goes by its name.
     assert db["2001:23"].id == "2001:23"
-    with pytest.raises(KeyError, match="WTH_2001.wtb has 24 games"):
+    with pytest.raises(KeyError, match="2001 has 24 games"):
         db["2001:24"]
     ten = db["wth_2001.WTD:3"]
     assert (ten.id, ten.file, ten.index, ten.size, ten.year) == ("WTH_2001.wtd:3", "WTH_2001.wtd", 3, 10, 2001)
@@ -86,11 +86,24 @@ def test_identities(testdata):
         db["2001:x"]
 
 
-def test_files_can_be_listed_and_find_their_names(testdata):
-    db = wthor.Database([testdata / "WTH_2002.wtb"])
-    assert len(db) == 20
-    assert db[0].black is not None  # WTHOR.JOU beside the game file
-    assert db["2002:3"].black == wthor.Database(testdata)["2002:3"].black
+def test_files_can_be_listed_with_their_names(testdata):
+    # A game file listed alone is read with the names files opened with it
+    # (as `wthor search --db FILE`), or with the ones given.
+    alone = wthor.Database([testdata / "WTH_2002.wtb"])
+    assert len(alone) == 20
+    assert alone[0].black is None and alone[0].black_number == wthor.Database(testdata)["2002:0"].black_number
+    listed = wthor.Database([testdata / "WTH_2002.wtb", testdata / "WTHOR.JOU"])
+    assert listed[0].black is not None and listed[0].tournament is None
+    given = wthor.Database(
+        [testdata / "WTH_2002.wtb"], players=testdata / "WTHOR.JOU", tournaments=testdata / "WTHOR.TRN"
+    )
+    full = wthor.Database(testdata)
+    assert all(
+        (g.black, g.white, g.tournament) == (h.black, h.white, h.tournament)
+        for g, h in zip(given, (full[f"2002:{i}"] for i in range(20)))
+    )
+    with pytest.raises(wthor.WthorError, match="WTHOR.TRN"):
+        wthor.Database([testdata / "WTH_2002.wtb"], players=testdata / "WTHOR.TRN")
 
 
 def test_games_table(testdata):
@@ -111,7 +124,7 @@ def test_games_table(testdata):
 def test_games_table_to_pandas(testdata):
     pd = pytest.importorskip("pandas")
     frame = wthor.Database(testdata).games_table(to="pandas")
-    assert isinstance(frame, pd.DataFrame) and len(frame) == 66
+    assert isinstance(frame, pd.DataFrame) and len(frame) == 3066
 
 
 def test_games_table_conversions_without_pandas_or_pyarrow(testdata, monkeypatch):

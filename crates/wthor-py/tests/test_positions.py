@@ -56,7 +56,7 @@ def test_a_game_with_a_pass_move_by_move(testdata):
 
 def test_every_fixture_position_matches_the_plain_replay(testdata):
     pos = wthor.Database(testdata).positions()
-    expected = reference_rows(testdata / "WTH_2001.wtb") + reference_rows(testdata / "WTH_2002.wtb")
+    expected = [r for f in ["WTH_2001.wtb", "WTH_2002.wtb", "WTH_2003.wtb"] for r in reference_rows(testdata / f)]
     assert rows_of(pos) == expected
 
 
@@ -84,16 +84,19 @@ def test_real_games_match_the_plain_replay(real_dir):
 def test_theoretical_scores_are_the_solvers_at_the_depth(testdata):
     db = wthor.Database(testdata)
     pos = db.positions()
-    at_depth = np.flatnonzero(
-        (np.array([bin(int(p | o)).count("1") for p, o in zip(pos["player"], pos["opponent"])]) == 64 - 16)
-    )
-    assert len(at_depth) > 10
+    # Each file's depth: 16 empties in the small files, 12 in WTH_2003.wtb.
+    depth = db.games_table()["depth"][pos["game"]].astype(np.int64)
+    assert set(depth.tolist()) == {16, 12}
+    empties = 64 - np.array([bin(int(p | o)).count("1") for p, o in zip(pos["player"], pos["opponent"])])
+    at_depth = np.flatnonzero(empties == depth)
+    # Every game of the small files, and the first 100 of the 2003 file.
+    at_depth = at_depth[pos["game"][at_depth] < 66 + 100]
+    assert len(at_depth) > 100
     for i in at_depth:
         obf = obf_of(int(pos["player"][i]), int(pos["opponent"][i]), int(pos["side"][i]))
         assert wthor.solve(obf, threads=1, tt_bits=16).score == pos["theoretical"][i]
     # Earlier positions have no theoretical score.
-    empties = 64 - np.array([bin(int(p | o)).count("1") for p, o in zip(pos["player"], pos["opponent"])])
-    assert np.all((pos["theoretical"] == wthor.NO_SCORE) == (empties > 16))
+    assert np.all((pos["theoretical"] == wthor.NO_SCORE) == (empties > depth))
 
 
 def transform(k: int, sq: int) -> int:

@@ -1,0 +1,214 @@
+"""Database.search / count / positions(filters): the same games as
+`wthor search --count` and `wthor search --format csv`, on the fixture
+database and (WTHOR_DATA) the real archive; bad filters raise."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import numpy as np
+import pytest
+
+import wthor
+
+# Filters as `Database.search` keywords, each checked against the CLI.
+FIXTURE_FILTERS = [
+    {},
+    {"player": "helene"},
+    {"player": ("Hélène", "maximilien")},
+    {"black": "edax", "result": "black"},
+    {"white": "Anna Kowalska", "exact": True},
+    {"player": "anna", "exact": True},
+    {"tournament": "noel", "years": (2002, None)},
+    {"years": (None, 2001)},
+    {"years": 2002, "result": "draw"},
+    {"program": True},
+    {"human": True, "result": "white"},
+    {"black_discs": (33, None), "theoretical": (None, 32)},
+    {"theoretical": (20, 40), "sort": "score", "limit": 5},
+    {"sort": "black"},
+    {"sort": "tournament", "limit": 7},
+    {"opening": "f5d6"},
+    {"opening": "f5d6", "as_played": True},
+    {"opening": "f5f6e6"},
+    {"position_after": "f5d6c3"},
+    {"position_after": "f5f6e6f4e3", "result": "black"},
+    {"opening": "f7g7", "size": 10},
+    {"position_after": "f7", "size": 10, "exact": False},
+]
+
+
+def cli_args(filters: dict) -> list:
+    """The `wthor search` flags of a filters dict."""
+    args = []
+    for key, value in filters.items():
+        flag = "--" + key.replace("_", "-")
+        if key == "years":
+            low, high = (value, value) if isinstance(value, int) else value
+            args += ["--year", f"{'' if low is None else low}..{'' if high is None else high}"]
+        elif key in ("black_discs", "theoretical"):
+            low, high = value
+            args += [flag, f"{'' if low is None else low}..{'' if high is None else high}"]
+        elif key == "player" and not isinstance(value, str):
+            for name in value:
+                args += ["--player", name]
+        elif value is True:
+            args.append(flag)
+        elif value is False:
+            continue
+        elif key == "position":
+            args.append(f"{flag}={value}")
+        else:
+            args += [flag, str(value)]
+    return args
+
+
+def rows_of(db: wthor.Database, games) -> list:
+    """The CSV rows `wthor search --format csv` prints for these games."""
+    out = []
+    for g in games:
+        total = g.size * g.size
+        out.append(
+            [
+                g.id,
+                str(g.year),
+                g.black if g.black is not None else f"<player {g.black_number}>",
+                g.white if g.white is not None else f"<player {g.white_number}>",
+                g.tournament if g.tournament is not None else f"<tournament {g.tournament_number}>",
+                str(g.real_score),
+                str(total - g.real_score),
+                str(g.theoretical_score),
+                g.transcript,
+            ]
+        )
+    return out
+
+
+def check_against_cli(db, cli_text, source, filters):
+    args = ["search", "--db", str(source), *cli_args(filters)]
+    games = db.search(**filters)
+    assert all(isinstance(g, wthor.Game) for g in games)
+    text = cli_text(*args, "--format", "csv")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][0] == "game"
+    assert rows_of(db, games) == rows[1:], filters
+    n = int(cli_text(*args, "--count"))
+    assert db.count(**filters) == n == len(games), filters
+    return games
+
+
+@pytest.mark.parametrize("filters", FIXTURE_FILTERS, ids=lambda f: ",".join(f) or "all")
+def test_search_and_count_match_the_cli_on_the_fixtures(testdata, cli_text, filters):
+    db = wthor.Database(testdata)
+    check_against_cli(db, cli_text, testdata, filters)
+
+
+def test_the_fixture_filters_are_not_trivial(testdata):
+    """Most filters select some games and leave out others (else the CLI
+    comparison would prove little)."""
+    db = wthor.Database(testdata)
+    counts = [db.count(**f) for f in FIXTURE_FILTERS[1:]]
+    assert sum(0 < n < len(db) for n in counts) >= len(counts) - 2, counts
+
+
+def test_position_queries_match_the_cli(testdata, cli_text):
+    db = wthor.Database(testdata)
+    board = wthor.Board.from_transcript("f5d6c3d3")
+    games = check_against_cli(db, cli_text, testdata, {"position": board.obf()})
+    assert games
+    # A Board is accepted for position=, in any orientation.
+    assert db.search(position=board.symmetry(5)) == db.search(position=board.obf())
+    assert [g.id for g in games] == [g.id for g in db.search(position_after="f5d6c3d3")]
+
+
+def test_player_pairs_and_search_results(testdata):
+    db = wthor.Database(testdata)
+    pair = db.search(player=("Hélène", "Maximilien"))
+    assert pair and all({g.black, g.white} == {"Hélène Dupré", "Maximilien Ferrière"} for g in pair)
+    assert db.search(player=["maximilien", "Hélène"]) == pair
+    # Games are the objects `db[...]` gives, in database order unless sorted.
+    numbers = [g.number for g in db.search(years=2001)]
+    assert numbers == sorted(numbers) and all(db[n].year == 2001 for n in numbers)
+    scores = [g.real_score for g in db.search(sort="score")]
+    assert scores == sorted(scores)
+    assert db.search(limit=0) == [] and db.count(limit=3) == 3
+    # None leaves a filter out.
+    assert db.count(player=None, years=None) == len(db)
+
+
+def test_positions_of_a_query(testdata):
+    db = wthor.Database(testdata)
+    games = db.search(player="helene", years=(2001, 2001))
+    assert games
+    by_query = db.positions(player="helene", years=(2001, 2001))
+    by_games = db.positions(games=games)
+    by_numbers = db.positions(games=[g.number for g in games])
+    by_ids = db.positions(games=[g.id for g in games])
+    for col in by_query:
+        assert np.array_equal(by_query[col], by_games[col])
+        assert np.array_equal(by_query[col], by_numbers[col])
+        assert np.array_equal(by_query[col], by_ids[col])
+    # 10x10 games have no rows.
+    assert set(by_query["game"].tolist()) == {g.number for g in games if g.size == 8}
+    assert any(g.size == 10 for g in games)
+    aug = db.positions(player="helene", years=(2001, 2001), augment=True)
+    assert len(aug["player"]) == 8 * len(by_query["player"])
+    with pytest.raises(ValueError, match="games= or"):
+        db.positions(games=games, player="helene")
+
+
+def test_bad_filters_raise(testdata):
+    db = wthor.Database(testdata)
+    with pytest.raises(wthor.NotationError, match=r"position=: bad OBF position at character 2.*found 'Z'"):
+        db.search(position="--Z" + "-" * 61 + " X")
+    with pytest.raises(wthor.NotationError, match="opening=: bad transcript"):
+        db.count(opening="f5z9")
+    with pytest.raises(wthor.IllegalMoveError, match="position_after=: move 2"):
+        db.search(position_after="f5f5")
+    with pytest.raises(wthor.WthorError, match="empty year range 2003..2001"):
+        db.search(years=(2003, 2001))
+    with pytest.raises(wthor.WthorError, match="empty black discs range 40..30"):
+        db.count(black_discs=(40, 30))
+    with pytest.raises(wthor.WthorError, match="empty theoretical score range"):
+        db.positions(theoretical=(40, 30))
+    with pytest.raises(wthor.WthorError, match="unknown sort key"):
+        db.search(sort="colour")
+    with pytest.raises(ValueError, match="result="):
+        db.search(result="win")
+    with pytest.raises(ValueError, match="exclude each other"):
+        db.search(program=True, human=True)
+    with pytest.raises(ValueError, match="needs an opening"):
+        db.search(as_played=True)
+    with pytest.raises(ValueError, match="not both"):
+        db.search(position_after="f5", position=wthor.Board().obf())
+    with pytest.raises(ValueError, match="8 or 10"):
+        db.search(size=9)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        db.search(colour="black")
+    with pytest.raises(TypeError, match="pair"):
+        db.search(years=("a", "b"))
+    with pytest.raises(TypeError, match="player="):
+        db.search(player=3)
+    with pytest.raises(wthor.WthorError, match="at most two players"):
+        db.search(player=("a", "b", "c"))
+    with pytest.raises(IndexError):
+        db.positions(games=[len(db)])
+    with pytest.raises(KeyError, match="no game file"):
+        db.positions(games=["1999:0"])
+
+
+REAL_FILTERS = [
+    {"player": "tastet"},
+    {"player": ("Tastet", "Shaman"), "sort": "year"},
+    {"position_after": "f5d6c3d3c4f4f6f3e6e7"},
+    {"opening": "f5f6e6f4e3c5c4", "years": (2000, 2010)},
+    {"tournament": "championnat de france", "result": "draw", "years": (1990, None)},
+]
+
+
+@pytest.mark.parametrize("filters", REAL_FILTERS, ids=lambda f: ",".join(f))
+def test_search_and_count_match_the_cli_on_the_real_files(real_dir, cli_text, filters):
+    db = wthor.Database(real_dir)
+    games = check_against_cli(db, cli_text, real_dir, filters)
+    assert 0 < len(games) < len(db), filters
