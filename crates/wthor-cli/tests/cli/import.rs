@@ -226,7 +226,10 @@ fn illegal_games_stop_the_import_unless_skipped() {
     assert_eq!(names.white(id).to_string(), "Nouveau Joueur");
     assert_eq!(names.tournament(id).to_string(), "Open de Suède");
     // The new name takes the next number; the known one keeps its own.
-    let players = names.files().iter().find(|f| f.kind() == wthor_format::FileKind::Players);
+    let players = names
+        .files()
+        .iter()
+        .find(|f| f.kind() == wthor_format::FileKind::Players);
     let known = u16::try_from(players.expect("the players file").len() - 1).unwrap();
     assert!(black < known && white == known);
 }
