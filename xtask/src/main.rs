@@ -8,7 +8,10 @@
 //! - `snapshots [--accept]`: run the insta snapshot tests and review changes;
 //! - `fuzz [--seconds N] [TARGET]`: time-boxed runs of the fuzz targets;
 //! - `bench [--package P] [--quick] [BENCH] [-- ARGS]`: run the benchmarks
-//!   and print one table of their figures.
+//!   and print one table of their figures;
+//! - `train [--data DIR] [--sample N] [--test-years N] [--iterations N]
+//!   [--lambda X] [--out FILE]`: fit the pattern evaluation on the archive
+//!   and write `crates/othello-core/src/eval.bin`.
 //!
 //! Arguments are parsed by hand: a handful of flags does not need clap's
 //! compile time on every `cargo xtask`.
@@ -18,6 +21,7 @@ mod ci;
 mod fixtures;
 mod fuzz;
 mod snapshots;
+mod train;
 mod util;
 
 use std::process::ExitCode;
@@ -35,6 +39,9 @@ tasks:
   bench [--package P] [--quick] [BENCH] [-- ARGS]
                                  run the benchmarks (or the bench targets named BENCH)
                                  and print a table of their figures
+  train [--data DIR] [--sample N] [--test-years N] [--iterations N] [--lambda X] [--out FILE]
+                                 fit the pattern evaluation on $WTHOR_DATA/wthor, print the
+                                 held-out error, write crates/othello-core/src/eval.bin
 ";
 
 fn main() -> ExitCode {
@@ -93,6 +100,26 @@ fn run(args: Vec<String>) -> Result<()> {
             };
             args.finish()?;
             bench::run(&options)
+        }
+        "train" => {
+            let number = |v: Option<String>, name: &str, default: f64| -> Result<f64> {
+                match v {
+                    Some(s) => s
+                        .parse()
+                        .with_context(|| format!("{name} expects a number, not {s:?}")),
+                    None => Ok(default),
+                }
+            };
+            let options = train::Options {
+                data: args.value("--data")?.map(Into::into),
+                sample: number(args.value("--sample")?, "--sample", 1.0)?.max(1.0) as usize,
+                test_years: number(args.value("--test-years")?, "--test-years", 2.0)? as usize,
+                iterations: number(args.value("--iterations")?, "--iterations", 40.0)? as usize,
+                lambda: number(args.value("--lambda")?, "--lambda", 4.0)?,
+                out: args.value("--out")?.map(Into::into),
+            };
+            args.finish()?;
+            train::run(&options)
         }
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

@@ -9,6 +9,7 @@ use super::stability::stable_count;
 use super::tt::{NO_MOVE, Table};
 use crate::bitboard::DIRS;
 use crate::bitboard8::{legal_moves, ray_flips_down, ray_flips_up};
+use crate::eval::{SCALE, evaluate};
 use rayon::prelude::*;
 
 /// More than any score.
@@ -22,20 +23,14 @@ const ETC_MIN: u32 = 9;
 /// PV nodes with at least this many empties search their siblings in parallel.
 const PARALLEL_MIN: u32 = 12;
 /// Nodes with at least this many empties order their moves by a shallow
-/// search on [`small_eval`] ([`sort_plies`]).
+/// search on the pattern evaluation ([`sort_plies`]).
 const SORT_MIN: u32 = 16;
-/// From this many empties the ordering search goes two plies deeper.
-const SORT_DEEP_MIN: u32 = 20;
-/// From this many empties the ordering search goes four plies deeper.
-const SORT_DEEPER_MIN: u32 = 23;
-/// Plies of the ordering search below [`SORT_DEEP_MIN`].
-const SORT_DEPTH: u32 = 2;
-/// Weights of [`small_eval`]: mobility, potential mobility, corners.
-const W_MOB: i32 = 4;
-const W_POT: i32 = 1;
-const W_CORNER: i32 = 16;
-/// The ordering search's score sits above every other ordering key.
-const SORT_SHIFT: u32 = 21;
+/// From this many empties the ordering search has two plies.
+const SORT_2: u32 = 19;
+/// From this many empties the ordering search has three plies.
+const SORT_3: u32 = 22;
+/// From this many empties the ordering search has four plies.
+const SORT_4: u32 = 25;
 
 /// Stability cutoffs are tried when `alpha` reaches this (by empty count):
 /// below it the opponent cannot own enough stable discs to matter.
@@ -235,56 +230,43 @@ const fn neighbours(b: u64) -> u64 {
 }
 
 /// The plies of the ordering search at a node with `n` empties (0: none):
-/// [`SORT_DEPTH`] from [`SORT_MIN`] empties, two more from [`SORT_DEEP_MIN`],
-/// four more from [`SORT_DEEPER_MIN`]
-/// (even depths: the evaluation is then taken with the same side to move).
+/// one from [`SORT_MIN`] empties (the evaluation of each child), one more
+/// from each of [`SORT_2`], [`SORT_3`], [`SORT_4`]. (Measured on FFO
+/// #40–#44: deeper from fewer empties saves nodes but costs more time in
+/// the ordering searches, whose nodes are not counted.)
 #[inline]
 fn sort_plies(n: u32) -> u32 {
-    if n >= SORT_DEEPER_MIN {
-        SORT_DEPTH + 4
-    } else if n >= SORT_DEEP_MIN {
-        SORT_DEPTH + 2
+    if n >= SORT_4 {
+        4
+    } else if n >= SORT_3 {
+        3
+    } else if n >= SORT_2 {
+        2
     } else if n >= SORT_MIN {
-        SORT_DEPTH
+        1
     } else {
         0
     }
 }
 
-/// A small evaluation of a position for the side owning `p`, used only to
-/// order moves: mobility (corners double), potential mobility and corners.
-/// Symmetric under the eight board symmetries; antisymmetric in `(p, o)`.
-#[inline]
-pub(crate) fn small_eval(p: u64, o: u64) -> i32 {
-    let empties = !(p | o);
-    let mp = legal_moves(p, o);
-    let mo = legal_moves(o, p);
-    let mob = (mp.count_ones() + (mp & CORNERS).count_ones()) as i32
-        - (mo.count_ones() + (mo & CORNERS).count_ones()) as i32;
-    let pot = (neighbours(o) & empties).count_ones() as i32
-        - (neighbours(p) & empties).count_ones() as i32;
-    let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
-    W_MOB * mob + W_POT * pot + W_CORNER * corners
-}
-
-/// Fail-hard alpha-beta on [`small_eval`], `depth` plies (passes do not
-/// count); finished games score far beyond any evaluation.
-fn shallow(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+/// Fail-hard alpha-beta on the pattern evaluation, `depth` plies (passes
+/// do not count), in 1/SCALE discs; finished games score exactly.
+fn shallow_eval(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     if depth == 0 {
-        return small_eval(p, o);
+        return evaluate(p, o);
     }
     let mut moves = legal_moves(p, o);
     if moves == 0 {
         if legal_moves(o, p) == 0 {
-            return 16 * final_score(p, o);
+            return SCALE * final_score(p, o);
         }
-        return -shallow(o, p, depth, -beta, -alpha);
+        return -shallow_eval(o, p, depth, -beta, -alpha);
     }
     while moves != 0 {
         let sq = moves.trailing_zeros() as usize;
         moves &= moves - 1;
         let f = flips(p, o, sq);
-        let s = -shallow(o ^ f, p | f | (1 << sq), depth - 1, -beta, -alpha);
+        let s = -shallow_eval(o ^ f, p | f | (1 << sq), depth - 1, -beta, -alpha);
         if s > alpha {
             alpha = s;
             if s >= beta {
@@ -537,7 +519,8 @@ impl<'a> Search<'a> {
 
     /// Fills `list` with the legal moves `moves` and their ordering keys
     /// (hash move first, then the score of a `sort_depth`-ply search on
-    /// [`small_eval`] when `sort_depth > 0`, then fewest opponent replies,
+    /// the pattern evaluation when `sort_depth > 0`, added to fewest opponent
+    /// replies, then
     /// corner stability, opponent potential mobility, parity and square
     /// value); with `prefetch`, asks for the children's table buckets on
     /// the way.
@@ -578,7 +561,9 @@ impl<'a> Search<'a> {
                     & no)
                     .count_ones() as i32;
                 let sorted = if sort_depth > 0 {
-                    (-shallow(np, no, sort_depth - 1, -4096, 4096)).clamp(-900, 900) << SORT_SHIFT
+                    // The evaluation in discs weighs like one reply less.
+                    let v = -shallow_eval(np, no, sort_depth - 1, -64 * SCALE, 64 * SCALE);
+                    v.div_euclid(SCALE).clamp(-64, 64) << 15
                 } else {
                     0
                 };
@@ -910,18 +895,20 @@ mod tests {
     }
 
     #[test]
-    fn small_eval_is_symmetric_and_antisymmetric() {
+    fn pattern_evaluation_and_its_search_are_symmetric() {
         let mut seed = 0x1234_5678_9abc_def1u64;
         for i in 0..2_000 {
-            let (p, o) = random_position(&mut seed, 10 + i % 45);
-            let e = small_eval(p, o);
-            assert_eq!(small_eval(o, p), -e);
+            let (p, o) = random_position(&mut seed, 10 + i % 50);
+            let e = evaluate(p, o);
+            let d = 1 + i % 2;
+            // A window wider than any value: fail-hard bounds would depend
+            // on the move order.
+            let w = 1 << 20;
+            let s = shallow_eval(p, o, d, -w, w);
             for k in 0..8 {
-                assert_eq!(small_eval(sym(p, k), sym(o, k)), e, "{p:#x} {o:#x} {k}");
-                assert_eq!(
-                    shallow(sym(p, k), sym(o, k), 2, -4096, 4096),
-                    shallow(p, o, 2, -4096, 4096)
-                );
+                let (sp, so) = (sym(p, k), sym(o, k));
+                assert_eq!(evaluate(sp, so), e, "{p:#x} {o:#x} {k}");
+                assert_eq!(shallow_eval(sp, so, d, -w, w), s);
             }
         }
     }
