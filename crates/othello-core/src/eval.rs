@@ -362,6 +362,71 @@ pub fn estimate(p: u64, o: u64) -> i32 {
     ((e + e.signum() * SCALE / 2) / SCALE).clamp(-64, 64)
 }
 
+/// The result of [`search`]: an estimate, not an exact score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// The estimated final disc difference for the side to move, in discs
+    /// (`-64..=64`).
+    pub score: i32,
+    /// The move of the best estimate (a square 0..64), `None` when the side
+    /// to move must pass or the game is over.
+    pub best_move: Option<u8>,
+}
+
+/// A `depth`-ply alpha-beta search on [`evaluate`] (passes do not count a
+/// ply; finished games score exactly): a midgame estimate of the position
+/// and its best move, for positions too far from the end to solve.
+///
+/// ```
+/// use othello_core::{bitboard8, eval};
+///
+/// let (p, o) = bitboard8::START;
+/// let e = eval::search(p, o, 4);
+/// assert!(e.score.abs() <= 8);
+/// assert!(e.best_move.is_some());
+/// ```
+#[must_use]
+pub fn search(p: u64, o: u64, depth: u32) -> Estimate {
+    let o = o & !p;
+    let (v, best) = negamax(p, o, depth.max(1), -(1 << 20), 1 << 20);
+    Estimate {
+        score: ((v + v.signum() * SCALE / 2) / SCALE).clamp(-64, 64),
+        best_move: best,
+    }
+}
+
+/// Fail-soft alpha-beta on [`evaluate`]; the value and the best move.
+fn negamax(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> (i32, Option<u8>) {
+    use crate::bitboard8::{flips, legal_moves};
+    if depth == 0 {
+        return (evaluate(p, o), None);
+    }
+    let mut moves = legal_moves(p, o);
+    if moves == 0 {
+        if legal_moves(o, p) == 0 {
+            return (SCALE * crate::solver::game_over_score(p, o), None);
+        }
+        return (-negamax(o, p, depth, -beta, -alpha).0, None);
+    }
+    let mut best = (i32::MIN, None);
+    while moves != 0 {
+        let x = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        let f = flips(p, o, x);
+        let v = -negamax(o ^ f, p | f | (1 << x), depth - 1, -beta, -alpha).0;
+        if v > best.0 {
+            best = (v, Some(x as u8));
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,8 +7,7 @@
 //! [`bitboard8`](crate::bitboard8): `p` holds the discs of the side to move,
 //! `o` those of its opponent.
 //!
-//! The search is the one of the strongest Othello engines, without a
-//! pattern evaluation:
+//! The search is the one of the strongest Othello engines:
 //!
 //! - at the root, aspiration: a win/draw/loss search first (window
 //!   `(-1, 1)`), then null-window tests moving towards the score (like
@@ -19,9 +18,10 @@
 //!   shared by all threads and kept across calls (two entries per cache
 //!   line; the children's lines are prefetched while moves are sorted);
 //! - move ordering: hash move, then (from 16 empties) the score of a
-//!   shallow alpha-beta search on a small evaluation (mobility, potential
-//!   mobility, corners; 2 plies, 4 from 20 empties, 6 from 23), then
-//!   fastest first (fewest opponent replies, corners counting double),
+//!   shallow alpha-beta search on the pattern evaluation of
+//!   [`eval`](crate::eval) (1 ply, 2 from 19 empties, 3 from 22, 4 from
+//!   25) added to fastest first (fewest opponent replies, corners counting
+//!   double), then
 //!   corner stability, opponent potential mobility, parity of the empty
 //!   quadrants, square value; parity and square classes only near the end;
 //! - stability cutoffs (the opponent's stable discs bound the score) and

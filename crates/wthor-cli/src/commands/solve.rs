@@ -8,6 +8,11 @@
 //! to move (empties to the winner) and a best move, e.g. `+38 a2` (`pass`
 //! when the side must pass, `end` when the game is over); with `--wld`,
 //! `win`, `draw` or `loss`; with `--json`, one JSON object.
+//!
+//! A position with more than `EXACT_MAX_EMPTIES` (30) empty squares is not
+//! solved: it gets an estimate of the pattern evaluation (a 6-ply search
+//! on it), printed as `~+6 f5 (estimate, 40 empties)`; `"estimate": true`
+//! in JSON.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -20,6 +25,13 @@ use othello_core::{Board, Board8, Color, Size, Square};
 use serde::Serialize;
 use wthor_db::verify::{Reach, replay_moves_prefix, replay_to_empties};
 use wthor_format::{BoardSize, ReadOptions, WthorFile, parse_any};
+
+/// Positions with more empty squares get an estimate instead of a solve
+/// (an exact solve at 30 empties takes minutes to hours).
+pub(crate) const EXACT_MAX_EMPTIES: u32 = 30;
+
+/// Plies of the estimate's search on the pattern evaluation.
+const ESTIMATE_PLIES: u32 = 6;
 
 /// Arguments of `wthor solve`.
 #[derive(Debug, clap::Args)]
@@ -73,6 +85,9 @@ struct Report {
     best_move: Option<String>,
     nodes: u64,
     seconds: f64,
+    /// The score is an estimate of the evaluation, not an exact solve.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    estimate: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -87,7 +102,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     });
     for board in positions {
         let report = solve(&mut solver, &board, args.wld);
-        if args.json {
+        if report.estimate && !args.json {
+            let score = report.score.unwrap_or_default();
+            let mv = report
+                .best_move
+                .as_deref()
+                .unwrap_or(if board.is_game_over() { "end" } else { "pass" });
+            let n = report.empties;
+            writeln!(out, "~{score:+} {mv} (estimate, {n} empties)")?;
+        } else if args.json {
             serde_json::to_writer(&mut *out, &report)?;
             writeln!(out)?;
         } else if let Some(wld) = report.wld {
@@ -110,7 +133,11 @@ fn solve(solver: &mut Solver, board: &Board8, wld: bool) -> Report {
     let (p, o) = (board.player(), board.opponent());
     let before = solver.nodes();
     let t = Instant::now();
-    let (score, wld, best) = if wld {
+    let estimate = board.empty_count() > EXACT_MAX_EMPTIES;
+    let (score, wld, best) = if estimate {
+        let e = othello_core::eval::search(p, o, ESTIMATE_PLIES);
+        (Some(e.score), None, e.best_move)
+    } else if wld {
         let r = solver.wld(p, o);
         let text = match r {
             1 => "win",
@@ -134,6 +161,7 @@ fn solve(solver: &mut Solver, board: &Board8, wld: bool) -> Report {
         best_move: best.map(|x| Square::new_unchecked(x).name(Size::Eight).to_string()),
         nodes: solver.nodes() - before,
         seconds: t.elapsed().as_secs_f64(),
+        estimate,
     }
 }
 
