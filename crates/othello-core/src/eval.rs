@@ -41,7 +41,8 @@ pub const INSTANCES: usize = 46;
 /// The version of the weight file format and of the feature layout.
 pub const VERSION: u32 = 1;
 
-/// The pattern kinds: name, squares (as digits, see [`feature_indices`]).
+/// Configurations of each pattern kind (3 to the number of its squares; the
+/// squares are listed at [`feature_indices`]).
 const KIND_SIZE: [u32; KINDS] = [
     3u32.pow(9),  // corner 3x3
     3u32.pow(10), // corner 2x5

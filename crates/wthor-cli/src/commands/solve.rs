@@ -12,7 +12,7 @@
 //! A position with more than `EXACT_MAX_EMPTIES` (30) empty squares is not
 //! solved: it gets an estimate of the pattern evaluation (a 6-ply search
 //! on it), printed as `~+6 f5 (estimate, 40 empties)`; `"estimate": true`
-//! in JSON.
+//! in JSON; `--exact` solves it all the same.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -66,6 +66,10 @@ pub(crate) struct Args {
     /// Only win, draw or loss (faster than the exact score).
     #[arg(long)]
     wld: bool,
+    /// Solve exactly even with more than 30 empty squares (which can take
+    /// hours) instead of printing an estimate.
+    #[arg(long)]
+    exact: bool,
     /// Transposition table of 2^BITS entries (24 bytes each).
     #[arg(long, value_name = "BITS", default_value_t = 22)]
     tt_bits: u32,
@@ -101,7 +105,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         tt_bits: args.tt_bits,
     });
     for board in positions {
-        let report = solve(&mut solver, &board, args.wld);
+        let report = solve(&mut solver, &board, args.wld, args.exact);
         if report.estimate && !args.json {
             let score = report.score.unwrap_or_default();
             let mv = report
@@ -129,11 +133,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-fn solve(solver: &mut Solver, board: &Board8, wld: bool) -> Report {
+fn solve(solver: &mut Solver, board: &Board8, wld: bool, exact: bool) -> Report {
     let (p, o) = (board.player(), board.opponent());
     let before = solver.nodes();
     let t = Instant::now();
-    let estimate = board.empty_count() > EXACT_MAX_EMPTIES;
+    let estimate = !exact && board.empty_count() > EXACT_MAX_EMPTIES;
     let (score, wld, best) = if estimate {
         let e = othello_core::eval::search(p, o, ESTIMATE_PLIES);
         (Some(e.score), None, e.best_move)
