@@ -17,9 +17,9 @@
 //! - a lock-free transposition table storing bounds and the best move,
 //!   shared by all threads and kept across calls (two entries per cache
 //!   line; the children's lines are prefetched while moves are sorted);
-//! - move ordering: hash move, then (from 16 empties) the score of a
+//! - move ordering: hash move, then (from 15 empties) the score of a
 //!   shallow alpha-beta search on the pattern evaluation of
-//!   [`eval`](crate::eval) (1 ply, 2 from 19 empties, 3 from 22, 4 from
+//!   [`eval`](crate::eval) (1 ply, 2 from 18 empties, 3 from 22, 4 from
 //!   25), two discs weighing like one opponent reply, added to fastest
 //!   first (fewest opponent replies, corners counting double), then
 //!   corner stability, opponent potential mobility, parity of the empty

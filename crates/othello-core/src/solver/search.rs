@@ -28,9 +28,9 @@ const PARALLEL_MIN: u32 = 12;
 const PARALLEL_NWS_MIN: u32 = 15;
 /// Nodes with at least this many empties order their moves by a shallow
 /// search on the pattern evaluation ([`sort_plies`]).
-const SORT_MIN: u32 = 16;
+const SORT_MIN: u32 = 15;
 /// From this many empties the ordering search has two plies.
-const SORT_2: u32 = 19;
+const SORT_2: u32 = 18;
 /// From this many empties the ordering search has three plies.
 const SORT_3: u32 = 22;
 /// From this many empties the ordering search has four plies.
@@ -236,8 +236,9 @@ const fn neighbours(b: u64) -> u64 {
 /// The plies of the ordering search at a node with `n` empties (0: none):
 /// one from [`SORT_MIN`] empties (the evaluation of each child), one more
 /// from each of [`SORT_2`], [`SORT_3`], [`SORT_4`]. (Measured on FFO
-/// #40–#44: deeper from fewer empties saves nodes but costs more time in
-/// the ordering searches, whose nodes are not counted.)
+/// #40–#49: 2 plies from 17 empties saved another 4% of the nodes but cost
+/// more time in the ordering searches, whose nodes are not counted; 4 plies
+/// from 23 and 6 from 25 cost 32% more nodes on #49.)
 #[inline]
 fn sort_plies(n: u32) -> u32 {
     if n >= SORT_4 {
