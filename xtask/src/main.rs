@@ -15,6 +15,9 @@
 //! - `py-test [-- ARGS]`: the Python package's tests (pytest in a virtual
 //!   environment under `target/`);
 //! - `py-bench [-- ARGS]`: the Python positions benchmark.
+//! - `train [--data DIR] [--sample N] [--test-years N] [--iterations N]
+//!   [--lambda X] [--out FILE]`: fit the pattern evaluation on the archive
+//!   and write `crates/othello-core/src/eval.bin`.
 //!
 //! Arguments are parsed by hand: a handful of flags does not need clap's
 //! compile time on every `cargo xtask`.
@@ -25,6 +28,7 @@ mod fixtures;
 mod fuzz;
 mod python;
 mod snapshots;
+mod train;
 mod util;
 
 use std::process::ExitCode;
@@ -46,6 +50,9 @@ tasks:
   test                           every test: cargo test --workspace, then py-test
   py-test [-- ARGS]              the Python package's tests (pytest, in target/py-venv)
   py-bench [-- ARGS]             the Python positions benchmark (in target/py-venv)
+  train [--data DIR] [--sample N] [--test-years N] [--iterations N] [--lambda X] [--out FILE]
+                                 fit the pattern evaluation on $WTHOR_DATA/wthor, print the
+                                 held-out error, write crates/othello-core/src/eval.bin
 ";
 
 fn main() -> ExitCode {
@@ -139,6 +146,26 @@ fn run(args: Vec<String>) -> Result<()> {
             let passed = args.after_double_dash();
             args.finish()?;
             python::bench(&passed)
+        }
+        "train" => {
+            let number = |v: Option<String>, name: &str, default: f64| -> Result<f64> {
+                match v {
+                    Some(s) => s
+                        .parse()
+                        .with_context(|| format!("{name} expects a number, not {s:?}")),
+                    None => Ok(default),
+                }
+            };
+            let options = train::Options {
+                data: args.value("--data")?.map(Into::into),
+                sample: number(args.value("--sample")?, "--sample", 1.0)?.max(1.0) as usize,
+                test_years: number(args.value("--test-years")?, "--test-years", 2.0)? as usize,
+                iterations: number(args.value("--iterations")?, "--iterations", 40.0)? as usize,
+                lambda: number(args.value("--lambda")?, "--lambda", 4.0)?,
+                out: args.value("--out")?.map(Into::into),
+            };
+            args.finish()?;
+            train::run(&options)
         }
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

@@ -52,6 +52,7 @@ pub mod bitboard;
 pub mod bitboard10;
 pub mod bitboard8;
 pub mod board;
+pub mod eval;
 pub mod mailbox;
 pub mod notation;
 pub mod perft;

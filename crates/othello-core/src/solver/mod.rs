@@ -7,8 +7,7 @@
 //! [`bitboard8`](crate::bitboard8): `p` holds the discs of the side to move,
 //! `o` those of its opponent.
 //!
-//! The search is the one of the strongest Othello engines, without a
-//! pattern evaluation:
+//! The search is the one of the strongest Othello engines:
 //!
 //! - at the root, aspiration: a win/draw/loss search first (window
 //!   `(-1, 1)`), then null-window tests moving towards the score (like
@@ -18,10 +17,11 @@
 //! - a lock-free transposition table storing bounds and the best move,
 //!   shared by all threads and kept across calls (two entries per cache
 //!   line; the children's lines are prefetched while moves are sorted);
-//! - move ordering: hash move, then (from 16 empties) the score of a
-//!   shallow alpha-beta search on a small evaluation (mobility, potential
-//!   mobility, corners; 2 plies, 4 from 20 empties, 6 from 23), then
-//!   fastest first (fewest opponent replies, corners counting double),
+//! - move ordering: hash move, then (from 15 empties) the score of a
+//!   shallow alpha-beta search on the pattern evaluation of
+//!   [`eval`](crate::eval) (1 ply, 2 from 18 empties, 3 from 22, 4 from
+//!   25), two discs weighing like one opponent reply, added to fastest
+//!   first (fewest opponent replies, corners counting double), then
 //!   corner stability, opponent potential mobility, parity of the empty
 //!   quadrants, square value; parity and square classes only near the end;
 //! - stability cutoffs (the opponent's stable discs bound the score) and
@@ -29,9 +29,13 @@
 //!   cuts, or already fails low, is not searched);
 //! - specialised code for the last four empties, which counts the flips of
 //!   the last move with four table look-ups instead of making it;
-//! - young-brothers-wait parallel search at PV nodes on a rayon pool
-//!   ([`SolverOptions::threads`]); scores never depend on it. For many
-//!   positions, one sequential solver per core is the faster use of cores.
+//! - young-brothers-wait parallel search on a rayon pool
+//!   ([`SolverOptions::threads`]): at PV nodes from 12 empties, and at
+//!   null-window nodes from 15 empties once the eldest child failed to
+//!   cut, where the first sibling that cuts stops the others (and the
+//!   splits below them; a stopped search stores nothing); scores never
+//!   depend on it. For many positions, one sequential solver per core is
+//!   the faster use of cores.
 //!
 //! [`GenericSolver`] is a simpler exact solver written once over the
 //! [`Board`](crate::Board) trait: it solves 10x10 positions with few

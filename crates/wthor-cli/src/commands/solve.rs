@@ -8,6 +8,11 @@
 //! to move (empties to the winner) and a best move, e.g. `+38 a2` (`pass`
 //! when the side must pass, `end` when the game is over); with `--wld`,
 //! `win`, `draw` or `loss`; with `--json`, one JSON object.
+//!
+//! A position with more than `EXACT_MAX_EMPTIES` (30) empty squares is not
+//! solved: it gets an estimate of the pattern evaluation (a 6-ply search
+//! on it), printed as `~+6 f5 (estimate, 40 empties)`; `"estimate": true`
+//! in JSON; `--exact` solves it all the same.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -20,6 +25,13 @@ use othello_core::solver::{Solver, SolverOptions};
 use othello_core::{Board, Board8, Color, Size, Square};
 use serde::Serialize;
 use wthor_format::{BoardSize, ReadOptions, WthorFile, parse_any};
+
+/// Positions with more empty squares get an estimate instead of a solve
+/// (an exact solve at 30 empties takes minutes to hours).
+pub(crate) const EXACT_MAX_EMPTIES: u32 = 30;
+
+/// Plies of the estimate's search on the pattern evaluation.
+const ESTIMATE_PLIES: u32 = 6;
 
 /// Arguments of `wthor solve`.
 #[derive(Debug, clap::Args)]
@@ -59,6 +71,10 @@ pub(crate) struct Args {
     /// Only win, draw or loss (faster than the exact score).
     #[arg(long)]
     wld: bool,
+    /// Solve exactly even with more than 30 empty squares (which can take
+    /// hours) instead of printing an estimate.
+    #[arg(long)]
+    exact: bool,
     /// Transposition table of 2^BITS entries (32 bytes each: two 24-byte
     /// entries share a 64-byte bucket).
     #[arg(long, value_name = "BITS", default_value_t = 22)]
@@ -79,6 +95,9 @@ struct Report {
     best_move: Option<String>,
     nodes: u64,
     seconds: f64,
+    /// The score is an estimate of the evaluation, not an exact solve.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    estimate: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -92,8 +111,16 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         tt_bits: args.tt_bits,
     });
     for board in positions {
-        let report = solve(&mut solver, &board, args.wld);
-        if args.json {
+        let report = solve(&mut solver, &board, args.wld, args.exact);
+        if report.estimate && !args.json {
+            let score = report.score.unwrap_or_default();
+            let mv = report
+                .best_move
+                .as_deref()
+                .unwrap_or(if board.is_game_over() { "end" } else { "pass" });
+            let n = report.empties;
+            writeln!(out, "~{score:+} {mv} (estimate, {n} empties)")?;
+        } else if args.json {
             serde_json::to_writer(&mut *out, &report)?;
             writeln!(out)?;
         } else if let Some(wld) = report.wld {
@@ -112,11 +139,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-fn solve(solver: &mut Solver, board: &Board8, wld: bool) -> Report {
+fn solve(solver: &mut Solver, board: &Board8, wld: bool, exact: bool) -> Report {
     let (p, o) = (board.player(), board.opponent());
     let before = solver.nodes();
     let t = Instant::now();
-    let (score, wld, best) = if wld {
+    let estimate = !exact && board.empty_count() > EXACT_MAX_EMPTIES;
+    let (score, wld, best) = if estimate {
+        let e = othello_core::eval::search(p, o, ESTIMATE_PLIES);
+        (Some(e.score), None, e.best_move)
+    } else if wld {
         let r = solver.wld(p, o);
         let text = match r {
             1 => "win",
@@ -140,6 +171,7 @@ fn solve(solver: &mut Solver, board: &Board8, wld: bool) -> Report {
         best_move: best.map(|x| Square::new_unchecked(x).name(Size::Eight).to_string()),
         nodes: solver.nodes() - before,
         seconds: t.elapsed().as_secs_f64(),
+        estimate,
     }
 }
 

@@ -41,6 +41,30 @@ fn an_obf_argument_gives_the_score_and_a_best_move() {
 }
 
 #[test]
+fn a_position_with_too_many_empties_gets_an_estimate_that_says_so() {
+    let board = Board8::start();
+    let e = othello_core::eval::search(board.player(), board.opponent(), 6);
+    let mv = othello_core::Square::new_unchecked(e.best_move.unwrap())
+        .name(Size::Eight)
+        .to_string();
+    let out = wthor(&["solve", "--threads", "1", &board.to_obf()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("~{:+} {mv} (estimate, 60 empties)\n", e.score)
+    );
+    let out = wthor(&["solve", "--threads", "1", "--json", &board.to_obf()]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["estimate"], true);
+    assert_eq!(v["score"], e.score);
+    assert_eq!(v["best_move"], mv.as_str());
+    // An exact solve says nothing of an estimate.
+    let out = wthor(&["solve", "--threads", "1", "--json", FFO1]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(v.get("estimate").is_none());
+}
+
+#[test]
 fn a_file_gives_one_line_per_position_and_bad_lines_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("p.obf");

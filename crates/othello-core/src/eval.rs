@@ -1,0 +1,506 @@
+//! A pattern evaluation of 8x8 positions, trained on the WTHOR archive.
+//!
+//! Logistello/Edax style: the board is cut into 46 pattern instances of 11
+//! kinds (corner 3x3, corner 2x5, edge with its two X squares, the lines
+//! 2–4 away from the edge, the diagonals of 4 to 8 squares); every
+//! configuration of every kind has a weight per game stage (the number of
+//! empty squares, in buckets of [`STAGE_WIDTH`]), and the evaluation is
+//! their sum: an estimate of the final disc difference for the side to
+//! move.
+//!
+//! The symmetric instances of a kind share its weights, read in the
+//! orientation of the instance, and a kind that is its own mirror image
+//! (the 3x3 corner across its diagonal, an edge end to end) has equal
+//! weights for mirrored configurations: the evaluation is the same under
+//! the eight symmetries of the board.
+//!
+//! The weights are trained by least squares on the positions of the
+//! archive (`cargo xtask train`) and embedded in the library with
+//! `include_bytes!` (`eval.bin`: a header with a version and a checksum,
+//! then `i16` weights in units of 1/[`SCALE`] disc); the crate does no I/O.
+//!
+//! The exact solver uses the evaluation only to order moves: its scores
+//! never depend on it.
+//!
+//! ```
+//! use othello_core::{bitboard8, eval};
+//!
+//! let (p, o) = bitboard8::START;
+//! // The start position is symmetric: close to even.
+//! assert!(eval::evaluate(p, o).abs() < 4 * eval::SCALE);
+//! ```
+
+/// Weights are stored in units of `1 / SCALE` disc.
+pub const SCALE: i32 = 64;
+/// Empty-square counts per stage bucket.
+pub const STAGE_WIDTH: u32 = 5;
+/// Number of game stages (the last one also holds 60 empties).
+pub const STAGES: usize = 12;
+/// Pattern instances evaluated per position.
+pub const INSTANCES: usize = 46;
+/// The version of the weight file format and of the feature layout.
+pub const VERSION: u32 = 1;
+
+/// Configurations of each pattern kind (3 to the number of its squares; the
+/// squares are listed at [`feature_indices`]).
+const KIND_SIZE: [u32; KINDS] = [
+    3u32.pow(9),  // corner 3x3
+    3u32.pow(10), // corner 2x5
+    3u32.pow(10), // edge + 2 X squares
+    3u32.pow(8),  // second line
+    3u32.pow(8),  // third line
+    3u32.pow(8),  // fourth line
+    3u32.pow(8),  // diagonal of 8
+    3u32.pow(7),  // diagonal of 7
+    3u32.pow(6),  // diagonal of 6
+    3u32.pow(5),  // diagonal of 5
+    3u32.pow(4),  // diagonal of 4
+];
+
+/// Number of pattern kinds.
+pub const KINDS: usize = 11;
+
+/// Names of the pattern kinds, in [`KIND_OFFSET`] order.
+pub const KIND_NAMES: [&str; KINDS] = [
+    "corner 3x3",
+    "corner 2x5",
+    "edge + 2X",
+    "line 2",
+    "line 3",
+    "line 4",
+    "diagonal 8",
+    "diagonal 7",
+    "diagonal 6",
+    "diagonal 5",
+    "diagonal 4",
+];
+
+/// Where each kind's weights start within a stage; the last element is the
+/// stage's bias (a constant term).
+pub const KIND_OFFSET: [u32; KINDS + 1] = {
+    let mut t = [0u32; KINDS + 1];
+    let mut k = 0;
+    while k < KINDS {
+        t[k + 1] = t[k] + KIND_SIZE[k];
+        k += 1;
+    }
+    t
+};
+
+/// Weights per stage: every configuration of every kind, and the bias.
+pub const STAGE_LEN: usize = KIND_OFFSET[KINDS] as usize + 1;
+/// The index of the bias within a stage.
+pub const BIAS: u32 = KIND_OFFSET[KINDS];
+
+/// Length of the weight file header.
+pub const HEADER_LEN: usize = 32;
+/// The first eight bytes of a weight file.
+pub const MAGIC: [u8; 8] = *b"WTHEVAL\0";
+
+/// The embedded weights (see the module documentation for the layout).
+static FILE: &[u8] = include_bytes!("eval.bin");
+
+const fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+// The header must describe the layout this code computes.
+const _: () = {
+    assert!(FILE.len() == HEADER_LEN + 2 * STAGES * STAGE_LEN);
+    let mut i = 0;
+    while i < 8 {
+        assert!(FILE[i] == MAGIC[i]);
+        i += 1;
+    }
+    assert!(u32_at(FILE, 8) == VERSION);
+    assert!(u32_at(FILE, 12) == STAGES as u32);
+    assert!(u32_at(FILE, 16) == STAGE_LEN as u32);
+    assert!(u32_at(FILE, 20) == SCALE as u32);
+};
+
+/// The header of a weight file for `weights` (`STAGES * STAGE_LEN` of
+/// them): magic, version, stages, weights per stage, scale, checksum.
+#[must_use]
+pub fn file_header(weights: &[i16]) -> [u8; HEADER_LEN] {
+    let mut h = [0u8; HEADER_LEN];
+    h[..8].copy_from_slice(&MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&(STAGES as u32).to_le_bytes());
+    h[16..20].copy_from_slice(&(STAGE_LEN as u32).to_le_bytes());
+    h[20..24].copy_from_slice(&(SCALE as u32).to_le_bytes());
+    let bytes: Vec<u8> = weights.iter().flat_map(|w| w.to_le_bytes()).collect();
+    h[24..32].copy_from_slice(&checksum(&bytes).to_le_bytes());
+    h
+}
+
+/// FNV-1a (64 bits) of `bytes`: the checksum of a weight file's weights.
+#[must_use]
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Whether the embedded weights match the checksum of their header.
+#[must_use]
+pub fn embedded_checksum_holds() -> bool {
+    let stored = u64::from_le_bytes(FILE[24..32].try_into().unwrap_or([0; 8]));
+    stored == checksum(&FILE[HEADER_LEN..])
+}
+
+/// The stage of a position with `empties` empty squares.
+#[inline]
+#[must_use]
+pub const fn stage(empties: u32) -> usize {
+    let s = (empties / STAGE_WIDTH) as usize;
+    if s >= STAGES { STAGES - 1 } else { s }
+}
+
+/// `B2T[bits]`: the base-3 number with the binary digits of `bits`.
+static B2T: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let mut v = 0u32;
+        let mut pow = 1u32;
+        let mut i = 0;
+        while i < 10 {
+            if b & (1 << i) != 0 {
+                v += pow;
+            }
+            pow *= 3;
+            i += 1;
+        }
+        t[b] = v as u16;
+        b += 1;
+    }
+    t
+};
+
+/// `(r, c)` to `(c, r)`.
+#[inline]
+#[must_use]
+pub const fn transpose(mut x: u64) -> u64 {
+    let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    x
+}
+
+/// Column `c` to `7 - c`.
+#[inline]
+const fn mirror_columns(x: u64) -> u64 {
+    x.reverse_bits().swap_bytes()
+}
+
+/// The eight images of `x`: image `k` transposes if `k & 4`, then mirrors
+/// the columns if `k & 1`, then the rows if `k & 2`.
+#[inline]
+fn images(x: u64) -> [u64; 8] {
+    let t = transpose(x);
+    [
+        x,
+        mirror_columns(x),
+        x.swap_bytes(),
+        x.reverse_bits(),
+        t,
+        mirror_columns(t),
+        t.swap_bytes(),
+        t.reverse_bits(),
+    ]
+}
+
+/// The squares `(r, r + d)`.
+const fn diagonal(d: u32) -> u64 {
+    let mut m = 0u64;
+    let mut r = 0;
+    while r + d < 8 {
+        m |= 1 << (8 * r + r + d);
+        r += 1;
+    }
+    m
+}
+
+/// The squares of diagonal `(r, r + d)` gathered to bits `0..8 - d`.
+#[inline]
+fn gather_diagonal(x: u64, d: u32) -> usize {
+    ((x & diagonal(d)).wrapping_mul(0x0101_0101_0101_0101) >> (56 + d)) as usize
+}
+
+#[inline]
+fn ternary(p: usize, o: usize) -> u32 {
+    u32::from(B2T[p]) + 2 * u32::from(B2T[o])
+}
+
+/// The 46 pattern instances of the position where the owner of `p` is to
+/// move: each one the index of its configuration within a stage (kind
+/// offset plus the base-3 number of its squares, digit 0 empty, 1 `p`, 2
+/// `o`), in kind order.
+///
+/// Each kind is read on images of the board ([`transpose`], mirrors) at a
+/// fixed place near a1; digit `i` of
+/// - a corner 3x3 is square `(i / 3, i % 3)`, of a corner 2x5 `(i / 5, i % 5)`
+///   (row, column from the corner);
+/// - an edge + 2X is square `(0, i)` for `i < 8`, b2 for 8, g2 for 9;
+/// - line `k` is `(k - 1, i)`; a diagonal of `8 - d` squares is `(i, i + d)`.
+#[must_use]
+pub fn feature_indices(p: u64, o: u64) -> [u32; INSTANCES] {
+    let ip = images(p);
+    let io = images(o);
+    let mut f = [0u32; INSTANCES];
+    let mut n = 0;
+    let mut push = |kind: usize, v: u32| {
+        f[n] = KIND_OFFSET[kind] + v;
+        n += 1;
+    };
+    let c3 = |x: u64| ((x & 7) | ((x >> 5) & 0x38) | ((x >> 10) & 0x1c0)) as usize;
+    for k in 0..4 {
+        push(0, ternary(c3(ip[k]), c3(io[k])));
+    }
+    let c25 = |x: u64| ((x & 31) | ((x >> 3) & 0x3e0)) as usize;
+    for k in 0..8 {
+        push(1, ternary(c25(ip[k]), c25(io[k])));
+    }
+    let e2x = |x: u64| ((x & 0xff) | ((x >> 1) & 0x100) | ((x >> 5) & 0x200)) as usize;
+    for k in [0, 2, 4, 6] {
+        push(2, ternary(e2x(ip[k]), e2x(io[k])));
+    }
+    for line in 1..4 {
+        for k in [0, 2, 4, 6] {
+            let (a, b) = ((ip[k] >> (8 * line)) & 0xff, (io[k] >> (8 * line)) & 0xff);
+            push(2 + line, ternary(a as usize, b as usize));
+        }
+    }
+    for k in [0, 1] {
+        push(
+            6,
+            ternary(gather_diagonal(ip[k], 0), gather_diagonal(io[k], 0)),
+        );
+    }
+    for d in 1..5 {
+        for k in [0, 4, 1, 2] {
+            push(
+                6 + d as usize,
+                ternary(gather_diagonal(ip[k], d), gather_diagonal(io[k], d)),
+            );
+        }
+    }
+    f
+}
+
+/// The configuration index of a kind (`0..3^len`) with its digits
+/// permuted: digit `i` of the result is digit `perm[i]` of `v`.
+fn permute(v: u32, perm: &[usize]) -> u32 {
+    let mut digits = [0u32; 10];
+    let mut x = v;
+    for d in digits.iter_mut().take(perm.len()) {
+        *d = x % 3;
+        x /= 3;
+    }
+    let mut r = 0;
+    for &src in perm.iter().rev() {
+        r = r * 3 + digits[src];
+    }
+    r
+}
+
+/// The index (within a stage) that must carry the same weight as `index`
+/// because the kind is its own mirror image: the 3x3 corner transposed, an
+/// edge, line or diagonal reversed; `index` itself for the corner 2x5 and
+/// the bias.
+#[must_use]
+pub fn mirror_index(index: u32) -> u32 {
+    let Some(kind) = (0..KINDS).find(|&k| index < KIND_OFFSET[k + 1]) else {
+        return index;
+    };
+    let v = index - KIND_OFFSET[kind];
+    let m = match kind {
+        0 => permute(v, &[0, 3, 6, 1, 4, 7, 2, 5, 8]),
+        1 => v,
+        2 => permute(v, &[7, 6, 5, 4, 3, 2, 1, 0, 9, 8]),
+        3..=6 => permute(v, &[7, 6, 5, 4, 3, 2, 1, 0]),
+        _ => {
+            let len = 8 - (kind - 6);
+            let perm: Vec<usize> = (0..len).rev().collect();
+            permute(v, &perm)
+        }
+    };
+    KIND_OFFSET[kind] + m
+}
+
+/// The weight `index` of `stage` in the embedded file.
+#[inline]
+fn weight(stage: usize, index: u32) -> i32 {
+    let at = HEADER_LEN + 2 * (stage * STAGE_LEN + index as usize);
+    i32::from(i16::from_le_bytes([FILE[at], FILE[at + 1]]))
+}
+
+/// The evaluation of the position where the owner of `p` is to move
+/// against `o`, in units of 1/[`SCALE`] disc: an estimate of the final
+/// disc difference (positive: good for the side to move). Symmetric under
+/// the eight board symmetries.
+#[must_use]
+pub fn evaluate(p: u64, o: u64) -> i32 {
+    let o = o & !p;
+    let s = stage((!(p | o)).count_ones());
+    let f = feature_indices(p, o);
+    let mut sum = weight(s, BIAS);
+    for &i in &f {
+        sum += weight(s, i);
+    }
+    sum
+}
+
+/// [`evaluate`] in discs, rounded, clamped to `-64..=64`.
+#[must_use]
+pub fn estimate(p: u64, o: u64) -> i32 {
+    let e = evaluate(p, o);
+    ((e + e.signum() * SCALE / 2) / SCALE).clamp(-64, 64)
+}
+
+/// The result of [`search`]: an estimate, not an exact score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// The estimated final disc difference for the side to move, in discs
+    /// (`-64..=64`).
+    pub score: i32,
+    /// The move of the best estimate (a square 0..64), `None` when the side
+    /// to move must pass or the game is over.
+    pub best_move: Option<u8>,
+}
+
+/// A `depth`-ply alpha-beta search on [`evaluate`] (passes do not count a
+/// ply; finished games score exactly): a midgame estimate of the position
+/// and its best move, for positions too far from the end to solve.
+///
+/// ```
+/// use othello_core::{bitboard8, eval};
+///
+/// let (p, o) = bitboard8::START;
+/// let e = eval::search(p, o, 4);
+/// assert!(e.score.abs() <= 8);
+/// assert!(e.best_move.is_some());
+/// ```
+#[must_use]
+pub fn search(p: u64, o: u64, depth: u32) -> Estimate {
+    let o = o & !p;
+    let (v, best) = negamax(p, o, depth.max(1), -(1 << 20), 1 << 20);
+    Estimate {
+        score: ((v + v.signum() * SCALE / 2) / SCALE).clamp(-64, 64),
+        best_move: best,
+    }
+}
+
+/// Fail-soft alpha-beta on [`evaluate`]; the value and the best move.
+fn negamax(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> (i32, Option<u8>) {
+    use crate::bitboard8::{flips, legal_moves};
+    if depth == 0 {
+        return (evaluate(p, o), None);
+    }
+    let mut moves = legal_moves(p, o);
+    if moves == 0 {
+        if legal_moves(o, p) == 0 {
+            return (SCALE * crate::solver::game_over_score(p, o), None);
+        }
+        return (-negamax(o, p, depth, -beta, -alpha).0, None);
+    }
+    let mut best = (i32::MIN, None);
+    while moves != 0 {
+        let x = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        let f = flips(p, o, x);
+        let v = -negamax(o ^ f, p | f | (1 << x), depth - 1, -beta, -alpha).0;
+        if v > best.0 {
+            best = (v, Some(x as u8));
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive_transpose(x: u64) -> u64 {
+        let mut r = 0;
+        for s in 0..64 {
+            if x >> s & 1 != 0 {
+                r |= 1 << ((s % 8) * 8 + s / 8);
+            }
+        }
+        r
+    }
+
+    #[test]
+    fn transpose_and_mirrors_move_squares() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            assert_eq!(transpose(x), naive_transpose(x));
+            for s in 0..64 {
+                assert_eq!(mirror_columns(1 << s), 1 << (s / 8 * 8 + 7 - s % 8), "{s}");
+            }
+        }
+    }
+
+    #[test]
+    fn mirror_index_is_an_involution_within_its_kind() {
+        for i in (0..STAGE_LEN as u32).step_by(7) {
+            let m = mirror_index(i);
+            assert_eq!(mirror_index(m), i);
+            let kind = |x: u32| KIND_OFFSET.iter().rposition(|&o| o <= x);
+            assert_eq!(kind(m), kind(i));
+        }
+    }
+
+    #[test]
+    fn embedded_weights_hold_their_version_and_checksum() {
+        assert_eq!(FILE[..8], MAGIC);
+        assert_eq!(u32_at(FILE, 8), VERSION);
+        assert!(embedded_checksum_holds());
+        let weights: Vec<i16> = FILE[HEADER_LEN..]
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        assert_eq!(file_header(&weights), FILE[..HEADER_LEN]);
+        // Trained, and tied: mirrored configurations weigh the same.
+        assert!(weights.iter().filter(|&&w| w != 0).count() > STAGE_LEN);
+        for s in 0..STAGES {
+            for i in (0..STAGE_LEN as u32).step_by(13) {
+                assert_eq!(weight(s, i), weight(s, mirror_index(i)), "{s} {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn corners_and_edges_are_worth_something() {
+        // The side to move owns the four edges, the opponent the middle.
+        let edges = 0xff81_8181_8181_81ffu64;
+        let middle = 0x0000_3c3c_3c3c_0000u64;
+        assert!(evaluate(edges, middle) > 10 * SCALE);
+        assert!(evaluate(middle, edges) < -10 * SCALE);
+        assert_eq!(
+            estimate(edges, middle),
+            ((evaluate(edges, middle) + SCALE / 2) / SCALE).min(64)
+        );
+    }
+
+    #[test]
+    fn layout_fits_the_file() {
+        assert_eq!(STAGE_LEN, 167_266);
+        const { assert!(HEADER_LEN + 2 * STAGES * STAGE_LEN <= 4 << 20) };
+    }
+}
