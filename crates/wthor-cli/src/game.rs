@@ -123,46 +123,14 @@ pub(crate) fn open_game(
 /// Game `index` of the game file `path`, in a database of that file and
 /// the names files of its directory.
 fn file_game(db_args: &DbArgs, path: &Path, index: usize) -> anyhow::Result<(Database, GameId)> {
-    let mut builder = wthor_db::DatabaseBuilder::new().source(path);
-    if let Some(dir) = path.parent() {
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        let names: Vec<PathBuf> = wthor_db::list_files(dir, false)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|p| {
-                matches!(
-                    FileKind::from_path(p),
-                    Some(FileKind::Players | FileKind::Tournaments)
-                )
-            })
-            .collect();
-        for n in names {
-            builder = builder.source(n);
-        }
-    }
-    if let Some(p) = &db_args.players {
-        builder = builder.players(p);
-    }
-    if let Some(t) = &db_args.tournaments {
-        builder = builder.tournaments(t);
-    }
-    let db = builder.skip_damaged(true).open()?;
-    // The game file itself must have opened.
-    if let Some(e) = db.skipped().iter().find(|e| e.path() == path) {
-        return Err(anyhow::anyhow!("{e}"));
-    }
+    let (db, f) = open_file_with_names(
+        path,
+        db_args.players.as_deref(),
+        db_args.tournaments.as_deref(),
+    )?;
     for e in db.skipped() {
         eprintln!("wthor: warning: {e}; file skipped");
     }
-    let f = db
-        .files()
-        .iter()
-        .position(|f| f.path() == path)
-        .context("the game file")?;
     let file = &db.files()[f];
     if file.board_size().is_none() {
         anyhow::bail!("{}: not a game file ({})", path.display(), file.kind());
@@ -175,6 +143,56 @@ fn file_game(db_args: &DbArgs, path: &Path, index: usize) -> anyhow::Result<(Dat
         );
     }
     Ok((db, GameId::new(f, index)))
+}
+
+/// A database of the file `path` and the names files of its directory,
+/// joined as the database joins them (the newest of the file's own
+/// release, or `players`/`tournaments` when given), and the file's
+/// position in it. Names files that cannot be read are left out (see
+/// [`Database::skipped`]).
+///
+/// # Errors
+/// When `path` itself cannot be opened.
+pub(crate) fn open_file_with_names(
+    path: &Path,
+    players: Option<&Path>,
+    tournaments: Option<&Path>,
+) -> anyhow::Result<(Database, usize)> {
+    let mut builder = wthor_db::DatabaseBuilder::new().source(path);
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let names: Vec<PathBuf> = wthor_db::list_files(dir, false)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| {
+            matches!(
+                FileKind::from_path(p),
+                Some(FileKind::Players | FileKind::Tournaments)
+            )
+        })
+        .collect();
+    for n in names {
+        builder = builder.source(n);
+    }
+    if let Some(p) = players {
+        builder = builder.players(p);
+    }
+    if let Some(t) = tournaments {
+        builder = builder.tournaments(t);
+    }
+    let db = builder.skip_damaged(true).open()?;
+    // The file itself must have opened.
+    if let Some(e) = db.skipped().iter().find(|e| e.path() == path) {
+        return Err(anyhow::anyhow!("{e}"));
+    }
+    let f = db
+        .files()
+        .iter()
+        .position(|f| f.path() == path)
+        .context("the game file")?;
+    Ok((db, f))
 }
 
 /// Every position of `game` (see [`game_positions`]), with its names, year

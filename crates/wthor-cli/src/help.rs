@@ -100,8 +100,8 @@ Examples:
   wthor info --json testdata/WTH_2001.wtb
   wthor info --encoding iso-8859-2 testdata/WTHOR.JOU
 
-Exit status: 0 ok, 1 with --strict a warning, 2 a file could not be read or is not a
-WTHOR file (the others are still shown), or a usage error.";
+Exit status: 0 ok, 1 with --strict a warning, 2 usage or I/O error (a file that
+cannot be read or is not a WTHOR file; the others are still shown).";
 
 /// `wthor convert --help`.
 pub(crate) const CONVERT: &str = "\
@@ -120,7 +120,7 @@ Examples:
   wthor validate --solve --sample 100 --results results.jsonl path/to/wthor
 
 Exit status: 0 every file read, whatever was found; 1 with --strict a finding or
-warning; 2 a file could not be read, or a usage error.";
+warning; 2 usage or I/O error (a file that cannot be read).";
 
 /// `wthor perft --help`.
 pub(crate) const PERFT: &str = "\
@@ -154,8 +154,8 @@ Examples:
   wthor puzzles testdata/Solitaires_12.pzz
   wthor puzzles --verify testdata/Solitaires_12.pzz testdata/Solitaires_13.pzz
 
-Exit status: 0 every file read; 1 with --strict a puzzle has a problem; 2 a file
-could not be read (or is not a solitaire file), or a usage error.";
+Exit status: 0 every file read; 1 with --strict a puzzle has a problem; 2 usage or
+I/O error (a file that cannot be read or is not a solitaire file).";
 
 /// `wthor completions --help`.
 pub(crate) const COMPLETIONS: &str = "\

@@ -34,7 +34,7 @@ use othello_core::solver::Solver;
 use serde::Serialize;
 use wthor_db::cache::{CacheError, SolveCache, set_aside};
 use wthor_db::verify::{RecordKey, ResultsLog, Shard, Workers, run_parallel, select};
-use wthor_format::{FileKind, NameKind, ReadOptions, WthorFile, parse_any, parse_names_file};
+use wthor_format::{FileKind, ReadOptions, WthorFile, parse_any};
 
 mod theory;
 
@@ -43,47 +43,34 @@ pub(crate) use theory::{SolveArgs, Tally, run_theory};
 /// How often the cache is saved during a run.
 const CACHE_SAVE_EVERY: Duration = Duration::from_secs(60);
 
-/// Player names of a directory, from its players file (`*.JOU`, any case;
-/// the newest by header date when there are several).
+/// Player names of a game file: the players file the database joins it
+/// with (the newest of its own release in its directory, see
+/// [`wthor_db::Join`]).
 #[derive(Debug, Default)]
 pub(crate) struct PlayerNames {
     names: Vec<String>,
 }
 
 impl PlayerNames {
-    /// The names of the players file beside `file`, if any; a players file
-    /// that cannot be read gives no names (numbers are shown instead).
+    /// The names of the players file joined to `file`, if any; a players
+    /// file that cannot be read gives no names (numbers are shown instead).
     pub(crate) fn beside(file: &Path) -> PlayerNames {
-        let dir = match file.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let Ok(entries) = std::fs::read_dir(dir) else {
+        let Ok((db, f)) = crate::game::open_file_with_names(file, None, None) else {
             return PlayerNames::default();
         };
-        let mut best: Option<(wthor_format::CreationDate, Vec<String>)> = None;
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if FileKind::from_path(&path) != Some(FileKind::Players) {
-                continue;
-            }
-            let Ok(bytes) = std::fs::read(&path) else {
-                continue;
-            };
-            let Ok(names) = parse_names_file(&bytes, NameKind::Players, &ReadOptions::default())
-            else {
-                continue;
-            };
-            let date = names.header().created;
-            if best.as_ref().is_none_or(|(d, _)| date > *d) {
-                let list = (0..names.len())
-                    .map(|i| names.name(i).map(|n| n.into_owned()).unwrap_or_default())
-                    .collect();
-                best = Some((date, list));
-            }
-        }
+        let table = db.join(f).players.and_then(|n| db.names(n));
         PlayerNames {
-            names: best.map(|(_, n)| n).unwrap_or_default(),
+            names: table.map_or_else(Vec::new, |t| {
+                (0..t.len())
+                    .map(|i| {
+                        u16::try_from(i)
+                            .ok()
+                            .and_then(|n| t.get(n))
+                            .unwrap_or_default()
+                            .to_owned()
+                    })
+                    .collect()
+            }),
         }
     }
 
