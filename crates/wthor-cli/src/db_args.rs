@@ -31,13 +31,7 @@ impl DbArgs {
         if !self.db.is_empty() {
             return self.db.clone();
         }
-        std::env::var_os("WTHOR_DIR")
-            .map(|v| {
-                std::env::split_paths(&v)
-                    .filter(|p| !p.as_os_str().is_empty())
-                    .collect()
-            })
-            .unwrap_or_default()
+        env_sources()
     }
 
     /// Opens the database, `extra` files added; each damaged file is

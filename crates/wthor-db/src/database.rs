@@ -166,7 +166,7 @@ impl DatabaseBuilder {
         let mut db = Database::from_files(root, files);
         db.skipped = skipped;
         for (join, file) in db.joins.iter_mut().zip(&db.files) {
-            if file.board_size().is_some() {
+            if file.board_size().is_some() || file.kind() == FileKind::Solitaires {
                 join.players = players.or(join.players);
                 join.tournaments = tournaments.or(join.tournaments);
             }
@@ -369,9 +369,11 @@ fn family(path: &Path) -> String {
     }
 }
 
-/// Each game file joined with the newest names files (by header creation
-/// date, then size) of its own release in its directory: same family
-/// ([`family`]), else the FFO's (`WTH`/`WTHOR`); none otherwise.
+/// Each game file (and puzzle file: its puzzles name the players of the
+/// games they come from) joined with the newest names files (by header
+/// creation date, then size) of its own release in its directory: same
+/// family ([`family`]: `Solitaires.jou` for `Solitaires_6.pzz`), else the
+/// FFO's (`WTH`/`WTHOR`); none otherwise.
 fn default_joins(files: &[DbFile]) -> Vec<Join> {
     type Key<'a> = (Option<&'a Path>, String, FileKind);
     let mut newest: BTreeMap<Key<'_>, usize> = BTreeMap::new();
@@ -391,7 +393,7 @@ fn default_joins(files: &[DbFile]) -> Vec<Join> {
     files
         .iter()
         .map(|f| {
-            if f.board_size().is_none() {
+            if f.board_size().is_none() && f.kind() != FileKind::Solitaires {
                 return Join::default();
             }
             let dir = f.path().parent();
