@@ -162,10 +162,10 @@ fn a_changed_file_makes_the_index_stale() {
     assert_eq!(stale(&reopen()), StaleReason::Gone("WTH_2002.wtb".into()));
     std::fs::write(&wtb, &original).unwrap();
     drop(fresh(&reopen(), &path));
-    std::fs::copy(&wtb, dir.path().join("WTH_2003.wtb")).unwrap();
+    std::fs::copy(&wtb, dir.path().join("WTH_2009.wtb")).unwrap();
     assert_eq!(
         stale(&reopen()),
-        StaleReason::NotIndexed("WTH_2003.wtb".into())
+        StaleReason::NotIndexed("WTH_2009.wtb".into())
     );
     // Rebuilt: fresh again.
     let db = reopen();
