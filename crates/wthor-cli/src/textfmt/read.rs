@@ -1,5 +1,5 @@
 //! Readers of the inputs of `wthor import`: games as
-//! [`Incoming`](wthor_db::import::Incoming), each with its file and line,
+//! [`Incoming`], each with its file and line,
 //! or a failure for the line.
 //!
 //! The kind of input is told by the extension, then by the first line:
