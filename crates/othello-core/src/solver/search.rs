@@ -135,11 +135,30 @@ static NEIGHBOURS: [u64; 64] = {
 /// [`bitboard8::flips`](crate::bitboard8::flips), with the square's eight
 /// rays in one cache line, no branch, and an early exit when no opponent
 /// disc touches `x`.
+///
+/// Built with AVX2 (`-C target-cpu=native` on a recent x86-64), the four
+/// rays of each sense go in the four lanes of one vector.
 #[inline]
 pub(crate) fn flips(p: u64, o: u64, x: usize) -> u64 {
     if NEIGHBOURS[x] & o == 0 {
         return 0;
     }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    {
+        // SAFETY: the build enables AVX2 (the cfg above), so every CPU it
+        // runs on has it.
+        unsafe { flips_avx2(p, o, x) }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
+    {
+        flips_rays(p, o, x)
+    }
+}
+
+/// [`flips`] ray by ray (no early exit).
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "avx2"), allow(dead_code))]
+#[inline]
+fn flips_rays(p: u64, o: u64, x: usize) -> u64 {
     let rays = &RAYS[x];
     let mut f = 0;
     for &ray in &rays[..4] {
@@ -149,6 +168,50 @@ pub(crate) fn flips(p: u64, o: u64, x: usize) -> u64 {
         f |= ray_flips_down(ray, p, o);
     }
     f
+}
+
+/// [`flips`] on AVX2: towards higher bits the first square that is not an
+/// opponent disc is the lowest bit of the rest of the ray; towards lower
+/// bits it is the highest, found by smearing the stops downwards along the
+/// ray (shifts of 1, 2 and 4 steps).
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn flips_avx2(p: u64, o: u64, x: usize) -> u64 {
+    use std::arch::x86_64::*;
+    let rays = &RAYS[x];
+    // SAFETY: `rays` holds eight u64, two unaligned 256-bit loads.
+    let (up, down) = unsafe {
+        let at = rays.as_ptr().cast::<__m256i>();
+        (_mm256_loadu_si256(at), _mm256_loadu_si256(at.add(1)))
+    };
+    let pp = _mm256_set1_epi64x(p as i64);
+    let oo = _mm256_set1_epi64x(o as i64);
+    let zero = _mm256_setzero_si256();
+    // Towards higher bits.
+    let stop = _mm256_andnot_si256(oo, up);
+    let first = _mm256_and_si256(stop, _mm256_sub_epi64(zero, stop));
+    let between = _mm256_and_si256(up, _mm256_add_epi64(first, _mm256_set1_epi64x(-1)));
+    let no_p = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
+    let f_up = _mm256_andnot_si256(no_p, between);
+    // Towards lower bits: directions 4..8 step by 1, 7, 8, 9 squares.
+    let step = _mm256_set_epi64x(9, 8, 7, 1);
+    let stop = _mm256_andnot_si256(oo, down);
+    let mut below = _mm256_or_si256(stop, _mm256_srlv_epi64(stop, step));
+    below = _mm256_or_si256(
+        below,
+        _mm256_srlv_epi64(below, _mm256_add_epi64(step, step)),
+    );
+    below = _mm256_or_si256(
+        below,
+        _mm256_srlv_epi64(below, _mm256_slli_epi64::<2>(step)),
+    );
+    let first = _mm256_andnot_si256(_mm256_srlv_epi64(below, step), stop);
+    let between = _mm256_andnot_si256(below, down);
+    let no_p = _mm256_cmpeq_epi64(_mm256_and_si256(first, pp), zero);
+    let f = _mm256_or_si256(f_up, _mm256_andnot_si256(no_p, between));
+    let h = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256::<1>(f));
+    _mm_cvtsi128_si64(_mm_or_si128(h, _mm_unpackhi_epi64(h, h))) as u64
 }
 
 /// `LINE_FLIPS[pos * 256 + line]`: the discs flipped along an 8-square line
