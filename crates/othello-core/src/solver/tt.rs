@@ -73,9 +73,75 @@ fn date_of(d: u64) -> u8 {
 #[repr(align(64))]
 struct Bucket([Entry; 2]);
 
+/// Tables of at least this many bytes are aligned to it (a huge page).
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The memory of a table: zeroed buckets aligned to a huge page when the
+/// table is large and, on Linux, backed by transparent huge pages where
+/// the system allows them (`madvise`). The table is read at random: with
+/// 4 KiB pages nearly every probe of a large table also missed the TLB (a
+/// 128 MiB table made FFO #47–#48 40% slower than a 2 MiB one, for 7%
+/// fewer nodes).
+struct Buckets {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: the buckets hold atomics only, shared like a `Box<[Bucket]>`.
+unsafe impl Send for Buckets {}
+// SAFETY: as above.
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    /// `len` zeroed buckets (an all-zero bucket is an empty one).
+    fn new(len: usize) -> Self {
+        let Ok(layout) = std::alloc::Layout::array::<Bucket>(len) else {
+            panic!("a transposition table of {len} buckets does not fit in memory");
+        };
+        let layout = if layout.size() >= HUGE_PAGE {
+            layout.align_to(HUGE_PAGE).unwrap_or(layout)
+        } else {
+            layout
+        };
+        // SAFETY: `layout` has a non-zero size (`len >= 8`).
+        let raw = unsafe { std::alloc::alloc(layout) };
+        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        #[cfg(target_os = "linux")]
+        if layout.size() >= HUGE_PAGE {
+            // A hint: without huge pages the table still works. Given before
+            // the pages are first touched, so that they are allocated huge.
+            // SAFETY: the range is the allocation just made.
+            unsafe { libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE) };
+        }
+        // SAFETY: `raw` is valid for `layout.size()` bytes, and zero bytes
+        // are a valid `Bucket` (atomics holding 0).
+        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
+        Buckets { ptr, len, layout }
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `ptr` holds `len` initialised buckets until drop.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) };
+    }
+}
+
 /// The shared table. All methods take `&self`; writers race benignly.
 pub(crate) struct Table {
-    buckets: Box<[Bucket]>,
+    buckets: Buckets,
     /// `buckets.len() - 1`.
     mask: usize,
     date: AtomicU64,
@@ -86,9 +152,8 @@ impl Table {
     pub(crate) fn new(bits: u32) -> Self {
         let bits = bits.clamp(4, 32);
         let len = 1usize << (bits - 1);
-        let buckets = (0..len).map(|_| Bucket::default()).collect();
         Table {
-            buckets,
+            buckets: Buckets::new(len),
             mask: len - 1,
             date: AtomicU64::new(1),
         }
@@ -223,6 +288,29 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_large_table_is_empty_aligned_and_usable() {
+        // 2^17 entries: 4 MiB, aligned to a huge page.
+        let t = Table::new(17);
+        assert_eq!(t.buckets.as_ptr() as usize % HUGE_PAGE, 0);
+        assert_eq!(t.buckets.len(), 1 << 16);
+        assert!(
+            t.buckets
+                .iter()
+                .all(|b| b.0.iter().all(|e| e.data.load(Ordering::Relaxed) == 0))
+        );
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (p, o) = (x & 0x0f0f_0f0f_0f0f_0f0f, x & 0xf0f0_f0f0_f0f0_f0f0);
+            t.store(p, o, 20, (-64, 64), 2 * (i % 32) - 32, (i % 64) as u8);
+            let b = t.probe(p, o).unwrap();
+            assert_eq!((b.lower, b.upper), (2 * (i % 32) - 32, 2 * (i % 32) - 32));
+        }
+    }
 
     #[test]
     fn store_then_probe_merges_bounds() {
