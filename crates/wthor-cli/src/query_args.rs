@@ -1,6 +1,7 @@
 //! The query filters shared by the commands that select games (`wthor
 //! search`, `wthor stats`, `wthor export`): players, tournament,
-//! years, result, scores, opening, position, sort, limit.
+//! years, result, scores, opening, position, sort, limit; and the output
+//! format of `wthor search` and `wthor stats`.
 //!
 //! `--exact` makes names match whole (case- and accent-insensitive) rather
 //! than as substrings; it is about names only (the exact solver scores of
@@ -77,6 +78,17 @@ pub(crate) struct QueryArgs {
     /// At most N games (after sorting).
     #[arg(long, value_name = "N")]
     pub(crate) limit: Option<usize>,
+}
+
+/// How `wthor search` and `wthor stats` print: an aligned table, CSV with a
+/// header line, or one JSON object a line.
+//
+// No doc comments on the variants: clap would list them in `--help`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Format {
+    Table,
+    Csv,
+    Jsonl,
 }
 
 /// A result filter.

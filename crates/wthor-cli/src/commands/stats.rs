@@ -24,7 +24,7 @@ use crate::commands::index::IndexArgs;
 use anyhow::Context as _;
 
 use crate::db_args::DbArgs;
-use crate::query_args::QueryArgs;
+use crate::query_args::{Format, QueryArgs};
 
 /// Arguments of `wthor stats`.
 #[derive(Debug, clap::Args)]
@@ -60,13 +60,6 @@ pub(crate) struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    Table,
-    Csv,
-    Jsonl,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
