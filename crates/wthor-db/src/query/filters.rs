@@ -313,6 +313,18 @@ mod tests {
         assert!(!f.player_patterns()[0].matches("Edax (delorme)"));
     }
 
+    /// The error of `to_query` for filters of only these text fields.
+    fn error(opening: &str, position: &str, position_after: &str) -> FiltersError {
+        let some = |t: &str| (!t.is_empty()).then(|| t.to_owned());
+        let f = Filters {
+            opening: some(opening),
+            position: some(position),
+            position_after: some(position_after),
+            ..Filters::default()
+        };
+        f.to_query().unwrap_err()
+    }
+
     #[test]
     fn conflicts_and_bad_text_are_errors_naming_the_character() {
         let both = Filters {
@@ -329,18 +341,10 @@ mod tests {
             alone.to_query().unwrap_err(),
             FiltersError::AsPlayedWithoutOpening
         );
-        let two = Filters {
-            position: Some("-".repeat(64)),
-            position_after: Some("f5".to_owned()),
-            ..Filters::default()
-        };
-        assert_eq!(two.to_query().unwrap_err(), FiltersError::TwoPositions);
+        let obf = "-".repeat(64);
+        assert_eq!(error("", &obf, "f5"), FiltersError::TwoPositions);
 
-        let bad = Filters {
-            position_after: Some("f5z9".to_owned()),
-            ..Filters::default()
-        };
-        let e = bad.to_query().unwrap_err();
+        let e = error("", "", "f5z9");
         assert!(matches!(
             e,
             FiltersError::Text {
@@ -350,19 +354,10 @@ mod tests {
             }
         ));
         assert!(e.to_string().ends_with(" (found 'z')"), "{e}");
-        let short = Filters {
-            position: Some("X".to_owned()),
-            ..Filters::default()
-        };
-        let e = short.to_query().unwrap_err();
+        let e = error("", "X", "");
         assert!(e.to_string().ends_with(" (at the end)"), "{e}");
-        let illegal = Filters {
-            opening: Some("a1".to_owned()),
-            ..Filters::default()
-        };
-        let e = illegal.to_query().unwrap_err();
         assert!(matches!(
-            e,
+            error("a1", "", ""),
             FiltersError::Text {
                 filter: TextFilter::Opening,
                 error: PositionError::Illegal { .. },
