@@ -1,6 +1,7 @@
 //! The query filters shared by the commands that select games (`wthor
 //! search`, `wthor stats`, `wthor export`): players, tournament,
-//! years, result, scores, opening, position, sort, limit.
+//! years, result, scores, opening, position, sort, limit; and the output
+//! format of `wthor search` and `wthor stats`.
 //!
 //! `--exact` makes names match whole (case- and accent-insensitive) rather
 //! than as substrings; it is about names only (the exact solver scores of
@@ -8,7 +9,7 @@
 
 use othello_core::Size;
 use wthor_db::Query;
-use wthor_db::query::{Opening, Outcome, PlayerKind, Position, PositionError, SortKey};
+use wthor_db::query::{Filters, FiltersError, Outcome, SortKey, TextFilter};
 
 /// The filters of a query (all combined with AND).
 #[derive(Debug, Clone, clap::Args)]
@@ -43,11 +44,11 @@ pub(crate) struct QueryArgs {
     pub(crate) result: Option<ResultArg>,
     /// Black's stored discs in A..B (inclusive, e.g. `33..64`).
     #[arg(long, value_name = "A..B", value_parser = parse_discs)]
-    pub(crate) black_discs: Option<(u8, u8)>,
+    pub(crate) black_discs: Option<(Option<u8>, Option<u8>)>,
     /// The stored theoretical score (black's discs after perfect play) in
     /// A..B (inclusive).
     #[arg(long, value_name = "A..B", value_parser = parse_discs)]
-    pub(crate) theoretical: Option<(u8, u8)>,
+    pub(crate) theoretical: Option<(Option<u8>, Option<u8>)>,
     /// Games that start with these moves, under any of the 8 symmetries.
     #[arg(long, value_name = "TRANSCRIPT")]
     pub(crate) opening: Option<String>,
@@ -79,6 +80,17 @@ pub(crate) struct QueryArgs {
     pub(crate) limit: Option<usize>,
 }
 
+/// How `wthor search` and `wthor stats` print: an aligned table, CSV with a
+/// header line, or one JSON object a line.
+//
+// No doc comments on the variants: clap would list them in `--help`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Format {
+    Table,
+    Csv,
+    Jsonl,
+}
+
 /// A result filter.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 pub(crate) enum ResultArg {
@@ -91,8 +103,40 @@ pub(crate) enum ResultArg {
 }
 
 impl QueryArgs {
+    /// The filters as given on the command line.
+    pub(crate) fn filters(&self) -> Filters {
+        Filters {
+            players: self.player.clone(),
+            black: self.black.clone(),
+            white: self.white.clone(),
+            exact: self.exact,
+            program: self.program,
+            human: self.human,
+            tournament: self.tournament.clone(),
+            years: self.year,
+            result: self.result.map(|r| match r {
+                ResultArg::Black => Outcome::BlackWin,
+                ResultArg::White => Outcome::WhiteWin,
+                ResultArg::Draw => Outcome::Draw,
+            }),
+            black_discs: self.black_discs,
+            theoretical: self.theoretical,
+            opening: self.opening.clone(),
+            as_played: self.as_played,
+            position: self.position.clone(),
+            position_after: self.position_after.clone(),
+            size: if self.size == 10 {
+                Size::Ten
+            } else {
+                Size::Eight
+            },
+            sort: self.sort,
+            limit: self.limit,
+        }
+    }
+
     /// The query; a malformed transcript or OBF is a one-line error naming
-    /// the character.
+    /// the option and the character.
     pub(crate) fn build(&self) -> anyhow::Result<Query> {
         if self.player.len() > 2 {
             anyhow::bail!(
@@ -100,80 +144,18 @@ impl QueryArgs {
                 self.player.len()
             );
         }
-        let size = if self.size == 10 {
-            Size::Ten
-        } else {
-            Size::Eight
-        };
-        let mut q = Query::new().exact(self.exact);
-        for p in &self.player {
-            q = q.player(p);
-        }
-        if let Some(b) = &self.black {
-            q = q.black(b);
-        }
-        if let Some(w) = &self.white {
-            q = q.white(w);
-        }
-        if self.program {
-            q = q.kind(PlayerKind::Program);
-        }
-        if self.human {
-            q = q.kind(PlayerKind::Human);
-        }
-        if let Some(t) = &self.tournament {
-            q = q.tournament(t);
-        }
-        if let Some((from, to)) = self.year {
-            q = q.years(from, to);
-        }
-        if let Some(r) = self.result {
-            q = q.result(match r {
-                ResultArg::Black => Outcome::BlackWin,
-                ResultArg::White => Outcome::WhiteWin,
-                ResultArg::Draw => Outcome::Draw,
-            });
-        }
-        if let Some((low, high)) = self.black_discs {
-            q = q.black_discs(low, high);
-        }
-        if let Some((low, high)) = self.theoretical {
-            q = q.theoretical(low, high);
-        }
-        if let Some(text) = &self.opening {
-            let opening = Opening::parse(text, size).map_err(|e| explain("--opening", text, &e))?;
-            q = q.opening(opening).as_played(self.as_played);
-        }
-        if let Some(text) = &self.position {
-            let p = Position::from_obf(text).map_err(|e| explain("--position", text, &e))?;
-            q = q.position(p);
-        }
-        if let Some(text) = &self.position_after {
-            let p = Position::after_transcript(text, size)
-                .map_err(|e| explain("--position-after", text, &e))?;
-            q = q.position(p);
-        }
-        if let Some(key) = self.sort {
-            q = q.sort(key);
-        }
-        if let Some(n) = self.limit {
-            q = q.limit(n);
-        }
-        Ok(q)
-    }
-}
-
-/// A one-line error for a bad OBF or transcript, naming the character.
-fn explain(option: &str, text: &str, e: &PositionError) -> anyhow::Error {
-    let at = match e {
-        PositionError::Obf(o) => Some(o.position()),
-        PositionError::Transcript(t) => Some(t.position()),
-        _ => None,
-    };
-    match at.map(|i| text.trim_start().chars().nth(i)) {
-        Some(Some(c)) => anyhow::anyhow!("{option}: {e} (found {c:?})"),
-        Some(None) => anyhow::anyhow!("{option}: {e} (at the end)"),
-        None => anyhow::anyhow!("{option}: {e}"),
+        self.filters().to_query().map_err(|e| match &e {
+            FiltersError::Text { filter, .. } => {
+                let option = match filter {
+                    TextFilter::Opening => "--opening",
+                    TextFilter::Position => "--position",
+                    TextFilter::PositionAfter => "--position-after",
+                };
+                anyhow::anyhow!("{option}: {e}")
+            }
+            // The conflicts, which clap rules out before.
+            _ => e.into(),
+        })
     }
 }
 
@@ -212,9 +194,9 @@ fn parse_years(text: &str) -> Result<(Option<u16>, Option<u16>), String> {
     parse_range(text)
 }
 
-fn parse_discs(text: &str) -> Result<(u8, u8), String> {
-    let (low, high) = parse_range::<u8>(text)?;
-    Ok((low.unwrap_or(0), high.unwrap_or(u8::MAX)))
+/// Discs `A..B`; an open end is 0 or 255 (see [`Filters::black_discs`]).
+fn parse_discs(text: &str) -> Result<(Option<u8>, Option<u8>), String> {
+    parse_range(text)
 }
 
 fn parse_sort(text: &str) -> Result<SortKey, String> {

@@ -8,6 +8,9 @@
 //! position images), and [`Matcher::matches`] then tests one game, which is
 //! what statistics over a query build on.
 //!
+//! [`Filters`] holds the filters as a front end reads them (the `wthor`
+//! command's flags, the Python keywords) and makes the query.
+//!
 //! Positions are found without replaying every game to the end: a position
 //! with `d` discs is reached after exactly `d − 4` moves, so the first
 //! `d − 4` move squares of a game must all lie in the occupied squares of
@@ -27,6 +30,10 @@ use wthor_format::BoardSize;
 use crate::names::{NamePattern, NameSet};
 use crate::scan::GameRef;
 use crate::{Database, GameId};
+
+mod filters;
+
+pub use filters::{Filters, FiltersError, Found, TextFilter};
 
 /// The result of a game for black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -439,7 +439,7 @@ impl PyDatabase {
         filters: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let parsed = query::parse("stats", filters)?;
-        let query = parsed.query()?;
+        let query = query::to_query(&parsed)?;
         let options = StatsOptions {
             next_moves: next_moves || solve,
             solve,

@@ -6,7 +6,8 @@
 //! | a file that is no WTHOR file (`wthor_db::Error::Format`) | `wthor.FormatError`, with `path`, `offset` and `record` attributes |
 //! | OBF or transcript text (`ObfError`, `TranscriptError`) | `wthor.NotationError` |
 //! | an illegal move (`PlayError`) | `wthor.IllegalMoveError` |
-//! | a query's OBF or transcript (`wthor_db::query::PositionError`) | `wthor.NotationError`, or `wthor.IllegalMoveError` for a move that cannot be played |
+//! | filters that exclude each other (`wthor_db::query::FiltersError`) | `ValueError` |
+//! | a query's OBF or transcript (`FiltersError::Text`) | `wthor.NotationError`, or `wthor.IllegalMoveError` for a move that cannot be played |
 //! | a query that cannot run (`wthor_db::QueryError`: empty range, more than two players, unknown sort key) | `wthor.WthorError` |
 //!
 //! `wthor.WthorError` (a `ValueError`) is the base of the `wthor` exceptions.
@@ -104,27 +105,33 @@ pub(crate) fn query_error(e: &wthor_db::QueryError) -> PyErr {
     WthorError::new_err(message(e))
 }
 
-/// A query's position or opening that cannot be read, `keyword` naming the
-/// argument and the character found added (as `wthor search` reports it).
-pub(crate) fn position_error(
-    keyword: &str,
-    text: &str,
-    e: &wthor_db::query::PositionError,
-) -> PyErr {
-    use wthor_db::query::PositionError;
-    let at = match e {
-        PositionError::Obf(o) => Some(o.position()),
-        PositionError::Transcript(t) => Some(t.position()),
-        _ => None,
-    };
-    let found = match at.map(|i| text.trim_start().chars().nth(i)) {
-        Some(Some(c)) => format!(" (found {c:?})"),
-        Some(None) => " (at the end)".to_owned(),
-        None => String::new(),
-    };
-    let text = format!("{keyword}=: {e}{found}");
+/// Filters that cannot make a query: keywords that exclude each other (a
+/// `ValueError`), or a position or opening that cannot be read, the keyword
+/// named and the character found added (as `wthor search` reports it).
+pub(crate) fn filters_error(e: &wthor_db::query::FiltersError) -> PyErr {
+    use wthor_db::query::{FiltersError, PositionError, TextFilter};
     match e {
-        PositionError::Illegal { .. } => IllegalMoveError::new_err(text),
-        _ => NotationError::new_err(text),
+        FiltersError::ProgramAndHuman => {
+            PyValueError::new_err("program=True and human=True exclude each other")
+        }
+        FiltersError::AsPlayedWithoutOpening => {
+            PyValueError::new_err("as_played=True needs an opening=")
+        }
+        FiltersError::TwoPositions => {
+            PyValueError::new_err("give position= or position_after=, not both")
+        }
+        FiltersError::Text { filter, error, .. } => {
+            let keyword = match filter {
+                TextFilter::Opening => "opening",
+                TextFilter::Position => "position",
+                TextFilter::PositionAfter => "position_after",
+            };
+            let text = format!("{keyword}=: {e}");
+            match error {
+                PositionError::Illegal { .. } => IllegalMoveError::new_err(text),
+                _ => NotationError::new_err(text),
+            }
+        }
+        _ => WthorError::new_err(message(e)),
     }
 }

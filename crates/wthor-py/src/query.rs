@@ -24,16 +24,21 @@
 //! `ValueError` here; the query's own checks (an empty range, more than two
 //! players, an unknown sort key) are `wthor-db`'s and raise
 //! `wthor.WthorError` with its message when the query runs.
+//!
+//! The keywords fill a `wthor_db::query::Filters`, the struct the flags of
+//! `wthor search` fill, and its `to_query` makes the query: the checks
+//! together and the reading of the opening and positions are written once
+//! there.
 
 use othello_core::Size;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
-use wthor_db::query::{Opening, Outcome, PlayerKind, Position, SortKey};
-use wthor_db::{NamePattern, Query};
+use wthor_db::Query;
+use wthor_db::query::{Filters, Outcome};
 
 use crate::board::PyBoard;
-use crate::errors::{position_error, query_error};
+use crate::errors::{filters_error, query_error};
 
 /// The keywords accepted (see the module docs).
 pub(crate) const KEYWORDS: &[&str] = &[
@@ -71,13 +76,13 @@ pub(crate) fn any(filters: Option<&Bound<'_, PyDict>>) -> bool {
 /// `IllegalMoveError` for a bad OBF or transcript, `WthorError` for an
 /// unknown sort key.
 pub(crate) fn query_of(method: &str, filters: Option<&Bound<'_, PyDict>>) -> PyResult<Query> {
-    parse(method, filters)?.query()
+    to_query(&parse(method, filters)?)
 }
 
 /// The keyword filters of `method`, read but not yet checked together.
 ///
 /// # Errors
-/// As [`query_of`], but for the checks of [`Filters::query`].
+/// As [`query_of`], but for the checks of [`to_query`].
 pub(crate) fn parse(method: &str, filters: Option<&Bound<'_, PyDict>>) -> PyResult<Filters> {
     let mut f = Filters::default();
     if let Some(d) = filters {
@@ -86,33 +91,20 @@ pub(crate) fn parse(method: &str, filters: Option<&Bound<'_, PyDict>>) -> PyResu
             if value.is_none() && KEYWORDS.contains(&key.as_str()) {
                 continue;
             }
-            f.set(method, &key, &value)?;
+            set(&mut f, method, &key, &value)?;
         }
     }
     Ok(f)
 }
 
-/// The filters as given, before they are checked together.
-#[derive(Default)]
-pub(crate) struct Filters {
-    players: Vec<String>,
-    black: Option<String>,
-    white: Option<String>,
-    exact: bool,
-    program: bool,
-    human: bool,
-    tournament: Option<String>,
-    years: Option<(Option<u16>, Option<u16>)>,
-    result: Option<Outcome>,
-    black_discs: Option<(u8, u8)>,
-    theoretical: Option<(u8, u8)>,
-    opening: Option<String>,
-    as_played: bool,
-    position: Option<String>,
-    position_after: Option<String>,
-    size: Option<u8>,
-    sort: Option<SortKey>,
-    limit: Option<usize>,
+/// The query, built as `wthor search` builds it from its flags, the
+/// conflicts worded with the keywords.
+///
+/// # Errors
+/// `ValueError` for keywords that exclude each other, `NotationError` or
+/// `IllegalMoveError` for a bad OBF or transcript.
+pub(crate) fn to_query(filters: &Filters) -> PyResult<Query> {
+    filters.to_query().map_err(|e| filters_error(&e))
 }
 
 /// A pair `(a, b)`, either end None.
@@ -128,179 +120,84 @@ fn pair<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
     })
 }
 
-impl Filters {
-    fn set(&mut self, method: &str, key: &str, v: &Bound<'_, PyAny>) -> PyResult<()> {
-        let text = |v: &Bound<'_, PyAny>| -> PyResult<String> {
-            v.extract::<String>().map_err(|_| {
-                PyTypeError::new_err(format!("{key}= expects a str, got {}", type_name(v)))
-            })
-        };
-        match key {
-            "player" => {
-                if v.is_instance_of::<PyString>() {
-                    self.players = vec![text(v)?];
-                } else {
-                    let names: Vec<String> = v.extract().map_err(|_| {
-                        PyTypeError::new_err(format!(
-                            "player= expects a name or a pair of names, got {}",
-                            type_name(v)
-                        ))
-                    })?;
-                    self.players = names;
+/// Reads keyword `key` of `method` into `f`.
+fn set(f: &mut Filters, method: &str, key: &str, v: &Bound<'_, PyAny>) -> PyResult<()> {
+    let text = |v: &Bound<'_, PyAny>| -> PyResult<String> {
+        v.extract::<String>().map_err(|_| {
+            PyTypeError::new_err(format!("{key}= expects a str, got {}", type_name(v)))
+        })
+    };
+    match key {
+        "player" => {
+            if v.is_instance_of::<PyString>() {
+                f.players = vec![text(v)?];
+            } else {
+                let names: Vec<String> = v.extract().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "player= expects a name or a pair of names, got {}",
+                        type_name(v)
+                    ))
+                })?;
+                f.players = names;
+            }
+        }
+        "black" => f.black = Some(text(v)?),
+        "white" => f.white = Some(text(v)?),
+        "tournament" => f.tournament = Some(text(v)?),
+        "opening" => f.opening = Some(text(v)?),
+        "position_after" => f.position_after = Some(text(v)?),
+        "position" => {
+            f.position = Some(if v.is_instance_of::<PyBoard>() {
+                v.call_method0("obf")?.extract()?
+            } else {
+                text(v)?
+            });
+        }
+        "exact" => f.exact = v.extract()?,
+        "program" => f.program = v.extract()?,
+        "human" => f.human = v.extract()?,
+        "as_played" => f.as_played = v.extract()?,
+        "years" => {
+            f.years = Some(match v.extract::<u16>() {
+                Ok(y) => (Some(y), Some(y)),
+                Err(_) => pair::<u16>(key, v)?,
+            });
+        }
+        "black_discs" => f.black_discs = Some(pair::<u8>(key, v)?),
+        "theoretical" => f.theoretical = Some(pair::<u8>(key, v)?),
+        "result" => {
+            f.result = Some(match text(v)?.as_str() {
+                "black" => Outcome::BlackWin,
+                "white" => Outcome::WhiteWin,
+                "draw" => Outcome::Draw,
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "result={other:?}: expected \"black\", \"white\" or \"draw\""
+                    )));
                 }
-            }
-            "black" => self.black = Some(text(v)?),
-            "white" => self.white = Some(text(v)?),
-            "tournament" => self.tournament = Some(text(v)?),
-            "opening" => self.opening = Some(text(v)?),
-            "position_after" => self.position_after = Some(text(v)?),
-            "position" => {
-                self.position = Some(if v.is_instance_of::<PyBoard>() {
-                    v.call_method0("obf")?.extract()?
-                } else {
-                    text(v)?
-                });
-            }
-            "exact" => self.exact = v.extract()?,
-            "program" => self.program = v.extract()?,
-            "human" => self.human = v.extract()?,
-            "as_played" => self.as_played = v.extract()?,
-            "years" => {
-                self.years = Some(match v.extract::<u16>() {
-                    Ok(y) => (Some(y), Some(y)),
-                    Err(_) => pair::<u16>(key, v)?,
-                });
-            }
-            "black_discs" | "theoretical" => {
-                let (low, high) = pair::<u8>(key, v)?;
-                let range = Some((low.unwrap_or(0), high.unwrap_or(u8::MAX)));
-                if key == "black_discs" {
-                    self.black_discs = range;
-                } else {
-                    self.theoretical = range;
-                }
-            }
-            "result" => {
-                self.result = Some(match text(v)?.as_str() {
-                    "black" => Outcome::BlackWin,
-                    "white" => Outcome::WhiteWin,
-                    "draw" => Outcome::Draw,
-                    other => {
-                        return Err(PyValueError::new_err(format!(
-                            "result={other:?}: expected \"black\", \"white\" or \"draw\""
-                        )));
-                    }
-                });
-            }
-            "size" => {
-                let size: u8 = v.extract()?;
-                if size != 8 && size != 10 {
+            });
+        }
+        "size" => {
+            f.size = match v.extract::<u8>()? {
+                8 => Size::Eight,
+                10 => Size::Ten,
+                size => {
                     return Err(PyValueError::new_err(format!(
                         "size={size}: the board size is 8 or 10"
                     )));
                 }
-                self.size = Some(size);
-            }
-            "sort" => self.sort = Some(text(v)?.parse().map_err(|e| query_error(&e))?),
-            "limit" => self.limit = Some(v.extract()?),
-            _ => {
-                return Err(PyTypeError::new_err(format!(
-                    "{method}() got an unexpected keyword argument '{key}' (filters: {})",
-                    KEYWORDS.join(", ")
-                )));
-            }
+            };
         }
-        Ok(())
+        "sort" => f.sort = Some(text(v)?.parse().map_err(|e| query_error(&e))?),
+        "limit" => f.limit = Some(v.extract()?),
+        _ => {
+            return Err(PyTypeError::new_err(format!(
+                "{method}() got an unexpected keyword argument '{key}' (filters: {})",
+                KEYWORDS.join(", ")
+            )));
+        }
     }
-
-    /// The `player` names as patterns (whole names with `exact`), as
-    /// `wthor stats` selects the player records to show.
-    pub(crate) fn player_patterns(&self) -> Vec<NamePattern> {
-        self.players
-            .iter()
-            .map(|p| {
-                if self.exact {
-                    NamePattern::exact(p)
-                } else {
-                    NamePattern::substring(p)
-                }
-            })
-            .collect()
-    }
-
-    /// The query, built as `wthor search` builds it from its flags.
-    pub(crate) fn query(&self) -> PyResult<Query> {
-        if self.program && self.human {
-            return Err(PyValueError::new_err(
-                "program=True and human=True exclude each other",
-            ));
-        }
-        if self.as_played && self.opening.is_none() {
-            return Err(PyValueError::new_err("as_played=True needs an opening="));
-        }
-        if self.position.is_some() && self.position_after.is_some() {
-            return Err(PyValueError::new_err(
-                "give position= or position_after=, not both",
-            ));
-        }
-        let size = if self.size == Some(10) {
-            Size::Ten
-        } else {
-            Size::Eight
-        };
-        let mut q = Query::new().exact(self.exact);
-        for p in &self.players {
-            q = q.player(p);
-        }
-        if let Some(b) = &self.black {
-            q = q.black(b);
-        }
-        if let Some(w) = &self.white {
-            q = q.white(w);
-        }
-        if self.program {
-            q = q.kind(PlayerKind::Program);
-        }
-        if self.human {
-            q = q.kind(PlayerKind::Human);
-        }
-        if let Some(t) = &self.tournament {
-            q = q.tournament(t);
-        }
-        if let Some((from, to)) = self.years {
-            q = q.years(from, to);
-        }
-        if let Some(r) = self.result {
-            q = q.result(r);
-        }
-        if let Some((low, high)) = self.black_discs {
-            q = q.black_discs(low, high);
-        }
-        if let Some((low, high)) = self.theoretical {
-            q = q.theoretical(low, high);
-        }
-        if let Some(text) = &self.opening {
-            let opening =
-                Opening::parse(text, size).map_err(|e| position_error("opening", text, &e))?;
-            q = q.opening(opening).as_played(self.as_played);
-        }
-        if let Some(text) = &self.position {
-            let p = Position::from_obf(text).map_err(|e| position_error("position", text, &e))?;
-            q = q.position(p);
-        }
-        if let Some(text) = &self.position_after {
-            let p = Position::after_transcript(text, size)
-                .map_err(|e| position_error("position_after", text, &e))?;
-            q = q.position(p);
-        }
-        if let Some(key) = self.sort {
-            q = q.sort(key);
-        }
-        if let Some(n) = self.limit {
-            q = q.limit(n);
-        }
-        Ok(q)
-    }
+    Ok(())
 }
 
 /// The type name of a value, for messages.

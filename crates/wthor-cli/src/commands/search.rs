@@ -19,7 +19,7 @@ use wthor_format::BoardSize;
 
 use crate::commands::index::IndexArgs;
 use crate::db_args::DbArgs;
-use crate::query_args::QueryArgs;
+use crate::query_args::{Format, QueryArgs};
 
 /// Arguments of `wthor search`.
 #[derive(Debug, clap::Args)]
@@ -36,13 +36,6 @@ pub(crate) struct Args {
     /// Print only the number of games.
     #[arg(long)]
     count: bool,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    Table,
-    Csv,
-    Jsonl,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {

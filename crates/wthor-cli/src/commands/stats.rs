@@ -16,15 +16,15 @@ use std::process::ExitCode;
 
 use othello_core::{Board, Size};
 use serde_json::json;
+use wthor_db::Stats;
 use wthor_db::query::Position;
 use wthor_db::stats::{NextMoves, PlayerRecord, Record, Results, Solved, StatsOptions};
-use wthor_db::{NamePattern, Stats};
 
 use crate::commands::index::IndexArgs;
 use anyhow::Context as _;
 
 use crate::db_args::DbArgs;
-use crate::query_args::QueryArgs;
+use crate::query_args::{Format, QueryArgs};
 
 /// Arguments of `wthor stats`.
 #[derive(Debug, clap::Args)]
@@ -62,13 +62,6 @@ pub(crate) struct Args {
     format: Format,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    Table,
-    Csv,
-    Jsonl,
-}
-
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let query = args.query.build()?;
     let db = args.db.open()?;
@@ -89,18 +82,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         },
         None => db.stats(&query, &options).context("statistics")?,
     };
-    let patterns: Vec<NamePattern> = args
-        .query
-        .player
-        .iter()
-        .map(|p| {
-            if args.query.exact {
-                NamePattern::exact(p)
-            } else {
-                NamePattern::substring(p)
-            }
-        })
-        .collect();
+    let patterns = args.query.filters().player_patterns();
     let players: Vec<&PlayerRecord> = if patterns.is_empty() {
         stats.players.iter().collect()
     } else {

@@ -5,7 +5,8 @@
 use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
-const COMMANDS: [&str; 18] = [
+/// Every subcommand of `wthor`.
+pub(crate) const COMMANDS: [&str; 18] = [
     "info",
     "export",
     "import",

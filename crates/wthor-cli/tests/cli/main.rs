@@ -61,26 +61,7 @@ fn help_lists_the_subcommands() {
     let out = wthor(&["--help"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    for cmd in [
-        "info",
-        "convert",
-        "validate",
-        "perft",
-        "replay",
-        "solve",
-        "puzzles",
-        "show",
-        "stream",
-        "install",
-        "completions",
-        "search",
-        "stats",
-        "index",
-        "results",
-        "cache",
-        "export",
-        "import",
-    ] {
+    for cmd in help::COMMANDS {
         assert!(text.contains(cmd), "--help lacks {cmd}");
     }
 }

@@ -1,0 +1,368 @@
+//! [`Filters`]: the filters of a query as a front end reads them (names,
+//! ranges with open ends, the opening and positions still as text), turned
+//! into a [`Query`] in one place. The flags of `wthor search`, `stats` and
+//! `export` and the keyword arguments of the Python `Database` methods both
+//! fill a `Filters` and call [`Filters::to_query`].
+
+use othello_core::Size;
+
+use super::{Opening, Outcome, PlayerKind, Position, PositionError, Query, SortKey};
+use crate::names::NamePattern;
+
+/// The filters of a query as given, before they are checked together and
+/// read: plain data, every field public, [`Filters::default`] filtering
+/// nothing.
+///
+/// ```
+/// use wthor_db::query::Filters;
+///
+/// let filters = Filters {
+///     players: vec!["Edax".to_owned()],
+///     years: Some((Some(2001), None)),
+///     opening: Some("f5d6".to_owned()),
+///     ..Filters::default()
+/// };
+/// let query = filters.to_query()?;
+/// # let _ = query;
+/// # Ok::<(), wthor_db::query::FiltersError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Filters {
+    /// Games where each name plays either colour (two: games between the
+    /// two); see [`Query::player`].
+    pub players: Vec<String>,
+    /// Games where this name has black.
+    pub black: Option<String>,
+    /// Games where this name has white.
+    pub white: Option<String>,
+    /// Names match whole names, not substrings.
+    pub exact: bool,
+    /// Only games with a program.
+    pub program: bool,
+    /// Only games between humans (excludes `program`).
+    pub human: bool,
+    /// Games of tournaments whose name matches.
+    pub tournament: Option<String>,
+    /// Years from..to (inclusive, either end open).
+    pub years: Option<(Option<u16>, Option<u16>)>,
+    /// The result.
+    pub result: Option<Outcome>,
+    /// Black's stored discs low..high (inclusive; an open end is 0 or 255).
+    pub black_discs: Option<(Option<u8>, Option<u8>)>,
+    /// The stored theoretical score low..high (as `black_discs`).
+    pub theoretical: Option<(Option<u8>, Option<u8>)>,
+    /// Games that start with this transcript, under any of the 8
+    /// symmetries unless `as_played`.
+    pub opening: Option<String>,
+    /// Match `opening` as played (no symmetry); needs an `opening`.
+    pub as_played: bool,
+    /// Games that reach this OBF position, in any orientation (its size told
+    /// by its length).
+    pub position: Option<String>,
+    /// Games that reach the position after this transcript, in any
+    /// orientation (excludes `position`).
+    pub position_after: Option<String>,
+    /// The board size of `opening` and `position_after`.
+    pub size: Size,
+    /// The order of the games.
+    pub sort: Option<SortKey>,
+    /// At most this many games (after sorting).
+    pub limit: Option<usize>,
+}
+
+impl Default for Filters {
+    /// No filter, 8x8 transcripts.
+    fn default() -> Filters {
+        Filters {
+            players: Vec::new(),
+            black: None,
+            white: None,
+            exact: false,
+            program: false,
+            human: false,
+            tournament: None,
+            years: None,
+            result: None,
+            black_discs: None,
+            theoretical: None,
+            opening: None,
+            as_played: false,
+            position: None,
+            position_after: None,
+            size: Size::Eight,
+            sort: None,
+            limit: None,
+        }
+    }
+}
+
+/// A filter given as text (a transcript or an OBF position).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextFilter {
+    /// [`Filters::opening`].
+    Opening,
+    /// [`Filters::position`].
+    Position,
+    /// [`Filters::position_after`].
+    PositionAfter,
+}
+
+/// Where a text filter could not be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Found {
+    /// At this character.
+    Char(char),
+    /// At the end of the text.
+    End,
+}
+
+/// Why [`Filters::to_query`] failed. The messages name no front end's
+/// flag or keyword: a front end adds its own, and may word the conflicts
+/// (which its argument parser may already rule out) its own way.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FiltersError {
+    /// Both `program` and `human`.
+    #[error("program and human exclude each other")]
+    ProgramAndHuman,
+    /// `as_played` without an `opening`.
+    #[error("as played needs an opening")]
+    AsPlayedWithoutOpening,
+    /// Both `position` and `position_after`.
+    #[error("give a position or a position after a transcript, not both")]
+    TwoPositions,
+    /// A transcript or OBF position that cannot be read; the message is
+    /// the error's followed by ` (found 'c')` or ` (at the end)` when it
+    /// has a place.
+    #[error("{error}{}", found_suffix(*.found))]
+    Text {
+        /// Which filter.
+        filter: TextFilter,
+        /// Why.
+        error: PositionError,
+        /// The character the error points at, if it points at one.
+        found: Option<Found>,
+    },
+}
+
+fn found_suffix(found: Option<Found>) -> String {
+    match found {
+        Some(Found::Char(c)) => format!(" (found {c:?})"),
+        Some(Found::End) => " (at the end)".to_owned(),
+        None => String::new(),
+    }
+}
+
+impl FiltersError {
+    fn text(filter: TextFilter, text: &str, error: PositionError) -> FiltersError {
+        let at = match &error {
+            PositionError::Obf(o) => Some(o.position()),
+            PositionError::Transcript(t) => Some(t.position()),
+            PositionError::Illegal { .. } => None,
+        };
+        let found = at.map(|i| {
+            text.trim_start()
+                .chars()
+                .nth(i)
+                .map_or(Found::End, Found::Char)
+        });
+        FiltersError::Text {
+            filter,
+            error,
+            found,
+        }
+    }
+}
+
+impl Filters {
+    /// The query: the conflicts checked (`program` with `human`,
+    /// `as_played` without `opening`, `position` with `position_after`),
+    /// then the opening and the positions read. The query's own checks (an
+    /// empty range, more than two players) are left to the database, when
+    /// the query runs.
+    ///
+    /// # Errors
+    /// A [`FiltersError`]: a conflict, or the first text filter that cannot
+    /// be read (opening, position, position after), naming the character.
+    pub fn to_query(&self) -> Result<Query, FiltersError> {
+        if self.program && self.human {
+            return Err(FiltersError::ProgramAndHuman);
+        }
+        if self.as_played && self.opening.is_none() {
+            return Err(FiltersError::AsPlayedWithoutOpening);
+        }
+        if self.position.is_some() && self.position_after.is_some() {
+            return Err(FiltersError::TwoPositions);
+        }
+        let mut q = Query::new().exact(self.exact);
+        for p in &self.players {
+            q = q.player(p);
+        }
+        if let Some(b) = &self.black {
+            q = q.black(b);
+        }
+        if let Some(w) = &self.white {
+            q = q.white(w);
+        }
+        if self.program {
+            q = q.kind(PlayerKind::Program);
+        }
+        if self.human {
+            q = q.kind(PlayerKind::Human);
+        }
+        if let Some(t) = &self.tournament {
+            q = q.tournament(t);
+        }
+        if let Some((from, to)) = self.years {
+            q = q.years(from, to);
+        }
+        if let Some(r) = self.result {
+            q = q.result(r);
+        }
+        if let Some((low, high)) = self.black_discs {
+            q = q.black_discs(low.unwrap_or(0), high.unwrap_or(u8::MAX));
+        }
+        if let Some((low, high)) = self.theoretical {
+            q = q.theoretical(low.unwrap_or(0), high.unwrap_or(u8::MAX));
+        }
+        if let Some(text) = &self.opening {
+            let opening = Opening::parse(text, self.size)
+                .map_err(|e| FiltersError::text(TextFilter::Opening, text, e))?;
+            q = q.opening(opening).as_played(self.as_played);
+        }
+        if let Some(text) = &self.position {
+            let p = Position::from_obf(text)
+                .map_err(|e| FiltersError::text(TextFilter::Position, text, e))?;
+            q = q.position(p);
+        }
+        if let Some(text) = &self.position_after {
+            let p = Position::after_transcript(text, self.size)
+                .map_err(|e| FiltersError::text(TextFilter::PositionAfter, text, e))?;
+            q = q.position(p);
+        }
+        if let Some(key) = self.sort {
+            q = q.sort(key);
+        }
+        if let Some(n) = self.limit {
+            q = q.limit(n);
+        }
+        Ok(q)
+    }
+
+    /// The `players` as name patterns (whole names with `exact`), as the
+    /// statistics select the player records to show.
+    #[must_use]
+    pub fn player_patterns(&self) -> Vec<NamePattern> {
+        self.players
+            .iter()
+            .map(|p| {
+                if self.exact {
+                    NamePattern::exact(p)
+                } else {
+                    NamePattern::substring(p)
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_filter_is_the_empty_query() {
+        let q = Filters::default().to_query().unwrap();
+        assert_eq!(format!("{q:?}"), format!("{:?}", Query::new()));
+    }
+
+    #[test]
+    fn the_fields_build_the_query_the_builder_builds() {
+        let f = Filters {
+            players: vec!["Edax".to_owned(), "Tastet".to_owned()],
+            exact: true,
+            human: true,
+            years: Some((Some(2001), None)),
+            result: Some(Outcome::Draw),
+            black_discs: Some((Some(33), None)),
+            theoretical: Some((None, Some(32))),
+            opening: Some("f5d6".to_owned()),
+            as_played: true,
+            position_after: Some("f5d6c3".to_owned()),
+            sort: Some(SortKey::Score),
+            limit: Some(3),
+            ..Filters::default()
+        };
+        let built = Query::new()
+            .exact(true)
+            .player("Edax")
+            .player("Tastet")
+            .kind(PlayerKind::Human)
+            .years(Some(2001), None)
+            .result(Outcome::Draw)
+            .black_discs(33, u8::MAX)
+            .theoretical(0, 32)
+            .opening(Opening::parse("f5d6", Size::Eight).unwrap())
+            .as_played(true)
+            .position(Position::after_transcript("f5d6c3", Size::Eight).unwrap())
+            .sort(SortKey::Score)
+            .limit(3);
+        assert_eq!(format!("{:?}", f.to_query().unwrap()), format!("{built:?}"));
+        assert_eq!(f.player_patterns().len(), 2);
+        assert!(f.player_patterns()[0].matches("edax"));
+        assert!(!f.player_patterns()[0].matches("Edax (delorme)"));
+    }
+
+    /// The error of `to_query` for filters of only these text fields.
+    fn error(opening: &str, position: &str, position_after: &str) -> FiltersError {
+        let some = |t: &str| (!t.is_empty()).then(|| t.to_owned());
+        let f = Filters {
+            opening: some(opening),
+            position: some(position),
+            position_after: some(position_after),
+            ..Filters::default()
+        };
+        f.to_query().unwrap_err()
+    }
+
+    #[test]
+    fn conflicts_and_bad_text_are_errors_naming_the_character() {
+        let both = Filters {
+            program: true,
+            human: true,
+            ..Filters::default()
+        };
+        assert_eq!(both.to_query().unwrap_err(), FiltersError::ProgramAndHuman);
+        let alone = Filters {
+            as_played: true,
+            ..Filters::default()
+        };
+        assert_eq!(
+            alone.to_query().unwrap_err(),
+            FiltersError::AsPlayedWithoutOpening
+        );
+        let obf = "-".repeat(64);
+        assert_eq!(error("", &obf, "f5"), FiltersError::TwoPositions);
+
+        let e = error("", "", "f5z9");
+        assert!(matches!(
+            e,
+            FiltersError::Text {
+                filter: TextFilter::PositionAfter,
+                found: Some(Found::Char('z')),
+                ..
+            }
+        ));
+        assert!(e.to_string().ends_with(" (found 'z')"), "{e}");
+        let e = error("", "X", "");
+        assert!(e.to_string().ends_with(" (at the end)"), "{e}");
+        assert!(matches!(
+            error("a1", "", ""),
+            FiltersError::Text {
+                filter: TextFilter::Opening,
+                error: PositionError::Illegal { .. },
+                found: None,
+            }
+        ));
+    }
+}
