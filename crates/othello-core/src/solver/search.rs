@@ -908,7 +908,14 @@ impl<'a> Search<'a> {
                 for j in i..len {
                     Self::pick(&mut list, j, len);
                 }
-                let (b, m) = self.parallel_siblings(p, o, &list[i..len], alpha_now, beta, n);
+                let (b, m) = if beta == alpha_now + 1 {
+                    // A null window (the root's tests): the first sibling
+                    // that cuts stops the others. (Searched to the end, they
+                    // made FFO #41 and #48 slower on two threads than on one.)
+                    self.parallel_nws(p, o, &list[i..len], alpha_now, n)
+                } else {
+                    self.parallel_siblings(p, o, &list[i..len], alpha_now, beta, n)
+                };
                 if b > best {
                     best = b;
                     best_move = m;
