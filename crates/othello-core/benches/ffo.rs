@@ -5,6 +5,10 @@
 //! FFO=40-44 THREADS=2 TT_BITS=24 cargo bench -p othello-core --bench ffo
 //! ```
 //!
+//! For the figures of an engine built for its machine (AVX2 flips and
+//! legal moves, POPCNT), build with
+//! `RUSTFLAGS="-C target-cpu=native" cargo bench --target-dir target/native …`.
+//!
 //! `FFO` picks the positions (`40-49` by default, the headline figure;
 //! `n` or `a-b`; `none` to skip), `THREADS` the search threads (1),
 //! `TT_BITS` the table size (2^22 entries). Each position is solved with an

@@ -28,15 +28,20 @@
 //! - stability cutoffs (the opponent's stable discs bound the score) and
 //!   enhanced transposition cutoffs (a child whose stored bound already
 //!   cuts, or already fails low, is not searched);
-//! - specialised code for the last four empties, which counts the flips of
-//!   the last move with four table look-ups instead of making it;
+//! - no table and parity ordering at 7 empties and fewer; specialised code
+//!   for the last four empties, which counts the flips of the last move
+//!   with four table look-ups instead of making it; flips by vector
+//!   instructions when the build enables AVX2 (`-C target-cpu=native` on a
+//!   recent x86-64 CPU: about 20% faster than the portable build);
+//! - the table aligned to 2 MiB and, on Linux, backed by transparent huge
+//!   pages (fewer TLB misses on its random reads);
 //! - young-brothers-wait parallel search on a rayon pool
-//!   ([`SolverOptions::threads`]): at PV nodes from 12 empties, and at
-//!   null-window nodes from 15 empties once the eldest child failed to
-//!   cut, where the first sibling that cuts stops the others (and the
-//!   splits below them; a stopped search stores nothing); scores never
-//!   depend on it. For many positions, one sequential solver per core is
-//!   the faster use of cores.
+//!   ([`SolverOptions::threads`]): at the nodes of the root's tests from 12
+//!   empties and at null-window nodes from 15 empties once the eldest
+//!   child failed to cut, where the first sibling that cuts stops the
+//!   others (and the splits below them; a stopped search stores nothing);
+//!   scores never depend on it. For many positions, one sequential solver
+//!   per core is the faster use of cores.
 //!
 //! [`GenericSolver`] is a simpler exact solver written once over the
 //! [`Board`](crate::Board) trait: it solves 10x10 positions with few
