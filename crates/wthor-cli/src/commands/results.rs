@@ -31,6 +31,7 @@ use serde::{Deserialize as _, Serialize};
 use wthor_db::id::file_label;
 use wthor_db::verify::{LogRecord, Merged, TheoryCheck, TheoryStatus, merge_results, read_results};
 
+use crate::textfmt::csv::field;
 use crate::verify::Tally;
 
 /// Arguments of `wthor results`.
@@ -301,7 +302,7 @@ fn list_mismatches(
                     r.status.to_owned(),
                     r.obf.unwrap_or_default().to_owned(),
                 ];
-                let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
+                let line: Vec<String> = fields.iter().map(|f| field(f)).collect();
                 writeln!(out, "{}", line.join(","))?;
             }
         }
@@ -327,16 +328,6 @@ fn list_mismatches(
     Ok(())
 }
 
-/// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
-/// break, with its quotes doubled.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
-    }
-}
-
 fn merge(args: &MergeArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let merged = read_all(&args.logs)?;
     report_conflicts(&merged, &args.logs);
@@ -357,14 +348,4 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         merged.conflicts.len()
     )?;
     Ok(super::exit_code(false, !merged.conflicts.is_empty()))
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn csv_fields_are_quoted_when_needed() {
-        assert_eq!(super::csv_field("Tastet Marc"), "Tastet Marc");
-        assert_eq!(super::csv_field("a,b"), "\"a,b\"");
-        assert_eq!(super::csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-    }
 }

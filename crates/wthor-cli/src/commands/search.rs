@@ -20,6 +20,7 @@ use wthor_format::BoardSize;
 use crate::commands::index::IndexArgs;
 use crate::db_args::DbArgs;
 use crate::query_args::{Format, QueryArgs};
+use crate::textfmt::csv::field;
 
 /// Arguments of `wthor search`.
 #[derive(Debug, clap::Args)]
@@ -165,11 +166,11 @@ fn print(db: &Database, ids: &[GameId], format: Format, out: &mut dyn Write) -> 
                 writeln!(
                     out,
                     "{},{},{},{},{},{},{},{},{}",
-                    csv(&r.id),
+                    field(&r.id),
                     r.year,
-                    csv(&r.black.to_string()),
-                    csv(&r.white.to_string()),
-                    csv(&r.tournament.to_string()),
+                    field(&r.black.to_string()),
+                    field(&r.white.to_string()),
+                    field(&r.tournament.to_string()),
                     r.black_discs,
                     r.white_discs,
                     r.theoretical,
@@ -198,13 +199,4 @@ fn print(db: &Database, ids: &[GameId], format: Format, out: &mut dyn Write) -> 
         }
     }
     Ok(())
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-fn csv(field: &str) -> String {
-    if field.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", field.replace('"', "\"\""))
-    } else {
-        field.to_owned()
-    }
 }

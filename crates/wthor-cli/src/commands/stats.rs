@@ -25,6 +25,7 @@ use anyhow::Context as _;
 
 use crate::db_args::DbArgs;
 use crate::query_args::{Format, QueryArgs};
+use crate::textfmt::csv::field;
 
 /// Arguments of `wthor stats`.
 #[derive(Debug, clap::Args)]
@@ -323,15 +324,6 @@ fn players_table(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-fn field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_owned()
-    }
 }
 
 fn results_csv(r: &Results) -> String {

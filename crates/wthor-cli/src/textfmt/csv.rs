@@ -14,6 +14,17 @@ use wthor_db::Database;
 
 use super::{ExportCounts, MoveNames, Row, Scratch, digits, name_text};
 
+/// One CSV field of a small hand-written table (`search`, `stats`,
+/// `results`): quoted when it holds a comma, a quote or a line break,
+/// with its quotes doubled (RFC 4180).
+pub(crate) fn field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
 /// The header names, in order.
 pub(crate) const COLUMNS: [&str; 13] = [
     "game",
@@ -88,5 +99,15 @@ pub(crate) fn write_row(
 pub(crate) fn finish(scratch: &mut Scratch, out: &mut Vec<u8>) {
     if let Some(w) = scratch.csv.take() {
         *out = w.into_inner().expect("writing CSV to memory");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fields_are_quoted_when_needed() {
+        assert_eq!(super::field("Tastet Marc"), "Tastet Marc");
+        assert_eq!(super::field("a,b"), "\"a,b\"");
+        assert_eq!(super::field("say \"hi\""), "\"say \"\"hi\"\"\"");
     }
 }
