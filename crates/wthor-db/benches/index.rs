@@ -7,9 +7,9 @@
 //! files); position searches with the index for positions after 10, 20 and
 //! 40 moves of a real game, beside the same searches by a scan; next-move
 //! statistics of the 10-move position without and with the index. Each
-//! query figure is the best of 7 runs, wall clock, rayon's default pool.
+//! query figure is the best of 7 runs (3 with `WTHOR_BENCH_QUICK`), wall
+//! clock, rayon's default pool.
 
-use std::hint::black_box;
 use std::time::Instant;
 
 use othello_core::Board8;
@@ -19,19 +19,8 @@ use wthor_db::query::Position;
 use wthor_db::stats::StatsOptions;
 use wthor_db::{Database, Query};
 
-const RUNS: usize = 7;
-
-fn best<T>(mut f: impl FnMut() -> T) -> (f64, T) {
-    let mut best = f64::MAX;
-    let mut out = None;
-    for _ in 0..RUNS {
-        let t = Instant::now();
-        let r = black_box(f());
-        best = best.min(t.elapsed().as_secs_f64() * 1e3);
-        out = Some(r);
-    }
-    (best, out.expect("at least one run"))
-}
+mod common;
+use common::best;
 
 fn main() {
     let Some(data) = std::env::var_os("WTHOR_DATA") else {

@@ -10,31 +10,14 @@
 
 use std::hint::black_box;
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::{Board, Board8};
 use wthor_db::Query;
 use wthor_db::query::{Opening, Position};
 
-/// The best wall-clock time of 7 runs of `f` (3 when quick), in
-/// milliseconds.
-fn best<T>(mut f: impl FnMut() -> T) -> (f64, T) {
-    let runs = if std::env::var_os("WTHOR_BENCH_QUICK").is_some() {
-        3
-    } else {
-        7
-    };
-    let mut best = f64::MAX;
-    let mut out = None;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let r = black_box(f());
-        best = best.min(t.elapsed().as_secs_f64() * 1e3);
-        out = Some(r);
-    }
-    (best, out.expect("at least one run"))
-}
+mod common;
+use common::best;
 
 fn main() {
     let Some(data) = std::env::var_os("WTHOR_DATA") else {
