@@ -12,7 +12,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One stored position and its bounds.
-#[derive(Default)]
 struct Entry {
     /// `p ^ data`.
     key_p: AtomicU64,
@@ -69,7 +68,6 @@ fn date_of(d: u64) -> u8 {
 }
 
 /// Two entries in one cache line.
-#[derive(Default)]
 #[repr(align(64))]
 struct Bucket([Entry; 2]);
 
