@@ -30,12 +30,18 @@ pub(crate) struct Bounds {
     pub(crate) upper: i32,
     /// The best move found (a square 0..64), or `NO_MOVE`.
     pub(crate) best: u8,
+    /// How exact the bounds are: [`EXACT`], or the selectivity level of
+    /// the probcut search that found them (lower: more selective).
+    pub(crate) level: u8,
 }
+
+/// The level of bounds proven by an exact search.
+pub(crate) const EXACT: u8 = u8::MAX;
 
 /// The `best` of a position without a known best move.
 pub(crate) const NO_MOVE: u8 = 64;
 
-/// Packs the bounds, the empty count and the search date into one word,
+/// Packs the bounds, the empty count, the search date and the level into one word,
 /// never zero (the lowest byte is `lower + 65 >= 1`).
 #[inline]
 fn pack(b: Bounds, empties: u32, date: u8) -> u64 {
@@ -46,6 +52,7 @@ fn pack(b: Bounds, empties: u32, date: u8) -> u64 {
         | (u64::from(b.best) << 16)
         | (u64::from(empties) << 24)
         | (u64::from(date) << 32)
+        | (u64::from(b.level) << 40)
 }
 
 #[inline]
@@ -54,6 +61,7 @@ fn unpack(d: u64) -> Bounds {
         lower: (d & 0xff) as i32 - 65,
         upper: ((d >> 8) & 0xff) as i32 - 65,
         best: ((d >> 16) & 0xff) as u8,
+        level: ((d >> 40) & 0xff) as u8,
     }
 }
 
@@ -213,8 +221,11 @@ impl Table {
     }
 
     /// Stores the result of a fail-soft search of `(p, o)` with `empties`
-    /// empty squares in the window `(alpha, beta)` that returned `score`.
+    /// empty squares in the window `(alpha, beta)` that returned `score`,
+    /// at selectivity `level`. Bounds of one level are merged; a more
+    /// exact level replaces them; a less exact one only brings its move.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn store(
         &self,
         p: u64,
@@ -223,14 +234,17 @@ impl Table {
         (alpha, beta): (i32, i32),
         score: i32,
         best: u8,
+        level: u8,
     ) {
         let b = self.bucket(p, o);
         let date = self.date.load(Ordering::Relaxed) as u8;
-        let mut old = Bounds {
+        let unknown = Bounds {
             lower: -64,
             upper: 64,
             best: NO_MOVE,
+            level,
         };
+        let mut old = unknown;
         // Find the entry of this position, else the victim.
         let mut slot = None;
         for (i, e) in b.0.iter().enumerate() {
@@ -258,20 +272,37 @@ impl Table {
             };
             usize::from(cost(d1) < cost(d0))
         });
-        let mut new = old;
-        if score > alpha && score < beta {
-            new.lower = score;
-            new.upper = score;
-        } else if score >= beta {
-            new.lower = new.lower.max(score);
+        let mut new = if old.level > level {
+            // Keep the more exact bounds; a move is still worth having.
+            if old.best != NO_MOVE || best == NO_MOVE {
+                return;
+            }
+            old
         } else {
-            new.upper = new.upper.min(score);
-        }
-        if new.lower > new.upper {
-            // Bounds from a racing writer disagree with ours: trust ours.
-            new.lower = if score >= beta { score } else { -64 };
-            new.upper = if score <= alpha { score } else { 64 };
-        }
+            let mut new = if old.level < level {
+                Bounds {
+                    best: old.best,
+                    ..unknown
+                }
+            } else {
+                old
+            };
+            if score > alpha && score < beta {
+                new.lower = score;
+                new.upper = score;
+            } else if score >= beta {
+                new.lower = new.lower.max(score);
+            } else {
+                new.upper = new.upper.min(score);
+            }
+            if new.lower > new.upper {
+                // Bounds from a racing writer (or from a selective search)
+                // disagree with ours: trust ours.
+                new.lower = if score >= beta { score } else { -64 };
+                new.upper = if score <= alpha { score } else { 64 };
+            }
+            new
+        };
         if best != NO_MOVE {
             new.best = best;
         }
@@ -304,7 +335,15 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let (p, o) = (x & 0x0f0f_0f0f_0f0f_0f0f, x & 0xf0f0_f0f0_f0f0_f0f0);
-            t.store(p, o, 20, (-64, 64), 2 * (i % 32) - 32, (i % 64) as u8);
+            t.store(
+                p,
+                o,
+                20,
+                (-64, 64),
+                2 * (i % 32) - 32,
+                (i % 64) as u8,
+                EXACT,
+            );
             let b = t.probe(p, o).unwrap();
             assert_eq!((b.lower, b.upper), (2 * (i % 32) - 32, 2 * (i % 32) - 32));
         }
@@ -315,33 +354,60 @@ mod tests {
         let t = Table::new(8);
         let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
         assert_eq!(t.probe(p, o), None);
-        t.store(p, o, 60, (-10, -9), -4, 19);
+        t.store(p, o, 60, (-10, -9), -4, 19, EXACT);
         assert_eq!(
             t.probe(p, o),
             Some(Bounds {
                 lower: -4,
                 upper: 64,
-                best: 19
+                best: 19,
+                level: EXACT,
             })
         );
-        t.store(p, o, 60, (2, 3), 0, NO_MOVE);
+        t.store(p, o, 60, (2, 3), 0, NO_MOVE, EXACT);
         assert_eq!(
             t.probe(p, o),
             Some(Bounds {
                 lower: -4,
                 upper: 0,
-                best: 19
+                best: 19,
+                level: EXACT,
             })
         );
-        t.store(p, o, 60, (-64, 64), -2, 26);
+        t.store(p, o, 60, (-64, 64), -2, 26, EXACT);
         assert_eq!(
             t.probe(p, o),
             Some(Bounds {
                 lower: -2,
                 upper: -2,
-                best: 26
+                best: 26,
+                level: EXACT,
             })
         );
         assert_eq!(t.probe(o, p), None);
+    }
+
+    #[test]
+    fn more_exact_levels_replace_bounds_and_less_exact_ones_only_add_a_move() {
+        let t = Table::new(8);
+        let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        t.store(p, o, 30, (-64, 64), 10, NO_MOVE, 0);
+        let b = t.probe(p, o).unwrap();
+        assert_eq!((b.lower, b.upper, b.level), (10, 10, 0));
+        // An exact upper bound does not merge with selective bounds.
+        t.store(p, o, 30, (3, 4), 2, NO_MOVE, EXACT);
+        let b = t.probe(p, o).unwrap();
+        assert_eq!(
+            (b.lower, b.upper, b.level, b.best),
+            (-64, 2, EXACT, NO_MOVE)
+        );
+        // A selective result keeps the exact bounds, brings its move.
+        t.store(p, o, 30, (-64, 64), 20, 37, 1);
+        let b = t.probe(p, o).unwrap();
+        assert_eq!((b.lower, b.upper, b.level, b.best), (-64, 2, EXACT, 37));
+        // Same level: merged.
+        t.store(p, o, 30, (-9, -8), -6, 12, EXACT);
+        let b = t.probe(p, o).unwrap();
+        assert_eq!((b.lower, b.upper, b.level, b.best), (-6, 2, EXACT, 12));
     }
 }
