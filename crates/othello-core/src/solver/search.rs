@@ -30,11 +30,11 @@ const PARALLEL_MIN: u32 = 12;
 const PARALLEL_NWS_MIN: u32 = 15;
 /// Nodes with at least this many empties order their moves by a shallow
 /// search on the pattern evaluation ([`sort_plies`]).
-const SORT_MIN: u32 = 15;
+const SORT_MIN: u32 = 14;
 /// From this many empties the ordering search has two plies.
-const SORT_2: u32 = 18;
+const SORT_2: u32 = 16;
 /// From this many empties the ordering search has three plies.
-const SORT_3: u32 = 22;
+const SORT_3: u32 = 20;
 /// From this many empties the ordering search has four plies.
 const SORT_4: u32 = 25;
 
@@ -301,9 +301,11 @@ const fn neighbours(b: u64) -> u64 {
 /// The plies of the ordering search at a node with `n` empties (0: none):
 /// one from [`SORT_MIN`] empties (the evaluation of each child), one more
 /// from each of [`SORT_2`], [`SORT_3`], [`SORT_4`]. (Measured on FFO
-/// #40–#49: 2 plies from 17 empties saved another 4% of the nodes but cost
-/// more time in the ordering searches, whose nodes are not counted; 4 plies
-/// from 23 and 6 from 25 cost 32% more nodes on #49.)
+/// #40–#49, with the evaluation trained on exact targets and the selective
+/// searches: from 15, 18, 22 and 25 empties, 1.033G nodes and 30.4 s; from
+/// 14, 16, 20, 25: 0.873G and 27.4 s; 3 plies from 19: 0.831G but 27.9 s,
+/// the ordering searches' own nodes not counted; 1 ply from 13: more time;
+/// a narrow window of 8 discs around alpha for the ordering searches: 1.24G.)
 #[inline]
 fn sort_plies(n: u32) -> u32 {
     if n >= SORT_4 {
