@@ -5,9 +5,10 @@
 //! FFO=40-44 THREADS=2 TT_BITS=24 cargo bench -p othello-core --bench ffo
 //! ```
 //!
-//! For the figures of an engine built for its machine (AVX2 flips and
-//! legal moves, POPCNT), build with
-//! `RUSTFLAGS="-C target-cpu=native" cargo bench --target-dir target/native …`.
+//! The solver picks its x86-64-v3 code at run time when the processor has
+//! it; `RUSTFLAGS="-C target-cpu=native" cargo bench --target-dir
+//! target/native …` also compiles the rest (the evaluation, the table) for
+//! the machine.
 //!
 //! `FFO` picks the positions (`40-49` by default, the headline figure;
 //! `n` or `a-b`; `none` to skip), `THREADS` the search threads (1),

@@ -101,6 +101,9 @@ pub fn legal_moves_portable(p: u64, o: u64) -> u64 {
     moves & !(p | o)
 }
 
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+pub(crate) use simd::legal_moves_avx2;
+
 /// Vector versions of [`legal_moves`].
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 mod simd {
@@ -192,11 +195,10 @@ mod simd {
     }
 
     /// AVX2: the four axes in the four 64-bit lanes, both senses.
-    #[cfg(target_feature = "avx2")]
     #[inline]
     #[must_use]
     #[target_feature(enable = "avx2")]
-    pub(super) fn legal_moves_avx2(p: u64, o: u64) -> u64 {
+    pub(crate) fn legal_moves_avx2(p: u64, o: u64) -> u64 {
         let shift = _mm256_set_epi64x(9, 7, 8, 1);
         let shift2 = _mm256_set_epi64x(18, 14, 16, 2);
         let inner = (o & INNER_COLUMNS) as i64;

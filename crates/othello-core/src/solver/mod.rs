@@ -27,9 +27,9 @@
 //! - a lock-free transposition table storing bounds and the best move,
 //!   shared by all threads and kept across calls (two entries per cache
 //!   line; the children's lines are prefetched while moves are sorted);
-//! - move ordering: hash move, then (from 15 empties) the score of a
+//! - move ordering: hash move, then (from 14 empties) the score of a
 //!   shallow alpha-beta search on the pattern evaluation of
-//!   [`eval`](crate::eval) (1 ply, 2 from 18 empties, 3 from 22, 4 from
+//!   [`eval`](crate::eval) (1 ply, 2 from 16 empties, 3 from 20, 4 from
 //!   25), two discs weighing like one opponent reply, added to fastest
 //!   first (fewest opponent replies, corners counting double), then
 //!   corner stability, opponent potential mobility, parity of the empty
@@ -39,9 +39,11 @@
 //!   cuts, or already fails low, is not searched);
 //! - no table and parity ordering at 7 empties and fewer; specialised code
 //!   for the last four empties, which counts the flips of the last move
-//!   with four table look-ups instead of making it; flips by vector
-//!   instructions when the build enables AVX2 (`-C target-cpu=native` on a
-//!   recent x86-64 CPU: about 20% faster than the portable build);
+//!   with four table look-ups instead of making it;
+//! - the search compiled twice, portable and for x86-64-v3 processors
+//!   (AVX2 flips and legal moves, POPCNT, BMI), the second chosen at run
+//!   time when the processor has it: 11% faster on FFO #40–#49, node for
+//!   node the same search (`search::Isa`);
 //! - the table aligned to 2 MiB and, on Linux, backed by transparent huge
 //!   pages (fewer TLB misses on its random reads);
 //! - young-brothers-wait parallel search on a rayon pool
@@ -82,7 +84,9 @@ mod tt;
 
 pub use generic::{GenericSolution, GenericSolver};
 
-use search::{INF, PROBCUT_T, Search, final_score};
+#[cfg(target_arch = "x86_64")]
+use search::X86V3;
+use search::{INF, Isa, PROBCUT_T, Portable, Search, final_score};
 use tt::{EXACT, NO_MOVE, Table};
 
 use crate::bitboard8::legal_moves;
@@ -152,6 +156,9 @@ pub struct Solver {
     tt: Table,
     pool: Option<rayon::ThreadPool>,
     nodes: u64,
+    /// Search with the code compiled for [`X86V3`] (the processor has it).
+    #[cfg(target_arch = "x86_64")]
+    x86v3: bool,
 }
 
 impl std::fmt::Debug for Solver {
@@ -192,22 +199,32 @@ impl Solver {
             tt: Table::new(options.tt_bits),
             pool,
             nodes: 0,
+            #[cfg(target_arch = "x86_64")]
+            x86v3: X86V3::detected(),
         }
     }
 
-    /// Runs `f` on a search, inside the pool when there is one, and adds
-    /// its nodes to the total.
-    fn run<R: Send>(&mut self, f: impl FnOnce(&mut Search<'_>) -> R + Send) -> (R, u64) {
+    /// Runs `job`, inside the pool when there is one, on the fastest
+    /// instruction set of this processor, and adds its nodes to the total.
+    fn run(&mut self, job: Job) -> ((i32, u8), u64) {
+        #[cfg(target_arch = "x86_64")]
+        if self.x86v3 {
+            return self.run_on::<X86V3>(job);
+        }
+        self.run_on::<Portable>(job)
+    }
+
+    fn run_on<I: Isa>(&mut self, job: Job) -> ((i32, u8), u64) {
         let tt = &self.tt;
         let (r, nodes) = match &self.pool {
             Some(pool) => pool.install(|| {
-                let mut s = Search::new(tt, true);
-                let r = f(&mut s);
+                let mut s = Search::<I>::new(tt, true);
+                let r = job.search(&mut s);
                 (r, s.nodes)
             }),
             None => {
-                let mut s = Search::new(tt, false);
-                let r = f(&mut s);
+                let mut s = Search::<I>::new(tt, false);
+                let r = job.search(&mut s);
                 (r, s.nodes)
             }
         };
@@ -223,33 +240,7 @@ impl Solver {
     pub fn solve(&mut self, p: u64, o: u64) -> Solution {
         let (p, o, n) = sanitize(p, o);
         self.tt.new_search();
-        let ((score, best), nodes) = self.run(|s| {
-            if n < ASPIRATION_MIN {
-                return s.pvs(p, o, -64, 64, n);
-            }
-            // Null-window tests from the evaluation's estimate (`walk`).
-            let depth = if n >= ESTIMATE_DEEP_MIN {
-                ESTIMATE_DEPTH
-            } else {
-                2
-            };
-            let mut estimate = crate::eval::search(p, o, depth).score;
-            if n >= SELECTIVE_MIN {
-                // Selective (probcut) searches first, from the least
-                // selective: each score is a better estimate for the next
-                // search, and the moves they leave in the table order it.
-                // (FFO #40–#49: 1.449G nodes without them, 1.033G with.)
-                // Each walk starts at the score before it. (4 discs below
-                // it, as below 20 empties: 6% more nodes on #40–#49.)
-                for level in 0..PROBCUT_T.len() as u8 {
-                    s.level = level;
-                    estimate = walk(s, p, o, n, estimate).0;
-                }
-                s.level = EXACT;
-                return walk(s, p, o, n, estimate);
-            }
-            walk(s, p, o, n, estimate - ESTIMATE_MARGIN)
-        });
+        let ((score, best), nodes) = self.run(Job::Solve { p, o, n });
         Solution {
             score,
             best_move: (best != NO_MOVE).then_some(best),
@@ -271,12 +262,12 @@ impl Solver {
             beta.min(INF - 1)
         };
         self.tt.new_search();
-        let (score, _) = self.run(|s| {
-            if beta == alpha + 1 {
-                s.nws(p, o, alpha, n)
-            } else {
-                s.pvs(p, o, alpha, beta, n).0
-            }
+        let ((score, _), _) = self.run(Job::Window {
+            p,
+            o,
+            alpha,
+            beta,
+            n,
         });
         score
     }
@@ -335,12 +326,78 @@ impl Solver {
     }
 }
 
+/// What a call of the solver searches.
+#[derive(Clone, Copy)]
+enum Job {
+    /// The exact score and a best move.
+    Solve { p: u64, o: u64, n: u32 },
+    /// A fail-soft search in a window (the score; no move).
+    Window {
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    },
+}
+
+impl Job {
+    fn search<I: Isa>(self, s: &mut Search<'_, I>) -> (i32, u8) {
+        match self {
+            Job::Solve { p, o, n } => solve_root(s, p, o, n),
+            Job::Window {
+                p,
+                o,
+                alpha,
+                beta,
+                n,
+            } => {
+                let score = if beta == alpha + 1 {
+                    s.nws(p, o, alpha, n)
+                } else {
+                    s.pvs(p, o, alpha, beta, n).0
+                };
+                (score, NO_MOVE)
+            }
+        }
+    }
+}
+
+/// The exact score of `(p, o)` (with `n` empties) and a best move.
+fn solve_root<I: Isa>(s: &mut Search<'_, I>, p: u64, o: u64, n: u32) -> (i32, u8) {
+    if n < ASPIRATION_MIN {
+        return s.pvs(p, o, -64, 64, n);
+    }
+    // Null-window tests from the evaluation's estimate (`walk`).
+    let depth = if n >= ESTIMATE_DEEP_MIN {
+        ESTIMATE_DEPTH
+    } else {
+        2
+    };
+    let mut estimate = crate::eval::search(p, o, depth).score;
+    if n >= SELECTIVE_MIN {
+        // Selective (probcut) searches first, from the least selective:
+        // each score is a better estimate for the next search, and the
+        // moves they leave in the table order it. (FFO #40–#49: 1.449G
+        // nodes without them, 1.033G with.) Each walk starts at the score
+        // before it. (4 discs below it, as below 20 empties: 6% more nodes
+        // on #40–#49.)
+        for level in 0..PROBCUT_T.len() as u8 {
+            s.level = level;
+            estimate = walk(s, p, o, n, estimate).0;
+        }
+        s.level = EXACT;
+        return walk(s, p, o, n, estimate);
+    }
+    walk(s, p, o, n, estimate - ESTIMATE_MARGIN)
+}
+
 /// The score of `(p, o)` (with `n` empties) and a move reaching it, by
 /// null-window tests walking up from `start` (like MTD(f); every 8x8
 /// score is even, so each test settles one value). A test that holds is
 /// cheap (one move proves it); one that fails refutes every move: the walk
 /// comes from below so that, with a fair start, only the last test fails.
-fn walk(s: &mut Search<'_>, p: u64, o: u64, n: u32, start: i32) -> (i32, u8) {
+fn walk<I: Isa>(s: &mut Search<'_, I>, p: u64, o: u64, n: u32, start: i32) -> (i32, u8) {
     let mut g = (2 * start.div_euclid(2)).clamp(-64, 64);
     let (mut lower, mut upper) = (-INF, INF);
     let mut best = NO_MOVE;

@@ -11,6 +11,7 @@ use crate::bitboard::DIRS;
 use crate::bitboard8::{legal_moves, ray_flips_down, ray_flips_up};
 use crate::eval::{SCALE, evaluate};
 use rayon::prelude::*;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// More than any score.
@@ -176,7 +177,7 @@ fn flips_rays(p: u64, o: u64, x: usize) -> u64 {
 /// opponent disc is the lowest bit of the rest of the ray; towards lower
 /// bits it is the highest, found by smearing the stops downwards along the
 /// ray (shifts of 1, 2 and 4 steps).
-#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
 fn flips_avx2(p: u64, o: u64, x: usize) -> u64 {
@@ -372,6 +373,191 @@ fn shallow_eval(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     alpha
 }
 
+/// The instruction set a search is compiled for: the kernels it calls
+/// ([`flips`], [`legal_moves`]) and the entry points of its recursive
+/// functions, whose bodies (`Search::*_body`, always inlined) are compiled
+/// once per instruction set, inside these entry points.
+pub(crate) trait Isa: Sized + Send + Sync + 'static {
+    /// The discs flipped by a move ([`flips`]).
+    fn flips(p: u64, o: u64, x: usize) -> u64;
+    /// The legal moves ([`legal_moves`]).
+    fn legal_moves(p: u64, o: u64) -> u64;
+    /// [`Search::nws_deep_body`].
+    fn nws_deep(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32;
+    /// [`Search::nws_shallow_body`].
+    fn nws_shallow(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32;
+    /// [`Search::solve4_body`].
+    fn solve4(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, e: u64, passed: bool) -> i32;
+    /// [`Search::solve3_body`].
+    fn solve3(
+        s: &mut Search<'_, Self>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        x: [usize; 3],
+        passed: bool,
+    ) -> i32;
+    /// [`Search::pvs_body`].
+    fn pvs(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, u8);
+}
+
+/// The code every target can run (with the features the build enables).
+pub(crate) struct Portable;
+
+impl Isa for Portable {
+    #[inline(always)]
+    fn flips(p: u64, o: u64, x: usize) -> u64 {
+        flips(p, o, x)
+    }
+    #[inline(always)]
+    fn legal_moves(p: u64, o: u64) -> u64 {
+        legal_moves(p, o)
+    }
+    fn nws_deep(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        s.nws_deep_body(p, o, alpha, n)
+    }
+    fn nws_shallow(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        s.nws_shallow_body(p, o, alpha, n)
+    }
+    fn solve4(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, e: u64, passed: bool) -> i32 {
+        s.solve4_body(p, o, alpha, e, passed)
+    }
+    fn solve3(
+        s: &mut Search<'_, Self>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        x: [usize; 3],
+        passed: bool,
+    ) -> i32 {
+        s.solve3_body(p, o, alpha, x, passed)
+    }
+    fn pvs(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, u8) {
+        s.pvs_body(p, o, alpha, beta, n)
+    }
+}
+
+/// x86-64 processors of level 3 (AVX2, BMI1/2, LZCNT, POPCNT: Intel from
+/// 2013, AMD from 2015), chosen at run time: the portable build runs the
+/// search 15% faster there (FFO #40–#49).
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct X86V3;
+
+#[cfg(target_arch = "x86_64")]
+impl X86V3 {
+    /// Whether this processor has the features.
+    pub(crate) fn detected() -> bool {
+        is_x86_feature_detected!("avx2")
+            && is_x86_feature_detected!("bmi1")
+            && is_x86_feature_detected!("bmi2")
+            && is_x86_feature_detected!("lzcnt")
+            && is_x86_feature_detected!("popcnt")
+    }
+}
+
+/// The entry points of [`X86V3`], compiled with its features. Calling
+/// them is safe only on a processor that has them: a `Search<'_, X86V3>`
+/// is only made after [`X86V3::detected`].
+#[cfg(target_arch = "x86_64")]
+mod x86v3 {
+    use super::{Search, X86V3};
+
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    pub(super) fn nws_deep(s: &mut Search<'_, X86V3>, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        s.nws_deep_body(p, o, alpha, n)
+    }
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    pub(super) fn nws_shallow(
+        s: &mut Search<'_, X86V3>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        n: u32,
+    ) -> i32 {
+        s.nws_shallow_body(p, o, alpha, n)
+    }
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    pub(super) fn solve4(
+        s: &mut Search<'_, X86V3>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        e: u64,
+        passed: bool,
+    ) -> i32 {
+        s.solve4_body(p, o, alpha, e, passed)
+    }
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    pub(super) fn solve3(
+        s: &mut Search<'_, X86V3>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        x: [usize; 3],
+        passed: bool,
+    ) -> i32 {
+        s.solve3_body(p, o, alpha, x, passed)
+    }
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    pub(super) fn pvs(
+        s: &mut Search<'_, X86V3>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> (i32, u8) {
+        s.pvs_body(p, o, alpha, beta, n)
+    }
+}
+
+// SAFETY (every `unsafe` block of this impl): the functions called need the
+// features of `X86V3`, and a `Search<'_, X86V3>` is only made on a
+// processor that has them (`X86V3::detected`).
+#[cfg(target_arch = "x86_64")]
+impl Isa for X86V3 {
+    #[inline(always)]
+    fn flips(p: u64, o: u64, x: usize) -> u64 {
+        if NEIGHBOURS[x] & o == 0 {
+            return 0;
+        }
+        // SAFETY: see the impl.
+        unsafe { flips_avx2(p, o, x) }
+    }
+    #[inline(always)]
+    fn legal_moves(p: u64, o: u64) -> u64 {
+        // SAFETY: see the impl.
+        unsafe { crate::bitboard8::legal_moves_avx2(p, o) }
+    }
+    fn nws_deep(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        // SAFETY: see the impl.
+        unsafe { x86v3::nws_deep(s, p, o, alpha, n) }
+    }
+    fn nws_shallow(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        // SAFETY: see the impl.
+        unsafe { x86v3::nws_shallow(s, p, o, alpha, n) }
+    }
+    fn solve4(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, e: u64, passed: bool) -> i32 {
+        // SAFETY: see the impl.
+        unsafe { x86v3::solve4(s, p, o, alpha, e, passed) }
+    }
+    fn solve3(
+        s: &mut Search<'_, Self>,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        x: [usize; 3],
+        passed: bool,
+    ) -> i32 {
+        // SAFETY: see the impl.
+        unsafe { x86v3::solve3(s, p, o, alpha, x, passed) }
+    }
+    fn pvs(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, u8) {
+        // SAFETY: see the impl.
+        unsafe { x86v3::pvs(s, p, o, alpha, beta, n) }
+    }
+}
+
 /// One move of a move list: square, flipped discs, ordering key.
 #[derive(Clone, Copy, Default)]
 struct Move {
@@ -406,8 +592,9 @@ impl Stop<'_> {
     }
 }
 
-/// A search thread: the shared table and this thread's node count.
-pub(crate) struct Search<'a> {
+/// A search thread: the shared table and this thread's node count; `I`,
+/// the instruction set its code was compiled for.
+pub(crate) struct Search<'a, I = Portable> {
     pub(crate) tt: &'a Table,
     pub(crate) nodes: u64,
     /// Search siblings in parallel (inside a rayon pool).
@@ -418,9 +605,10 @@ pub(crate) struct Search<'a> {
     /// [`EXACT`], or the selectivity level of a probcut search (an index
     /// of [`PROBCUT_T`]): the bounds it may trust and the ones it stores.
     pub(crate) level: u8,
+    isa: PhantomData<I>,
 }
 
-impl<'a> Search<'a> {
+impl<'a, I: Isa> Search<'a, I> {
     pub(crate) fn new(tt: &'a Table, parallel: bool) -> Self {
         Search {
             tt,
@@ -428,7 +616,16 @@ impl<'a> Search<'a> {
             parallel,
             stop: None,
             level: EXACT,
+            isa: PhantomData,
         }
+    }
+
+    /// A fail-soft search in the window `(alpha, beta)`: the exact score
+    /// when it lies inside, a bound otherwise, and the best move
+    /// (`NO_MOVE` when the side must pass or the game is over).
+    #[inline]
+    pub(crate) fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, u8) {
+        I::pvs(self, p, o, alpha, beta, n)
     }
 
     /// Whether the split this search belongs to was stopped.
@@ -466,7 +663,7 @@ impl<'a> Search<'a> {
     // ----- the last empties -----------------------------------------------
 
     /// Exact score with one empty square `x`.
-    #[inline]
+    #[inline(always)]
     fn solve1(&mut self, p: u64, x: usize) -> i32 {
         self.nodes += 1;
         let pc = p.count_ones() as i32;
@@ -482,19 +679,19 @@ impl<'a> Search<'a> {
     }
 
     /// Null-window search with the two empty squares `x1`, `x2`.
-    #[inline]
+    #[inline(always)]
     fn solve2(&mut self, p: u64, o: u64, alpha: i32, x1: usize, x2: usize) -> i32 {
         self.nodes += 1;
         let beta = alpha + 1;
         let mut best = -INF;
-        let f = flips(p, o, x1);
+        let f = I::flips(p, o, x1);
         if f != 0 {
             best = -self.solve1(o ^ f, x2);
             if best >= beta {
                 return best;
             }
         }
-        let f = flips(p, o, x2);
+        let f = I::flips(p, o, x2);
         if f != 0 {
             return best.max(-self.solve1(o ^ f, x1));
         }
@@ -503,14 +700,14 @@ impl<'a> Search<'a> {
         }
         // Pass: the opponent moves, we minimise.
         let mut worst = INF;
-        let f = flips(o, p, x1);
+        let f = I::flips(o, p, x1);
         if f != 0 {
             worst = self.solve1(p ^ f, x2);
             if worst <= alpha {
                 return worst;
             }
         }
-        let f = flips(o, p, x2);
+        let f = I::flips(o, p, x2);
         if f != 0 {
             return worst.min(self.solve1(p ^ f, x1));
         }
@@ -521,13 +718,14 @@ impl<'a> Search<'a> {
     }
 
     /// Null-window search with three empty squares.
-    fn solve3(&mut self, p: u64, o: u64, alpha: i32, x: [usize; 3], passed: bool) -> i32 {
+    #[inline(always)]
+    fn solve3_body(&mut self, p: u64, o: u64, alpha: i32, x: [usize; 3], passed: bool) -> i32 {
         self.nodes += 1;
         let beta = alpha + 1;
         let mut best = -INF;
         let [x1, x2, x3] = x;
         for (sq, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
-            let f = flips(p, o, sq);
+            let f = I::flips(p, o, sq);
             if f != 0 {
                 let s = -self.solve2(o ^ f, p | f | (1 << sq), -beta, a, b);
                 if s > best {
@@ -544,11 +742,12 @@ impl<'a> Search<'a> {
         if passed {
             return final_score(p, o);
         }
-        -self.solve3(o, p, -beta, x, true)
+        -I::solve3(self, o, p, -beta, x, true)
     }
 
     /// Null-window search with four empty squares, ordered by parity.
-    fn solve4(&mut self, p: u64, o: u64, alpha: i32, empties: u64, passed: bool) -> i32 {
+    #[inline(always)]
+    fn solve4_body(&mut self, p: u64, o: u64, alpha: i32, empties: u64, passed: bool) -> i32 {
         self.nodes += 1;
         let beta = alpha + 1;
         // Squares alone in their quadrant first.
@@ -566,7 +765,7 @@ impl<'a> Search<'a> {
         let mut best = -INF;
         for i in 0..4 {
             let sq = x[i];
-            let f = flips(p, o, sq);
+            let f = I::flips(p, o, sq);
             if f != 0 {
                 let mut rest = [0usize; 3];
                 let mut j = 0;
@@ -576,7 +775,7 @@ impl<'a> Search<'a> {
                         j += 1;
                     }
                 }
-                let s = -self.solve3(o ^ f, p | f | (1 << sq), -beta, rest, false);
+                let s = -I::solve3(self, o ^ f, p | f | (1 << sq), -beta, rest, false);
                 if s > best {
                     if s >= beta {
                         return s;
@@ -591,7 +790,7 @@ impl<'a> Search<'a> {
         if passed {
             return final_score(p, o);
         }
-        -self.solve4(o, p, -beta, empties, true)
+        -I::solve4(self, o, p, -beta, empties, true)
     }
 
     // ----- null-window search ---------------------------------------------
@@ -600,7 +799,7 @@ impl<'a> Search<'a> {
     #[inline]
     pub(crate) fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
         if n > SHALLOW {
-            return self.nws_deep(p, o, alpha, n);
+            return I::nws_deep(self, p, o, alpha, n);
         }
         let empties = !(p | o);
         match n {
@@ -622,16 +821,17 @@ impl<'a> Search<'a> {
                 let e = empties & (empties - 1);
                 let x2 = e.trailing_zeros() as usize;
                 let x3 = (e & (e - 1)).trailing_zeros() as usize;
-                self.solve3(p, o, alpha, [x1, x2, x3], false)
+                I::solve3(self, p, o, alpha, [x1, x2, x3], false)
             }
-            4 => self.solve4(p, o, alpha, empties, false),
-            _ => self.nws_shallow(p, o, alpha, n),
+            4 => I::solve4(self, p, o, alpha, empties, false),
+            _ => I::nws_shallow(self, p, o, alpha, n),
         }
     }
 
     /// Null-window search with 5..=SHALLOW empties: stability cutoff,
     /// parity then square-class move order, no table.
-    fn nws_shallow(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+    #[inline(always)]
+    fn nws_shallow_body(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
         self.nodes += 1;
         let beta = alpha + 1;
         if alpha >= STABILITY_THRESHOLD[n as usize] {
@@ -640,12 +840,12 @@ impl<'a> Search<'a> {
                 return s;
             }
         }
-        let moves = legal_moves(p, o);
+        let moves = I::legal_moves(p, o);
         if moves == 0 {
-            if legal_moves(o, p) == 0 {
+            if I::legal_moves(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.nws_shallow(o, p, -beta, n);
+            return -I::nws_shallow(self, o, p, -beta, n);
         }
         let empties = !(p | o);
         let odd = odd_quadrants(empties);
@@ -659,12 +859,12 @@ impl<'a> Search<'a> {
                 while m != 0 {
                     let sq = m.trailing_zeros() as usize;
                     m &= m - 1;
-                    let f = flips(p, o, sq);
+                    let f = I::flips(p, o, sq);
                     let (np, no) = (o ^ f, p | f | (1 << sq));
                     let s = if n == 5 {
-                        -self.solve4(np, no, -beta, empties & !(1 << sq), false)
+                        -I::solve4(self, np, no, -beta, empties & !(1 << sq), false)
                     } else {
-                        -self.nws_shallow(np, no, -beta, n - 1)
+                        -I::nws_shallow(self, np, no, -beta, n - 1)
                     };
                     if s > best {
                         if s >= beta {
@@ -686,6 +886,7 @@ impl<'a> Search<'a> {
     /// value); with `prefetch`, asks for the children's table buckets on
     /// the way.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn order(
         &self,
         p: u64,
@@ -703,7 +904,7 @@ impl<'a> Search<'a> {
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
-            let f = flips(p, o, sq);
+            let f = I::flips(p, o, sq);
             if prefetch {
                 self.tt.prefetch(o ^ f, p | f | (1 << sq));
             }
@@ -711,7 +912,7 @@ impl<'a> Search<'a> {
                 i32::MAX
             } else {
                 let (np, no) = (o ^ f, p | f | (1 << sq));
-                let reply = legal_moves(np, no);
+                let reply = I::legal_moves(np, no);
                 let mobility = (reply.count_ones() + (reply & CORNERS).count_ones()) as i32;
                 let potential = (neighbours(no) & !(np | no)).count_ones() as i32;
                 let corner_stable = ((((0x0100_0000_0000_0001 & no) << 1)
@@ -760,7 +961,8 @@ impl<'a> Search<'a> {
 
     /// Null-window search with more than SHALLOW empties: table, stability
     /// and enhanced transposition cutoffs, fastest-first move order.
-    fn nws_deep(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+    #[inline(always)]
+    fn nws_deep_body(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
         if self.stopped() {
             return 0;
         }
@@ -790,12 +992,12 @@ impl<'a> Search<'a> {
                 return s;
             }
         }
-        let moves = legal_moves(p, o);
+        let moves = I::legal_moves(p, o);
         if moves == 0 {
-            if legal_moves(o, p) == 0 {
+            if I::legal_moves(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.nws_deep(o, p, -beta, n);
+            return -I::nws_deep(self, o, p, -beta, n);
         }
         let mut list = [Move::default(); 64];
         let len = self.order(
@@ -895,12 +1097,13 @@ impl<'a> Search<'a> {
                 if stop.stopped() {
                     return (-INF, 0, false);
                 }
-                let mut s = Search {
+                let mut s = Search::<I> {
                     tt,
                     nodes: 0,
                     parallel: true,
                     stop: Some(&stop),
                     level,
+                    isa: PhantomData,
                 };
                 let v = -s.nws(o ^ mv.flips, p | mv.flips | (1 << mv.x), -beta, n - 1);
                 // Flags are only ever set: not stopped now, never stopped.
@@ -928,17 +1131,18 @@ impl<'a> Search<'a> {
     /// Fail-soft search in the window `(alpha, beta)`: the exact score when
     /// it lies inside, a bound otherwise, and the best move (`NO_MOVE` when
     /// the side must pass or the game is over).
-    pub(crate) fn pvs(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, u8) {
+    #[inline(always)]
+    fn pvs_body(&mut self, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, u8) {
         if beta == alpha + 1 && n <= SHALLOW {
             return (self.nws(p, o, alpha, n), NO_MOVE);
         }
         self.nodes += 1;
-        let moves = legal_moves(p, o);
+        let moves = I::legal_moves(p, o);
         if moves == 0 {
-            if legal_moves(o, p) == 0 {
+            if I::legal_moves(o, p) == 0 {
                 return (final_score(p, o), NO_MOVE);
             }
-            let (s, _) = self.pvs(o, p, -beta, -alpha, n);
+            let (s, _) = I::pvs(self, o, p, -beta, -alpha, n);
             return (-s, NO_MOVE);
         }
         let hash_move = self.tt.probe(p, o).map_or(NO_MOVE, |b| b.best);
@@ -953,11 +1157,11 @@ impl<'a> Search<'a> {
             let mv = list[i];
             let (np, no) = (o ^ mv.flips, p | mv.flips | (1 << mv.x));
             let s = if i == 0 {
-                -self.pvs(np, no, -beta, -alpha_now, n - 1).0
+                -I::pvs(self, np, no, -beta, -alpha_now, n - 1).0
             } else {
                 let s = -self.nws(np, no, -alpha_now - 1, n - 1);
                 if s > alpha_now && s < beta {
-                    -self.pvs(np, no, -beta, -alpha_now, n - 1).0
+                    -I::pvs(self, np, no, -beta, -alpha_now, n - 1).0
                 } else {
                     s
                 }
@@ -1012,7 +1216,7 @@ impl<'a> Search<'a> {
         let first: Vec<(i32, u64)> = moves
             .par_iter()
             .map(|mv| {
-                let mut s = Search::new(tt, true);
+                let mut s = Search::<I>::new(tt, true);
                 s.level = level;
                 let (np, no) = (o ^ mv.flips, p | mv.flips | (1 << mv.x));
                 let v = -s.nws(np, no, -alpha - 1, n - 1);
@@ -1030,11 +1234,11 @@ impl<'a> Search<'a> {
             let s = if v <= alpha || v >= beta {
                 v
             } else if v > alpha_now || alpha_now == alpha {
-                -self.pvs(np, no, -beta, -alpha_now, n - 1).0
+                -I::pvs(self, np, no, -beta, -alpha_now, n - 1).0
             } else {
                 let s = -self.nws(np, no, -alpha_now - 1, n - 1);
                 if s > alpha_now && s < beta {
-                    -self.pvs(np, no, -beta, -alpha_now, n - 1).0
+                    -I::pvs(self, np, no, -beta, -alpha_now, n - 1).0
                 } else {
                     s
                 }
@@ -1165,7 +1369,7 @@ mod tests {
     #[test]
     fn shallow_sorted_order_is_a_permutation_with_the_hash_move_first() {
         let tt = Table::new(8);
-        let s = Search::new(&tt, false);
+        let s = Search::<Portable>::new(&tt, false);
         let mut seed = 0x0bad_cafe_f00d_1234u64;
         for i in 0..500 {
             let (p, o) = random_position(&mut seed, 20 + i % 30);
@@ -1184,7 +1388,7 @@ mod tests {
                 }
                 assert_eq!(seen, moves);
                 assert_eq!(len as u32, moves.count_ones());
-                Search::pick(&mut list, 0, len);
+                Search::<Portable>::pick(&mut list, 0, len);
                 assert_eq!(list[0].x, hash);
             }
         }
@@ -1201,7 +1405,9 @@ mod tests {
             if n != 16 || legal_moves(p, o) == 0 {
                 continue;
             }
-            let exact = Search::new(&Table::new(16), false).pvs(p, o, -64, 64, n).0;
+            let exact = Search::<Portable>::new(&Table::new(16), false)
+                .pvs(p, o, -64, 64, n)
+                .0;
             // A table whose selective entries lie about every child.
             let poisoned = || {
                 let tt = Table::new(16);
@@ -1211,7 +1417,7 @@ mod tests {
                     m &= m - 1;
                     let f = flips(p, o, x);
                     let (np, no) = (o ^ f, p | f | (1 << x));
-                    let truth = Search::new(&Table::new(12), false)
+                    let truth = Search::<Portable>::new(&Table::new(12), false)
                         .pvs(np, no, -64, 64, n - 1)
                         .0;
                     let lie = if truth > 0 { -64 } else { 64 };
@@ -1220,15 +1426,45 @@ mod tests {
                 tt
             };
             let tt = poisoned();
-            assert_eq!(Search::new(&tt, false).pvs(p, o, -64, 64, n).0, exact);
+            assert_eq!(
+                Search::<Portable>::new(&tt, false).pvs(p, o, -64, 64, n).0,
+                exact
+            );
             // The same lies mislead a selective search: the test can fail.
             let tt = poisoned();
-            let mut s = Search::new(&tt, false);
+            let mut s = Search::<Portable>::new(&tt, false);
             s.level = 0;
             if s.pvs(p, o, -64, 64, n).0 != exact {
                 poisoned_selective_differs += 1;
             }
         }
         assert!(poisoned_selective_differs > 0);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_x86_64_v3_search_equals_the_portable_one_node_for_node() {
+        if !X86V3::detected() {
+            // Nothing to compare on this processor (the portable search is
+            // what runs here, and every other test checks it).
+            return;
+        }
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        for i in 0..30 {
+            // 12 to 18 empties: both sides of SHALLOW, ETC_MIN, SORT_MIN.
+            let (p, o) = random_position(&mut seed, 42 + i % 7);
+            let n = (!(p | o)).count_ones();
+            let (a, b) = (Table::new(16), Table::new(16));
+            let mut portable = Search::<Portable>::new(&a, false);
+            let mut v3 = Search::<X86V3>::new(&b, false);
+            assert_eq!(
+                portable.pvs(p, o, -64, 64, n),
+                v3.pvs(p, o, -64, 64, n),
+                "{p:#x} {o:#x}"
+            );
+            assert_eq!(portable.nodes, v3.nodes);
+            assert_eq!(portable.nws(p, o, 0, n), v3.nws(p, o, 0, n));
+            assert_eq!(portable.nodes, v3.nodes);
+        }
     }
 }
