@@ -404,13 +404,15 @@ fn walk<I: Isa>(s: &mut Search<'_, I>, p: u64, o: u64, n: u32, start: i32) -> (i
     loop {
         // Is the score at least g?
         let (t, m) = s.pvs(p, o, g - 1, g, n);
+        // Bounds rounded to even scores: a selective search may return an
+        // odd bound (probcut's `alpha` or `beta`).
         if t >= g {
             // A lower bound, and a move that reaches it.
-            (lower, best) = (t, m);
-            g = t + 2;
+            (lower, best) = (t + t.rem_euclid(2), m);
+            g = lower + 2;
         } else {
-            upper = t;
-            g = t;
+            upper = t - t.rem_euclid(2);
+            g = upper;
         }
         if lower >= upper || lower >= 64 {
             return (lower, best);
