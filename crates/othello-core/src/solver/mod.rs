@@ -15,7 +15,7 @@
 //!   that hold are cheap, and only the last one fails;
 //! - from 20 empties, iterative selectivity (as in Logistello, Edax and
 //!   Egaroucid): the same tests run first as selective searches, where
-//!   probcut cuts a node with 14 empties or more when a 2- or 4-ply search
+//!   probcut cuts a node with 12 empties or more when a 2- or 4-ply search
 //!   on the evaluation clears the window by 1, then 2, standard
 //!   deviations of its error; each selective score starts the next walk,
 //!   and the best moves they leave in the table order the exact search.
