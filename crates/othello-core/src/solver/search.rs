@@ -333,7 +333,11 @@ const PROBCUT_DEEP: u32 = 20;
 /// clears the window by `PROBCUT_T[l]` times the standard deviation of
 /// its error. (Measured on FFO #40–#49: levels 1 and 2, 1.096G nodes in
 /// all; 1, 1.5 and 2, 1.077G; 1.5 alone, 1.120G; 1 alone, 1.186G; the
-/// times within 5%.)
+/// times within 5%. Later, with probcut from 12 empties: 737M nodes;
+/// 0.8 and 1.25 times the standard deviation, 734M and 788M; 4 plies from
+/// 14, 16 or 18 empties, 712M to 733M; levels 1.5 and 2.5, 819M; a
+/// 1-ply probcut search below 20 empties, 884M: the times within noise
+/// or worse.)
 pub(crate) const PROBCUT_T: [i32; 2] = [100, 200];
 
 /// The standard deviation of the error of a `depth`-ply search on the
@@ -374,38 +378,18 @@ fn shallow_eval(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     alpha
 }
 
-/// The instruction set a search is compiled for: the kernels it calls
-/// ([`flips`], [`legal_moves`]) and the entry points of its recursive
-/// functions, whose bodies (`Search::*_body`, always inlined) are compiled
-/// once per instruction set, inside these entry points.
-pub(crate) trait Isa: Sized + Send + Sync + 'static {
+/// The move kernels of an instruction set.
+pub(crate) trait Kernels: Sized + Send + Sync + 'static {
     /// The discs flipped by a move ([`flips`]).
     fn flips(p: u64, o: u64, x: usize) -> u64;
     /// The legal moves ([`legal_moves`]).
     fn legal_moves(p: u64, o: u64) -> u64;
-    /// [`Search::nws_deep_body`].
-    fn nws_deep(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32;
-    /// [`Search::nws_shallow_body`].
-    fn nws_shallow(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32;
-    /// [`Search::solve4_body`].
-    fn solve4(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, e: u64, passed: bool) -> i32;
-    /// [`Search::solve3_body`].
-    fn solve3(
-        s: &mut Search<'_, Self>,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        x: [usize; 3],
-        passed: bool,
-    ) -> i32;
-    /// [`Search::pvs_body`].
-    fn pvs(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, u8);
 }
 
 /// The code every target can run (with the features the build enables).
 pub(crate) struct Portable;
 
-impl Isa for Portable {
+impl Kernels for Portable {
     #[inline(always)]
     fn flips(p: u64, o: u64, x: usize) -> u64 {
         flips(p, o, x)
@@ -414,33 +398,11 @@ impl Isa for Portable {
     fn legal_moves(p: u64, o: u64) -> u64 {
         legal_moves(p, o)
     }
-    fn nws_deep(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
-        s.nws_deep_body(p, o, alpha, n)
-    }
-    fn nws_shallow(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
-        s.nws_shallow_body(p, o, alpha, n)
-    }
-    fn solve4(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, e: u64, passed: bool) -> i32 {
-        s.solve4_body(p, o, alpha, e, passed)
-    }
-    fn solve3(
-        s: &mut Search<'_, Self>,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        x: [usize; 3],
-        passed: bool,
-    ) -> i32 {
-        s.solve3_body(p, o, alpha, x, passed)
-    }
-    fn pvs(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, u8) {
-        s.pvs_body(p, o, alpha, beta, n)
-    }
 }
 
 /// x86-64 processors of level 3 (AVX2, BMI1/2, LZCNT, POPCNT: Intel from
-/// 2013, AMD from 2015), chosen at run time: the portable build runs the
-/// search 15% faster there (FFO #40–#49).
+/// 2013, AMD from 2015), chosen at run time: the search runs 11% faster
+/// there than the portable build's (FFO #40–#49).
 #[cfg(target_arch = "x86_64")]
 pub(crate) struct X86V3;
 
@@ -456,107 +418,80 @@ impl X86V3 {
     }
 }
 
-/// The entry points of [`X86V3`], compiled with its features. Calling
-/// them is safe only on a processor that has them: a `Search<'_, X86V3>`
-/// is only made after [`X86V3::detected`].
-#[cfg(target_arch = "x86_64")]
-mod x86v3 {
-    use super::{Search, X86V3};
-
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    pub(super) fn nws_deep(s: &mut Search<'_, X86V3>, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
-        s.nws_deep_body(p, o, alpha, n)
-    }
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    pub(super) fn nws_shallow(
-        s: &mut Search<'_, X86V3>,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        n: u32,
-    ) -> i32 {
-        s.nws_shallow_body(p, o, alpha, n)
-    }
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    pub(super) fn solve4(
-        s: &mut Search<'_, X86V3>,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        e: u64,
-        passed: bool,
-    ) -> i32 {
-        s.solve4_body(p, o, alpha, e, passed)
-    }
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    pub(super) fn solve3(
-        s: &mut Search<'_, X86V3>,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        x: [usize; 3],
-        passed: bool,
-    ) -> i32 {
-        s.solve3_body(p, o, alpha, x, passed)
-    }
-    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    pub(super) fn pvs(
-        s: &mut Search<'_, X86V3>,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        n: u32,
-    ) -> (i32, u8) {
-        s.pvs_body(p, o, alpha, beta, n)
-    }
-}
-
-// SAFETY (every `unsafe` block of this impl): the functions called need the
-// features of `X86V3`, and a `Search<'_, X86V3>` is only made on a
+// SAFETY (every `unsafe` block calling code of `X86V3`): that code needs
+// the features of `X86V3`, and a `Search<'_, X86V3>` is only made on a
 // processor that has them (`X86V3::detected`).
 #[cfg(target_arch = "x86_64")]
-impl Isa for X86V3 {
+impl Kernels for X86V3 {
     #[inline(always)]
     fn flips(p: u64, o: u64, x: usize) -> u64 {
         if NEIGHBOURS[x] & o == 0 {
             return 0;
         }
-        // SAFETY: see the impl.
+        // SAFETY: see above.
         unsafe { flips_avx2(p, o, x) }
     }
     #[inline(always)]
     fn legal_moves(p: u64, o: u64) -> u64 {
-        // SAFETY: see the impl.
+        // SAFETY: see above.
         unsafe { crate::bitboard8::legal_moves_avx2(p, o) }
     }
-    fn nws_deep(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
-        // SAFETY: see the impl.
-        unsafe { x86v3::nws_deep(s, p, o, alpha, n) }
-    }
-    fn nws_shallow(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
-        // SAFETY: see the impl.
-        unsafe { x86v3::nws_shallow(s, p, o, alpha, n) }
-    }
-    fn solve4(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, e: u64, passed: bool) -> i32 {
-        // SAFETY: see the impl.
-        unsafe { x86v3::solve4(s, p, o, alpha, e, passed) }
-    }
-    fn solve3(
-        s: &mut Search<'_, Self>,
-        p: u64,
-        o: u64,
-        alpha: i32,
-        x: [usize; 3],
-        passed: bool,
-    ) -> i32 {
-        // SAFETY: see the impl.
-        unsafe { x86v3::solve3(s, p, o, alpha, x, passed) }
-    }
-    fn pvs(s: &mut Search<'_, Self>, p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, u8) {
-        // SAFETY: see the impl.
-        unsafe { x86v3::pvs(s, p, o, alpha, beta, n) }
-    }
+}
+
+/// Declares the instruction sets' entry points of the recursive search
+/// functions: the trait [`Isa`] and its implementations, each calling the
+/// always-inlined body (`Search::*_body`), so that the body is compiled
+/// once per instruction set: for [`Portable`] as the build is, for
+/// [`X86V3`] inside a function with its target features (`mod x86v3`).
+macro_rules! entry_points {
+    ($(fn $name:ident => $body:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        /// The instruction set a search is compiled for: its kernels and
+        /// the entry points of its recursive functions.
+        pub(crate) trait Isa: Kernels {
+            $(
+                #[doc = concat!("[`Search::", stringify!($body), "`].")]
+                fn $name(s: &mut Search<'_, Self>, $($arg: $ty),*) -> $ret;
+            )*
+        }
+
+        impl Isa for Portable {
+            $(
+                fn $name(s: &mut Search<'_, Self>, $($arg: $ty),*) -> $ret {
+                    s.$body($($arg),*)
+                }
+            )*
+        }
+
+        /// The entry points of [`X86V3`], compiled with its features.
+        #[cfg(target_arch = "x86_64")]
+        mod x86v3 {
+            use super::{Search, X86V3};
+            $(
+                #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+                pub(super) fn $name(s: &mut Search<'_, X86V3>, $($arg: $ty),*) -> $ret {
+                    s.$body($($arg),*)
+                }
+            )*
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        impl Isa for X86V3 {
+            $(
+                fn $name(s: &mut Search<'_, Self>, $($arg: $ty),*) -> $ret {
+                    // SAFETY: see `impl Kernels for X86V3`.
+                    unsafe { x86v3::$name(s, $($arg),*) }
+                }
+            )*
+        }
+    };
+}
+
+entry_points! {
+    fn nws_deep => nws_deep_body(p: u64, o: u64, alpha: i32, n: u32) -> i32;
+    fn nws_shallow => nws_shallow_body(p: u64, o: u64, alpha: i32, n: u32) -> i32;
+    fn solve4 => solve4_body(p: u64, o: u64, alpha: i32, empties: u64, passed: bool) -> i32;
+    fn solve3 => solve3_body(p: u64, o: u64, alpha: i32, x: [usize; 3], passed: bool) -> i32;
+    fn pvs => pvs_body(p: u64, o: u64, alpha: i32, beta: i32, n: u32) -> (i32, u8);
 }
 
 /// One move of a move list: square, flipped discs, ordering key.
