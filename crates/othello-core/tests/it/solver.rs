@@ -111,6 +111,14 @@ fn ffo_1_to_19_scores_and_best_moves() {
             sol.score.signum(),
             "FFO #{id}: wld"
         );
+        // The audit's check of a stored score, with a fresh table.
+        let mut fresh = Solver::new(SolverOptions {
+            threads: 1,
+            tt_bits: 20,
+        });
+        let g = sol.score;
+        assert_eq!(fresh.solve_window(pos.p, pos.o, g - 1, g + 1), g);
+        assert!(fresh.solve_window(pos.p, pos.o, g + 1, g + 3) <= g);
     }
 }
 
@@ -529,11 +537,13 @@ fn generic_solver_solves_ffo_1_to_3() {
     }
 }
 
-/// The aspiration driver of `solve` (win/draw/loss, then null windows up
-/// or down) against a plain full-window search, with its best move checked
-/// by solving the position after it.
+/// The null-window walks of `solve` and `solve_window` against the plain
+/// principal-variation search of `GenericSolver`, the best move checked by
+/// solving the position after it, and windows around the score (a stored
+/// score checked with `(g - 1, g + 1)`, as the audit does) fail-soft on the
+/// right side.
 #[test]
-fn solve_equals_a_full_window_search_at_13_to_16_empties() {
+fn solve_and_windows_equal_a_plain_search_at_13_to_16_empties() {
     let mut seed = 0x5151_1515_u64;
     let mut solver = Solver::new(SolverOptions {
         threads: 1,
@@ -543,19 +553,37 @@ fn solve_equals_a_full_window_search_at_13_to_16_empties() {
         threads: 1,
         tt_bits: 18,
     });
+    let mut plain = GenericSolver::<Board8>::new();
     for i in 0..40 {
         let (p, o) = random_position(&mut seed, 13 + i % 4);
+        let b = Board8::from_discs(p, o, Color::Black).unwrap();
+        let truth = plain.solve(&b).score;
         let sol = solver.solve(p, o);
-        assert_eq!(sol.score, other.solve_window(p, o, -64, 64), "position {i}");
+        assert_eq!(sol.score, truth, "position {i}");
         if let Some(mv) = sol.best_move {
             let f = othello_core::bitboard8::flips(p, o, usize::from(mv));
             assert_ne!(f, 0, "illegal best move {i}");
             let (np, no) = (o ^ f, p | f | (1 << mv));
-            assert_eq!(
-                -other.solve_window(np, no, -64, 64),
-                sol.score,
-                "best move {i}"
-            );
+            assert_eq!(-other.solve(np, no).score, truth, "best move {i}");
+        }
+        for (alpha, beta) in [
+            (truth - 1, truth + 1),
+            (truth - 3, truth - 1),
+            (truth + 1, truth + 3),
+            (truth - 9, truth + 5),
+            (-64, 64),
+            (truth, truth + 1),
+            (truth - 1, truth),
+        ] {
+            let s = other.solve_window(p, o, alpha, beta);
+            if s <= alpha {
+                assert!(truth <= s, "({alpha}, {beta}): {s} vs {truth}, {i}");
+            } else if s >= beta {
+                assert!(truth >= s, "({alpha}, {beta}): {s} vs {truth}, {i}");
+            } else {
+                assert_eq!(s, truth, "({alpha}, {beta}), {i}");
+            }
+            assert_eq!(s > alpha && s < beta, truth > alpha && truth < beta);
         }
     }
 }
