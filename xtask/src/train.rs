@@ -5,8 +5,9 @@
 //! move is a sample; its target is the final disc difference for the side
 //! to move under perfect play, as well as it is known: solved exactly in
 //! the last 14 empties, the theoretical score (exact at the file's depth)
-//! above, a blend of both in between (`Game::samples`). The latest years (`--test-years`, 2 by
-//! default) are held out: never trained on, only measured.
+//! above, a blend of both in between (`Game::samples`). The latest years
+//! (`--test-years`, 2 by default) are held out: never trained on, only
+//! measured.
 //!
 //! Each stage is an independent ridge regression (least squares plus
 //! `lambda` times the squared weights) over the sparse pattern features,
@@ -230,10 +231,11 @@ fn read_samples(dir: &Path) -> Result<(Vec<Sample>, usize, usize)> {
 
 /// Positions with at most this many empty squares are labelled with their
 /// exact score, solved (about 80 s on 2 cores; to 16 empties: 7 minutes
-/// for 1.5% fewer nodes on FFO #40–#49). The theoretical score is exact at the file's
-/// depth only: an evaluation trained on it for the later positions too
-/// erred by 13 discs at 12 empties against exact scores (9 when trained
-/// on them), because players' mistakes after the depth change the score.
+/// for 1.5% fewer nodes on FFO #40–#49). The theoretical score is exact at
+/// the file's depth only: an evaluation trained on it for the later
+/// positions too erred by 13 discs at 12 empties against exact scores (9
+/// when trained on them), because players' mistakes after the depth change
+/// the score.
 const EXACT_MAX: u32 = 14;
 
 /// The positions of one replayed game (mover, opponent, whether Black is

@@ -240,7 +240,12 @@ impl Solver {
     pub fn solve(&mut self, p: u64, o: u64) -> Solution {
         let (p, o, n) = sanitize(p, o);
         self.tt.new_search();
-        let ((score, best), nodes) = self.run(Job::Solve { p, o, n });
+        let ((score, best), nodes) = self.run(Job {
+            p,
+            o,
+            n,
+            window: ANY_SCORE,
+        });
         Solution {
             score,
             best_move: (best != NO_MOVE).then_some(best),
@@ -264,12 +269,11 @@ impl Solver {
             beta.min(INF - 1)
         };
         self.tt.new_search();
-        let ((score, _), _) = self.run(Job::Window {
+        let ((score, _), _) = self.run(Job {
             p,
             o,
-            alpha,
-            beta,
             n,
+            window: (alpha, beta),
         });
         score
     }
@@ -328,41 +332,24 @@ impl Solver {
     }
 }
 
-/// What a call of the solver searches.
+/// What a call of the solver searches: a position with `n` empties, in a
+/// window (fail-soft); [`solve`](Solver::solve) asks for [`ANY_SCORE`].
 #[derive(Clone, Copy)]
-enum Job {
-    /// The exact score and a best move.
-    Solve { p: u64, o: u64, n: u32 },
-    /// A fail-soft search in a window (the score; no move).
-    Window {
-        p: u64,
-        o: u64,
-        alpha: i32,
-        beta: i32,
-        n: u32,
-    },
+struct Job {
+    p: u64,
+    o: u64,
+    n: u32,
+    window: (i32, i32),
 }
+
+/// The window holding every score: an exact score and a move reaching it.
+const ANY_SCORE: (i32, i32) = (-INF, INF);
 
 impl Job {
     fn search<I: Isa>(self, s: &mut Search<'_, I>) -> (i32, u8) {
-        let (p, o, n, window) = match self {
-            Job::Solve { p, o, n } => (p, o, n, (-INF, INF)),
-            Job::Window {
-                p,
-                o,
-                alpha,
-                beta,
-                n,
-            } => (p, o, n, (alpha, beta)),
-        };
+        let Job { p, o, n, window } = self;
         if n < ASPIRATION_MIN {
-            // One search: exact in the window (-64, 64), else as asked.
-            let (alpha, beta) = if window == (-INF, INF) {
-                (-64, 64)
-            } else {
-                window
-            };
-            return s.pvs(p, o, alpha, beta, n);
+            return s.pvs(p, o, window.0, window.1, n);
         }
         if n >= SELECTIVE_MIN {
             // Selective (probcut) searches first, from the least selective:
@@ -374,7 +361,7 @@ impl Job {
             let mut estimate = estimate(p, o, n);
             for level in 0..PROBCUT_T.len() as u8 {
                 s.level = level;
-                estimate = walk(s, p, o, n, (-INF, INF), estimate).0;
+                estimate = walk(s, p, o, n, ANY_SCORE, estimate).0;
             }
             s.level = EXACT;
             return walk(s, p, o, n, window, estimate);

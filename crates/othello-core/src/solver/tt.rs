@@ -41,8 +41,8 @@ pub(crate) const EXACT: u8 = u8::MAX;
 /// The `best` of a position without a known best move.
 pub(crate) const NO_MOVE: u8 = 64;
 
-/// Packs the bounds, the empty count, the search date and the level into one word,
-/// never zero (the lowest byte is `lower + 65 >= 1`).
+/// Packs the bounds, the empty count, the search date and the level into
+/// one word, never zero (the lowest byte is `lower + 65 >= 1`).
 #[inline]
 fn pack(b: Bounds, empties: u32, date: u8) -> u64 {
     let lower = (b.lower + 65) as u64 & 0xff;
