@@ -12,6 +12,7 @@ use crate::bitboard8::{legal_moves, ray_flips_down, ray_flips_up};
 use crate::eval::{SCALE, evaluate};
 use rayon::prelude::*;
 use std::marker::PhantomData;
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// More than any score.
@@ -299,6 +300,19 @@ const fn neighbours(b: u64) -> u64 {
     (row << 8) | (row >> 8) | w | e
 }
 
+/// The stability cutoff of a null-window search: `Some(upper bound)` when
+/// the discs of `o` that are stable already hold the score of `p` to at
+/// most `alpha`. Tried only when `alpha` reaches the threshold of `n`
+/// empties and `o` has discs enough to be worth counting.
+#[inline(always)]
+fn stability_cut(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+    if alpha < STABILITY_THRESHOLD[n as usize] || 64 - 2 * o.count_ones() as i32 > alpha {
+        return None;
+    }
+    let s = 64 - 2 * stable_count(o, p) as i32;
+    (s <= alpha).then_some(s)
+}
+
 /// The plies of the ordering search at a node with `n` empties (0: none):
 /// one from [`SORT_MIN`] empties (the evaluation of each child), one more
 /// from each of [`SORT_2`], [`SORT_3`], [`SORT_4`]. (Measured on FFO
@@ -495,12 +509,19 @@ entry_points! {
 }
 
 /// One move of a move list: square, flipped discs, ordering key.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Move {
     x: u8,
     key: i32,
     flips: u64,
 }
+
+/// Room for the moves of a node, left uninitialised: [`Search::order`]
+/// fills a prefix. (Zeroing its kilobyte at every node cost time.)
+type MoveList = [MaybeUninit<Move>; 64];
+
+/// An empty [`MoveList`].
+const NEW_LIST: MoveList = [const { MaybeUninit::uninit() }; 64];
 
 /// The stop flag of a parallel split of a null-window node, linked to
 /// the splits above it: a sibling that cuts stops the others, and with
@@ -686,6 +707,9 @@ impl<'a, I: Isa> Search<'a, I> {
     fn solve4_body(&mut self, p: u64, o: u64, alpha: i32, empties: u64, passed: bool) -> i32 {
         self.nodes += 1;
         let beta = alpha + 1;
+        if let Some(s) = stability_cut(p, o, alpha, 4) {
+            return s;
+        }
         // Squares alone in their quadrant first.
         let odd = odd_quadrants(empties);
         let mut x = [0usize; 4];
@@ -770,11 +794,8 @@ impl<'a, I: Isa> Search<'a, I> {
     fn nws_shallow_body(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
         self.nodes += 1;
         let beta = alpha + 1;
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let s = 64 - 2 * stable_count(o, p) as i32;
-            if s <= alpha {
-                return s;
-            }
+        if let Some(s) = stability_cut(p, o, alpha, n) {
+            return s;
         }
         let moves = I::legal_moves(p, o);
         if moves == 0 {
@@ -823,16 +844,16 @@ impl<'a, I: Isa> Search<'a, I> {
     /// the way.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn order(
+    fn order<'l>(
         &self,
         p: u64,
         o: u64,
         moves: u64,
         hash_move: u8,
-        list: &mut [Move; 64],
+        list: &'l mut MoveList,
         prefetch: bool,
         sort_depth: u32,
-    ) -> usize {
+    ) -> &'l mut [Move] {
         let empties = !(p | o);
         let odd = odd_quadrants(empties);
         let mut len = 0;
@@ -873,21 +894,23 @@ impl<'a, I: Isa> Search<'a, I> {
                     + if odd & (1 << sq) != 0 { 1 << 4 } else { 0 }
                     + SQUARE_VALUE[sq]
             };
-            list[len] = Move {
+            list[len].write(Move {
                 x: sq as u8,
                 key,
                 flips: f,
-            };
+            });
             len += 1;
         }
-        len
+        // SAFETY: the loop above initialised `list[..len]`, and
+        // `MaybeUninit<Move>` has the layout of `Move`.
+        unsafe { std::slice::from_raw_parts_mut(list.as_mut_ptr().cast::<Move>(), len) }
     }
 
-    /// Moves the best-keyed move of `list[i..len]` to `list[i]`.
+    /// Moves the best-keyed move of `list[i..]` to `list[i]`.
     #[inline]
-    fn pick(list: &mut [Move; 64], i: usize, len: usize) {
+    fn pick(list: &mut [Move], i: usize) {
         let mut b = i;
-        for j in i + 1..len {
+        for j in i + 1..list.len() {
             if list[j].key > list[b].key {
                 b = j;
             }
@@ -904,11 +927,8 @@ impl<'a, I: Isa> Search<'a, I> {
         }
         self.nodes += 1;
         let beta = alpha + 1;
-        if alpha >= STABILITY_THRESHOLD[n as usize] {
-            let s = 64 - 2 * stable_count(o, p) as i32;
-            if s <= alpha {
-                return s;
-            }
+        if let Some(s) = stability_cut(p, o, alpha, n) {
+            return s;
         }
         let level = self.level_at(n);
         let mut hash_move = NO_MOVE;
@@ -935,26 +955,25 @@ impl<'a, I: Isa> Search<'a, I> {
             }
             return -I::nws_deep(self, o, p, -beta, n);
         }
-        let mut list = [Move::default(); 64];
-        let len = self.order(
+        let mut room = NEW_LIST;
+        let mut list = self.order(
             p,
             o,
             moves,
             hash_move,
-            &mut list,
+            &mut room,
             n > SHALLOW + 1,
             sort_plies(n),
         );
         let mut best = -INF;
         let mut best_move = NO_MOVE;
-        let mut len = len;
         if n >= ETC_MIN {
             // Enhanced transposition cutoffs: a child known to be bad enough
             // for the opponent cuts at once; a child known to be good
             // enough for it cannot raise alpha and is left out, its bound
             // kept.
             let mut i = 0;
-            while i < len {
+            while i < list.len() {
                 let mv = list[i];
                 let sq = mv.x as usize;
                 if let Some(b) = self
@@ -973,16 +992,18 @@ impl<'a, I: Isa> Search<'a, I> {
                             best = s;
                             best_move = mv.x;
                         }
-                        len -= 1;
-                        list[i] = list[len];
+                        let last = list.len() - 1;
+                        list.swap(i, last);
+                        list = &mut list[..last];
                         continue;
                     }
                 }
                 i += 1;
             }
         }
+        let len = list.len();
         for i in 0..len {
-            Self::pick(&mut list, i, len);
+            Self::pick(list, i);
             let mv = list[i];
             let sq = mv.x as usize;
             let s = -self.nws(o ^ mv.flips, p | mv.flips | (1 << sq), -beta, n - 1);
@@ -1000,9 +1021,9 @@ impl<'a, I: Isa> Search<'a, I> {
                 // Young brothers wait: the eldest did not cut, search the
                 // others side by side; the first that cuts stops the rest.
                 for j in 1..len {
-                    Self::pick(&mut list, j, len);
+                    Self::pick(list, j);
                 }
-                let (b, m) = self.parallel_nws(p, o, &list[1..len], alpha, n);
+                let (b, m) = self.parallel_nws(p, o, &list[1..], alpha, n);
                 if self.stopped() {
                     return 0;
                 }
@@ -1082,14 +1103,15 @@ impl<'a, I: Isa> Search<'a, I> {
             return (-s, NO_MOVE);
         }
         let hash_move = self.tt.probe(p, o).map_or(NO_MOVE, |b| b.best);
-        let mut list = [Move::default(); 64];
-        let len = self.order(p, o, moves, hash_move, &mut list, true, sort_plies(n));
+        let mut room = NEW_LIST;
+        let list = self.order(p, o, moves, hash_move, &mut room, true, sort_plies(n));
+        let len = list.len();
         let mut alpha_now = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         let mut i = 0;
         while i < len {
-            Self::pick(&mut list, i, len);
+            Self::pick(list, i);
             let mv = list[i];
             let (np, no) = (o ^ mv.flips, p | mv.flips | (1 << mv.x));
             let s = if i == 0 {
@@ -1115,15 +1137,15 @@ impl<'a, I: Isa> Search<'a, I> {
                 // Young brothers wait: the first move is known, search the
                 // others side by side against its score.
                 for j in i..len {
-                    Self::pick(&mut list, j, len);
+                    Self::pick(list, j);
                 }
                 let (b, m) = if beta == alpha_now + 1 {
                     // A null window (the root's tests): the first sibling
                     // that cuts stops the others. (Searched to the end, they
                     // made FFO #41 and #48 slower on two threads than on one.)
-                    self.parallel_nws(p, o, &list[i..len], alpha_now, n)
+                    self.parallel_nws(p, o, &list[i..], alpha_now, n)
                 } else {
-                    self.parallel_siblings(p, o, &list[i..len], alpha_now, beta, n)
+                    self.parallel_siblings(p, o, &list[i..], alpha_now, beta, n)
                 };
                 if b > best {
                     best = b;
@@ -1315,16 +1337,16 @@ mod tests {
             }
             let hash = (moves & moves.wrapping_neg()).trailing_zeros() as u8;
             for depth in 0..4 {
-                let mut list = [Move::default(); 64];
-                let len = s.order(p, o, moves, hash, &mut list, false, depth);
+                let mut room = NEW_LIST;
+                let list = s.order(p, o, moves, hash, &mut room, false, depth);
                 let mut seen = 0u64;
-                for mv in &list[..len] {
+                for mv in list.iter() {
                     assert_eq!(mv.flips, flips(p, o, mv.x as usize));
                     seen |= 1 << mv.x;
                 }
                 assert_eq!(seen, moves);
-                assert_eq!(len as u32, moves.count_ones());
-                Search::<Portable>::pick(&mut list, 0, len);
+                assert_eq!(list.len() as u32, moves.count_ones());
+                Search::<Portable>::pick(list, 0);
                 assert_eq!(list[0].x, hash);
             }
         }

@@ -111,18 +111,23 @@ fn stable_edges(p: u64, o: u64) -> u64 {
     row1 | row8 | col_a | col_h
 }
 
-/// The 15 diagonals (a1-h8 direction) and 15 anti-diagonals.
-static DIAGONALS: [[u64; 15]; 2] = {
-    let mut d = [[0u64; 15]; 2];
-    let mut sq = 0;
-    while sq < 64 {
-        let (r, c) = (sq / 8, sq % 8);
-        d[0][7 + r - c] |= 1 << sq;
-        d[1][r + c] |= 1 << sq;
-        sq += 1;
-    }
-    d
-};
+/// The squares of `disc` from which every square in the direction of
+/// `shift` (bit index up when positive) is in `disc` up to the edge;
+/// `edge[k]` holds the squares less than `2^k` steps from the edge that
+/// way. (Each step doubles the run checked: 1, 2, 4, then all 8 squares.)
+#[inline]
+fn full_towards(disc: u64, shift: i32, edge: [u64; 3]) -> u64 {
+    let step = |x: u64, k: i32| {
+        if shift > 0 {
+            x >> (shift << k)
+        } else {
+            x << (-shift << k)
+        }
+    };
+    let mut f = disc & (step(disc, 0) | edge[0]);
+    f &= step(f, 1) | edge[1];
+    f & (step(f, 2) | edge[2])
+}
 
 /// Squares whose line is full, per direction: horizontal, vertical,
 /// diagonal (a1-h8), anti-diagonal (h1-a8).
@@ -136,16 +141,40 @@ fn full_lines(disc: u64) -> [u64; 4] {
     v &= v >> 16;
     v &= v >> 32;
     let v = (v & 0xff) * 0x0101_0101_0101_0101;
-    let mut d7 = 0;
-    let mut d9 = 0;
-    for (&m9, &m7) in DIAGONALS[0].iter().zip(&DIAGONALS[1]) {
-        if disc & m9 == m9 {
-            d9 |= m9;
-        }
-        if disc & m7 == m7 {
-            d7 |= m7;
-        }
-    }
+    let d9 = full_towards(
+        disc,
+        9,
+        [
+            0xff80_8080_8080_8080,
+            0xffff_c0c0_c0c0_c0c0,
+            0xffff_ffff_f0f0_f0f0,
+        ],
+    ) & full_towards(
+        disc,
+        -9,
+        [
+            0x0101_0101_0101_01ff,
+            0x0303_0303_0303_ffff,
+            0x0f0f_0f0f_ffff_ffff,
+        ],
+    );
+    let d7 = full_towards(
+        disc,
+        7,
+        [
+            0xff01_0101_0101_0101,
+            0xffff_0303_0303_0303,
+            0xffff_ffff_0f0f_0f0f,
+        ],
+    ) & full_towards(
+        disc,
+        -7,
+        [
+            0x8080_8080_8080_80ff,
+            0xc0c0_c0c0_c0c0_ffff,
+            0xf0f0_f0f0_ffff_ffff,
+        ],
+    );
     [h, v, d9, d7]
 }
 
@@ -182,6 +211,44 @@ pub(crate) fn stable_discs(p: u64, o: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::bitboard8::{flips, legal_moves};
+
+    /// Squares whose line is full, one line at a time.
+    fn full_lines_naive(disc: u64) -> [u64; 4] {
+        let mut full = [0u64; 4];
+        for sq in 0..64i32 {
+            let (r, c) = (sq / 8, sq % 8);
+            for (k, (dr, dc)) in [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
+                let all = (-7..8).all(|t| {
+                    let (rr, cc) = (r + t * dr, c + t * dc);
+                    !(0..8).contains(&rr)
+                        || !(0..8).contains(&cc)
+                        || disc & (1 << (8 * rr + cc)) != 0
+                });
+                if all {
+                    full[k] |= 1 << sq;
+                }
+            }
+        }
+        full
+    }
+
+    #[test]
+    fn full_lines_equal_a_line_by_line_check() {
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for i in 0..4000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Mostly full boards, with 0 to 15 holes.
+            let mut disc = !0u64;
+            let mut x = seed;
+            for _ in 0..i % 16 {
+                disc &= !(1 << (x % 64));
+                x = x.rotate_left(7).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            }
+            assert_eq!(full_lines(disc), full_lines_naive(disc), "{disc:#x}");
+        }
+    }
 
     #[test]
     fn packing_column_a_round_trips() {
