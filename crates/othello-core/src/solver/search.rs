@@ -854,8 +854,8 @@ impl<'a, I: Isa> Search<'a, I> {
         prefetch: bool,
         sort_depth: u32,
     ) -> &'l mut [Move] {
-        let empties = !(p | o);
-        let odd = odd_quadrants(empties);
+        // The moves first, their children's table buckets asked for on the
+        // way: the keys take long enough to hide some of the wait.
         let mut len = 0;
         let mut m = moves;
         while m != 0 {
@@ -865,7 +865,20 @@ impl<'a, I: Isa> Search<'a, I> {
             if prefetch {
                 self.tt.prefetch(o ^ f, p | f | (1 << sq));
             }
-            let key = if sq as u8 == hash_move {
+            list[len].write(Move {
+                x: sq as u8,
+                key: 0,
+                flips: f,
+            });
+            len += 1;
+        }
+        // SAFETY: the loop above initialised `list[..len]`, and
+        // `MaybeUninit<Move>` has the layout of `Move`.
+        let list = unsafe { std::slice::from_raw_parts_mut(list.as_mut_ptr().cast::<Move>(), len) };
+        let odd = odd_quadrants(!(p | o));
+        for mv in list.iter_mut() {
+            let (sq, f) = (usize::from(mv.x), mv.flips);
+            mv.key = if mv.x == hash_move {
                 i32::MAX
             } else {
                 let (np, no) = (o ^ f, p | f | (1 << sq));
@@ -894,16 +907,8 @@ impl<'a, I: Isa> Search<'a, I> {
                     + if odd & (1 << sq) != 0 { 1 << 4 } else { 0 }
                     + SQUARE_VALUE[sq]
             };
-            list[len].write(Move {
-                x: sq as u8,
-                key,
-                flips: f,
-            });
-            len += 1;
         }
-        // SAFETY: the loop above initialised `list[..len]`, and
-        // `MaybeUninit<Move>` has the layout of `Move`.
-        unsafe { std::slice::from_raw_parts_mut(list.as_mut_ptr().cast::<Move>(), len) }
+        list
     }
 
     /// Moves the best-keyed move of `list[i..]` to `list[i]`.
