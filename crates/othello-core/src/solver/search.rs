@@ -680,7 +680,16 @@ impl<'a, I: Isa> Search<'a, I> {
         self.nodes += 1;
         let beta = alpha + 1;
         let mut best = -INF;
-        let [x1, x2, x3] = x;
+        // A square alone in its quadrant first (as in Edax).
+        let quadrant = |x: usize| ((x >> 4) & 2) | ((x >> 2) & 1);
+        let [q1, q2, q3] = x.map(quadrant);
+        let [x1, x2, x3] = if q1 == q2 && q3 != q1 {
+            [x[2], x[0], x[1]]
+        } else if q1 == q3 && q2 != q1 {
+            [x[1], x[0], x[2]]
+        } else {
+            x
+        };
         for (sq, a, b) in [(x1, x2, x3), (x2, x1, x3), (x3, x1, x2)] {
             let f = I::flips(p, o, sq);
             if f != 0 {
