@@ -36,7 +36,7 @@ const SORT_MIN: u32 = 14;
 /// From this many empties the ordering search has two plies.
 const SORT_2: u32 = 16;
 /// From this many empties the ordering search has three plies.
-const SORT_3: u32 = 20;
+const SORT_3: u32 = 19;
 /// From this many empties the ordering search has four plies.
 const SORT_4: u32 = 25;
 
@@ -320,7 +320,11 @@ fn stability_cut(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
 /// searches: from 15, 18, 22 and 25 empties, 1.033G nodes and 30.4 s; from
 /// 14, 16, 20, 25: 0.873G and 27.4 s; 3 plies from 19: 0.831G but 27.9 s,
 /// the ordering searches' own nodes not counted; 1 ply from 13: more time;
-/// a narrow window of 8 discs around alpha for the ordering searches: 1.24G.)
+/// a narrow window of 8 discs around alpha for the ordering searches: 1.24G.
+/// Later, with the faster last empties: 3 plies from 19 rather than 20,
+/// 566M -> 536M nodes and 2-4% less time on #40–#49, the same time on
+/// #50–#53, the median of 60 real 24-empty solves 1.55 -> 1.45 s; from
+/// 18, 525M nodes, no faster; 2 plies from 15, 550M, slower.)
 #[inline]
 fn sort_plies(n: u32) -> u32 {
     if n >= SORT_4 {
