@@ -26,19 +26,20 @@
 //!   all fail-soft;
 //! - a lock-free transposition table storing bounds and the best move,
 //!   shared by all threads and kept across calls (two entries per cache
-//!   line; the children's lines are prefetched while moves are sorted);
+//!   line; the children's lines are prefetched while moves are sorted;
+//!   null-window nodes use it from 9 empties);
 //! - move ordering: hash move, then (from 14 empties) the score of a
 //!   shallow alpha-beta search on the pattern evaluation of
-//!   [`eval`](crate::eval) (1 ply, 2 from 16 empties, 3 from 20, 4 from
+//!   [`eval`](crate::eval) (1 ply, 2 from 16 empties, 3 from 19, 4 from
 //!   25), two discs weighing like one opponent reply, added to fastest
 //!   first (fewest opponent replies, corners counting double), then
 //!   corner stability, opponent potential mobility, parity of the empty
 //!   quadrants, square value; parity and square classes only near the end;
-//! - stability cutoffs (the opponent's stable discs bound the score) and
-//!   enhanced transposition cutoffs (a child whose stored bound already
-//!   cuts, or already fails low, is not searched);
-//! - no table and parity ordering at 7 empties and fewer; specialised code
-//!   for the last four empties, which counts the flips of the last move
+//! - stability cutoffs from 4 empties (the opponent's stable discs bound
+//!   the score) and enhanced transposition cutoffs from 10 (a child whose
+//!   stored bound already cuts, or already fails low, is not searched);
+//! - parity ordering at 7 empties and fewer; specialised code for the
+//!   last four empties, which counts the flips of the last move
 //!   with four table look-ups instead of making it;
 //! - the search compiled twice, portable and for x86-64-v3 processors
 //!   (AVX2 flips and legal moves, POPCNT, BMI), the second chosen at run

@@ -855,13 +855,12 @@ impl<'a, I: Isa> Search<'a, I> {
         best
     }
 
-    /// Fills `list` with the legal moves `moves` and their ordering keys
-    /// (hash move first, then the score of a `sort_depth`-ply search on
-    /// the pattern evaluation when `sort_depth > 0`, added to fewest opponent
-    /// replies, then
-    /// corner stability, opponent potential mobility, parity and square
-    /// value); with `prefetch`, asks for the children's table buckets on
-    /// the way.
+    /// Fills the start of `list` with the legal moves `moves` and their
+    /// ordering keys (hash move first, then the score of a `sort_depth`-ply
+    /// search on the pattern evaluation when `sort_depth > 0`, added to
+    /// fewest opponent replies, then corner stability, opponent potential
+    /// mobility, parity and square value) and returns that part; with
+    /// `prefetch`, asks for the children's table buckets on the way.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn order<'l>(
@@ -943,8 +942,10 @@ impl<'a, I: Isa> Search<'a, I> {
         list.swap(i, b);
     }
 
-    /// Null-window search with more than SHALLOW empties: table, stability
-    /// and enhanced transposition cutoffs, fastest-first move order.
+    /// Null-window search with more than SHALLOW empties: stability cutoff,
+    /// table from [`TABLE_MIN`] and enhanced transposition cutoffs from
+    /// [`ETC_MIN`] empties, probcut in selective searches, fastest-first
+    /// move order.
     #[inline(always)]
     fn nws_deep_body(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
         if self.stopped() {

@@ -113,8 +113,9 @@ fn stable_edges(p: u64, o: u64) -> u64 {
 
 /// The squares of `disc` from which every square in the direction of
 /// `shift` (bit index up when positive) is in `disc` up to the edge;
-/// `edge[k]` holds the squares less than `2^k` steps from the edge that
-/// way. (Each step doubles the run checked: 1, 2, 4, then all 8 squares.)
+/// `edge[k]` holds the squares whose `2^k`-th square that way is off the
+/// board. (Each step doubles the run checked: 1, 2, 4, then all 8
+/// squares.)
 #[inline]
 fn full_towards(disc: u64, shift: i32, edge: [u64; 3]) -> u64 {
     let step = |x: u64, k: i32| {
