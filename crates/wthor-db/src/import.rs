@@ -18,7 +18,11 @@
 //! 2. [`plan`]: the directory's names files and yearly files are read; each
 //!    player and tournament name gets the number it already has, or a new
 //!    one after the last (existing numbers never change); each game goes to
-//!    `WTH_<year>.wtb`, new or appended. Nothing is written.
+//!    `WTH_<year>.wtb`, new or appended. A game the file already holds
+//!    (the same tournament, players and moves), or that the import holds
+//!    twice, is left out ([`Plan::duplicates`]) unless
+//!    [`ImportOptions::keep_duplicates`]: importing a file twice adds
+//!    nothing. Nothing is written.
 //! 3. [`solve_theoretical`]: the theoretical score of every planned game by
 //!    the exact solver at the file's depth, in parallel, with the solve
 //!    cache (the slow part).
@@ -157,6 +161,30 @@ pub struct Prepared {
 /// f5 on 8x8.
 const F5: Square = Square::new_unchecked(4 * 8 + 5);
 
+/// Raw 8x8 move bytes turned, like [`prepare`] turns an input, by the
+/// symmetry taking the first move to f5 (as they are if the game came from
+/// an import); bytes that do not start with a first move are kept.
+fn turned_to_f5(raw: &[u8]) -> Vec<u8> {
+    let squares: Vec<Square> = raw
+        .iter()
+        .take_while(|&&b| b != 0)
+        .map_while(|&b| Square::from_wthor(b, Size::Eight))
+        .collect();
+    let symmetry = squares.first().and_then(|&first| {
+        Symmetry::ALL
+            .into_iter()
+            .find(|s| s.square(first, Size::Eight) == F5)
+    });
+    let Some(symmetry) = symmetry else {
+        return raw.to_vec();
+    };
+    let mut out = vec![0u8; raw.len()];
+    for (byte, &sq) in out.iter_mut().zip(&squares) {
+        *byte = symmetry.square(sq, Size::Eight).to_wthor(Size::Eight);
+    }
+    out
+}
+
 /// Replays and normalises one game (see the module docs).
 ///
 /// ```
@@ -269,6 +297,10 @@ pub struct ImportOptions {
     pub created: CreationDate,
     /// The encoding of the directory's names files.
     pub encoding: &'static Encoding,
+    /// Import games the directory (or the import itself) already holds:
+    /// the same year, tournament, players and moves. (Default: skip them,
+    /// so that importing a file twice adds nothing.)
+    pub keep_duplicates: bool,
 }
 
 /// What happens to one names file.
@@ -308,6 +340,35 @@ pub struct FileChange {
     pub depth: u8,
     header: Header,
     records: Vec<u8>,
+    /// The games of the file and of the import so far, by what makes two
+    /// records the same game, with where each is.
+    known: HashMap<GameKey, Holder>,
+}
+
+/// What makes two records of a yearly file the same game: tournament,
+/// black, white, moves (the scores follow from them).
+type GameKey = (u16, u16, u16, Vec<u8>);
+
+/// Where a game already is: a record of the file, or an earlier game of
+/// the import.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Holder {
+    /// The record with this index in the file (from 0, as game numbers
+    /// are).
+    Stored(usize),
+    /// An earlier input.
+    Imported(Source),
+}
+
+/// A game left out because the directory or the import already holds it.
+#[derive(Clone, Debug)]
+pub struct Duplicate {
+    /// Where it came from.
+    pub source: Source,
+    /// The yearly file it would have gone to.
+    pub path: PathBuf,
+    /// Where the same game is.
+    pub holder: Holder,
 }
 
 /// A game placed in a file, its numbers assigned.
@@ -335,6 +396,9 @@ pub struct Plan {
     pub files: Vec<FileChange>,
     /// The games, in input order.
     pub games: Vec<PlannedGame>,
+    /// The games left out as already there (none with
+    /// [`ImportOptions::keep_duplicates`]).
+    pub duplicates: Vec<Duplicate>,
     /// The creation date of the files changed.
     pub created: CreationDate,
 }
@@ -547,6 +611,7 @@ pub fn plan(dir: &Path, games: &[Prepared], options: &ImportOptions) -> Result<P
     })?;
     let mut files: Vec<FileChange> = Vec::new();
     let mut planned = Vec::with_capacity(games.len());
+    let mut duplicates = Vec::new();
     for g in games {
         let year = options
             .year
@@ -582,6 +647,19 @@ pub fn plan(dir: &Path, games: &[Prepared], options: &ImportOptions) -> Result<P
             moves: wthor_format::encode_moves(&squares, BoardSize::Eight)
                 .expect("at most 60 discs are played"),
         };
+        if !options.keep_duplicates {
+            let key = (game.tournament, game.black, game.white, game.moves.clone());
+            let f = &mut files[file];
+            if let Some(holder) = f.known.get(&key) {
+                duplicates.push(Duplicate {
+                    source: g.source.clone(),
+                    path: f.path.clone(),
+                    holder: holder.clone(),
+                });
+                continue;
+            }
+            f.known.insert(key, Holder::Imported(g.source.clone()));
+        }
         files[file].added += 1;
         let depth = files[file].depth;
         planned.push(PlannedGame {
@@ -599,6 +677,7 @@ pub fn plan(dir: &Path, games: &[Prepared], options: &ImportOptions) -> Result<P
         tournaments,
         files,
         games: planned,
+        duplicates,
         created: options.created,
     })
 }
@@ -629,6 +708,7 @@ fn open_year(
                 ..Header::default()
             },
             records: Vec::new(),
+            known: HashMap::new(),
         });
     };
     let bytes = std::fs::read(path).map_err(io_err(path))?;
@@ -643,6 +723,23 @@ fn open_year(
         return Err(ImportError::NotEightByEight { path: path.clone() });
     }
     let len = parsed.len() * BoardSize::Eight.record_len();
+    let known = if options.keep_duplicates {
+        HashMap::new()
+    } else {
+        parsed
+            .games()
+            .enumerate()
+            .map(|(i, g)| {
+                let key = (
+                    g.tournament(),
+                    g.black(),
+                    g.white(),
+                    turned_to_f5(g.moves_raw()),
+                );
+                (key, Holder::Stored(i))
+            })
+            .collect()
+    };
     Ok(FileChange {
         path: path.clone(),
         year,
@@ -652,6 +749,7 @@ fn open_year(
         depth: parsed.header().depth(),
         header: *parsed.header(),
         records: bytes[HEADER_LEN..HEADER_LEN + len].to_vec(),
+        known,
     })
 }
 

@@ -290,7 +290,8 @@ pub struct OpeningStats {
     pub moves: Vec<Square>,
     /// Its games.
     pub results: Results,
-    /// Its games over the games with at least that many moves.
+    /// Its games over the games of its board size with at least that many
+    /// moves.
     pub share: f64,
 }
 
@@ -740,7 +741,15 @@ impl Database {
                 .collect();
             players.sort_by_key(|p| std::cmp::Reverse(p.record.games));
         }
-        let long_enough: u64 = acc.openings.values().map(|r| r.games).sum();
+        // Shares within a board size: 10x10 games never dilute 8x8 openings.
+        let long_enough = |s: Size| -> u64 {
+            acc.openings
+                .iter()
+                .filter(|((size, _), _)| *size == s)
+                .map(|(_, r)| r.games)
+                .sum()
+        };
+        let (eight, ten) = (long_enough(Size::Eight), long_enough(Size::Ten));
         let mut openings: Vec<OpeningStats> = acc
             .openings
             .into_iter()
@@ -748,7 +757,7 @@ impl Database {
                 size,
                 moves: key.into_iter().map(Square::new_unchecked).collect(),
                 results,
-                share: share(results.games, long_enough),
+                share: share(results.games, if size == Size::Ten { ten } else { eight }),
             })
             .collect();
         openings.sort_by(|a, b| {

@@ -6,7 +6,9 @@
 //! reported with its input line and move, and nothing is written unless
 //! `--skip-illegal` (then the others are imported). Odd records (a result
 //! the moves contradict, a game that stops while moves remain, the same
-//! moves twice) are reported as notes and imported. The plan (names added,
+//! moves twice) are reported as notes and imported; a game the directory
+//! already holds, or given twice, is left out and listed unless
+//! `--keep-duplicates`. The plan (names added,
 //! files created or appended) is printed; `--dry-run` stops there. Then the
 //! theoretical scores are solved (a progress bar when stderr is a
 //! terminal) and the files written, each atomically. Exit 1 when games
@@ -54,6 +56,11 @@ pub(crate) struct Args {
     /// Print what would change, write nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Import games the directory already holds (the same year,
+    /// tournament, players and moves), and the same game given twice.
+    /// Without it they are left out and listed.
+    #[arg(long)]
+    keep_duplicates: bool,
     /// Solver threads (default: the cores available).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -138,7 +145,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             Err(e) => rejected.push(e),
         }
     }
-    let notes = notes(&games);
+    let notes = notes(&games, args.keep_duplicates);
     for r in &rejected {
         writeln!(out, "rejected: {r}")?;
     }
@@ -175,6 +182,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         depth: args.depth,
         created: args.date.unwrap_or_else(today),
         encoding,
+        keep_duplicates: args.keep_duplicates,
     };
     let mut plan = if args.into.is_dir() {
         import::plan(&args.into, &games, &options)?
@@ -185,8 +193,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         rebase(&mut plan, empty.path(), &args.into);
         plan
     };
+    print_duplicates(&plan, out)?;
     print_plan(&plan, args.dry_run, out)?;
-    if args.dry_run || games.is_empty() {
+    if args.dry_run {
+        return Ok(code);
+    }
+    if plan.games.is_empty() {
+        writeln!(out, "nothing to write")?;
         return Ok(code);
     }
     out.flush()?;
@@ -228,20 +241,53 @@ fn rebase(plan: &mut Plan, from: &Path, to: &Path) {
     }
 }
 
-/// Odd records: each game's note, and the same moves twice.
-fn notes(games: &[Prepared]) -> Vec<String> {
+/// Odd records: each game's note, and the same moves twice (unless the
+/// whole game is the same: the plan leaves it out as a duplicate, unless
+/// `keep_duplicates`).
+fn notes(games: &[Prepared], keep_duplicates: bool) -> Vec<String> {
     let mut out = Vec::new();
-    let mut seen: HashMap<&[othello_core::Square], &wthor_db::import::Source> = HashMap::new();
+    let mut seen: HashMap<&[othello_core::Square], &Prepared> = HashMap::new();
+    let same_game = |a: &Prepared, b: &Prepared| {
+        (&a.black, &a.white, &a.tournament, a.year) == (&b.black, &b.white, &b.tournament, b.year)
+    };
     for g in games {
         if let Some(n) = &g.note {
             out.push(format!("{}: {n}", g.source));
         }
-        if let Some(first) = seen.insert(&g.squares, &g.source) {
-            out.push(format!("{}: the same moves as {first}", g.source));
+        if let Some(first) = seen.insert(&g.squares, g) {
+            if keep_duplicates || !same_game(first, g) {
+                out.push(format!("{}: the same moves as {}", g.source, first.source));
+            }
             seen.insert(&g.squares, first);
         }
     }
     out
+}
+
+/// The games left out as already there, and how many.
+fn print_duplicates(plan: &Plan, out: &mut dyn Write) -> anyhow::Result<()> {
+    for d in &plan.duplicates {
+        match &d.holder {
+            import::Holder::Stored(i) => writeln!(
+                out,
+                "duplicate: {}: already in {} (game {})",
+                d.source,
+                d.path.display(),
+                i
+            )?,
+            import::Holder::Imported(first) => {
+                writeln!(out, "duplicate: {}: the same game as {first}", d.source)?;
+            }
+        }
+    }
+    if !plan.duplicates.is_empty() {
+        writeln!(
+            out,
+            "{} games left out as already there (--keep-duplicates imports them)",
+            plan.duplicates.len()
+        )?;
+    }
+    Ok(())
 }
 
 fn name_list(names: &[String]) -> String {

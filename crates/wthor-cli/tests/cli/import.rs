@@ -232,6 +232,89 @@ fn illegal_games_stop_the_import_unless_skipped() {
         .find(|f| f.kind() == wthor_format::FileKind::Players);
     let known = u16::try_from(players.expect("the players file").len() - 1).unwrap();
     assert!(black < known && white == known);
+
+    // The same import again: the game is already there, nothing changes.
+    let again = check(&args, 1);
+    assert!(
+        again.contains(&format!(
+            "games.ggf:1: already in {} (game 24)",
+            db.path().join("WTH_2001.wtb").display()
+        )),
+        "{again}"
+    );
+    assert!(
+        again.contains("1 games left out as already there"),
+        "{again}"
+    );
+    assert!(again.contains("nothing to write"), "{again}");
+    assert_eq!(
+        std::fs::read(db.path().join("WTH_2001.wtb")).unwrap(),
+        after
+    );
+    // Unless asked for.
+    let mut keep = args.to_vec();
+    keep.push("--keep-duplicates");
+    check(&keep, 1);
+    let kept = std::fs::read(db.path().join("WTH_2001.wtb")).unwrap();
+    assert_eq!(kept.len(), after.len() + 68);
+    assert_eq!(kept[after.len()..], after[before.len()..]);
+}
+
+#[test]
+fn a_file_imported_twice_adds_nothing() {
+    // The fixture's own games, into a copy of the fixture: every one is
+    // there; given twice in one import, the second copy is left out too.
+    let db = eight_by_eight();
+    let input = workspace_root().join("testdata/WTH_2002.wtb");
+    let before = std::fs::read(db.path().join("WTH_2002.wtb")).unwrap();
+    let out = check(
+        &[
+            "import",
+            s(&input),
+            s(&input),
+            "--into",
+            s(db.path()),
+            "--depth",
+            "16",
+        ],
+        0,
+    );
+    assert!(out.contains("40 games left out as already there"), "{out}");
+    assert!(
+        out.contains("(game 0)") && out.contains("(game 19)"),
+        "{out}"
+    );
+    assert!(out.contains("nothing to write"), "{out}");
+    assert_eq!(
+        std::fs::read(db.path().join("WTH_2002.wtb")).unwrap(),
+        before
+    );
+
+    // Into an empty directory: the first copy imported, the second left
+    // out as the same game as the first.
+    let empty = tempfile::tempdir().unwrap();
+    let out = check(
+        &[
+            "import",
+            s(&input),
+            s(&input),
+            "--into",
+            s(empty.path()),
+            "--depth",
+            "16",
+        ],
+        0,
+    );
+    assert!(out.contains("20 games left out as already there"), "{out}");
+    assert!(
+        out.contains(&format!(
+            "duplicate: {}: game 0: the same game as {}: game 0",
+            input.display(),
+            input.display()
+        )),
+        "{out}"
+    );
+    assert_eq!(rows(&export_csv(empty.path())).len(), 20);
 }
 
 #[test]
@@ -268,11 +351,14 @@ fn the_shared_transcripts_and_playok_import() {
     );
     assert_eq!(count("rejected: "), empty);
     assert_eq!(count("the game has no move"), empty);
-    // The odd records SOURCES.md lists: Egaroucid's 2 duplicate lines,
-    // eOthello's game that stops after 21 moves; Logistello has none.
-    assert!(report.contains("egaroucid_early_selfplay_0000002.txt:825: the same moves as"));
-    assert!(report.contains("egaroucid_early_selfplay_0000002.txt:889: the same moves as"));
+    // The odd records SOURCES.md lists: Egaroucid's 2 duplicate lines
+    // (left out: the same game twice), eOthello's game that stops after 21
+    // moves; Logistello has none.
+    assert!(report.contains("egaroucid_early_selfplay_0000002.txt:825: the same game as"));
+    assert!(report.contains("egaroucid_early_selfplay_0000002.txt:889: the same game as"));
     assert_eq!(count("egaroucid_early_selfplay_0000002.txt:"), 2);
+    assert_eq!(count("duplicate: "), 2, "{report}");
+    assert!(report.contains("2 games left out as already there"));
     let eothello: Vec<&str> = report
         .lines()
         .filter(|l| l.contains("eothello_kaggle_first5000.csv:"))

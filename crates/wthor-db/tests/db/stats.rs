@@ -192,6 +192,13 @@ fn totals_players_and_openings_equal_a_plain_count() {
             .collect();
         assert_eq!(o.results.games, openings[&names], "{names:?}");
     }
+    // Shares within a board size: each size's shares sum to one.
+    for size in [Size::Eight, Size::Ten] {
+        let of_size: Vec<_> = stats.openings.iter().filter(|o| o.size == size).collect();
+        assert!(!of_size.is_empty(), "the fixture has {size:?} games");
+        let shares: f64 = of_size.iter().map(|o| o.share).sum();
+        assert!((shares - 1.0).abs() < 1e-9, "{size:?}: {shares}");
+    }
 }
 
 /// The next-move table of `position` counted plainly: every game replayed
