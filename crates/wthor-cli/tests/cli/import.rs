@@ -267,18 +267,11 @@ fn a_file_imported_twice_adds_nothing() {
     let db = eight_by_eight();
     let input = workspace_root().join("testdata/WTH_2002.wtb");
     let before = std::fs::read(db.path().join("WTH_2002.wtb")).unwrap();
-    let out = check(
-        &[
-            "import",
-            s(&input),
-            s(&input),
-            "--into",
-            s(db.path()),
-            "--depth",
-            "16",
-        ],
-        0,
-    );
+    let twice = |into: &Path| {
+        let args = ["import", s(&input), s(&input), "--into", s(into)];
+        check(&[&args[..], &["--depth", "16"]].concat(), 0)
+    };
+    let out = twice(db.path());
     assert!(out.contains("40 games left out as already there"), "{out}");
     assert!(
         out.contains("(game 0)") && out.contains("(game 19)"),
@@ -293,18 +286,7 @@ fn a_file_imported_twice_adds_nothing() {
     // Into an empty directory: the first copy imported, the second left
     // out as the same game as the first.
     let empty = tempfile::tempdir().unwrap();
-    let out = check(
-        &[
-            "import",
-            s(&input),
-            s(&input),
-            "--into",
-            s(empty.path()),
-            "--depth",
-            "16",
-        ],
-        0,
-    );
+    let out = twice(empty.path());
     assert!(out.contains("20 games left out as already there"), "{out}");
     assert!(
         out.contains(&format!(
