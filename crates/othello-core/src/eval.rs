@@ -97,8 +97,14 @@ pub const HEADER_LEN: usize = 32;
 /// The first eight bytes of a weight file.
 pub const MAGIC: [u8; 8] = *b"WTHEVAL\0";
 
-/// The embedded weights (see the module documentation for the layout).
-static FILE: &[u8] = include_bytes!("eval.bin");
+/// Bytes aligned for the `i16` weights they hold.
+#[repr(C, align(2))]
+struct Aligned<T: ?Sized>(T);
+
+/// The embedded weights (see the module documentation for the layout),
+/// aligned so that [`weight`] reads them in place.
+static FILE_ALIGNED: &Aligned<[u8]> = &Aligned(*include_bytes!("eval.bin"));
+static FILE: &[u8] = &FILE_ALIGNED.0;
 
 const fn u32_at(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
@@ -334,6 +340,19 @@ pub fn mirror_index(index: u32) -> u32 {
 }
 
 /// The weight `index` of `stage` in the embedded file.
+#[cfg(target_endian = "little")]
+#[inline]
+fn weight(stage: usize, index: u32) -> i32 {
+    const LEN: usize = STAGES * STAGE_LEN;
+    // SAFETY: the bytes after the header are `LEN` little-endian `i16`
+    // (the layout check above), 2-aligned (`Aligned`, even `HEADER_LEN`),
+    // and this target is little-endian; they live as long as the program.
+    let weights: &[i16; LEN] = unsafe { &*FILE[HEADER_LEN..].as_ptr().cast::<[i16; LEN]>() };
+    i32::from(weights[stage * STAGE_LEN + index as usize])
+}
+
+/// The weight `index` of `stage` in the embedded file.
+#[cfg(not(target_endian = "little"))]
 #[inline]
 fn weight(stage: usize, index: u32) -> i32 {
     let at = HEADER_LEN + 2 * (stage * STAGE_LEN + index as usize);

@@ -316,7 +316,9 @@ fn stability_cut(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
     if alpha < STABILITY_THRESHOLD[n as usize] || 64 - 2 * o.count_ones() as i32 > alpha {
         return None;
     }
-    let s = 64 - 2 * stable_count(o, p) as i32;
+    // Enough stable discs to hold the score to alpha: 64 - 2 s <= alpha.
+    let enough = (65 - alpha).div_euclid(2) as u32;
+    let s = 64 - 2 * stable_count(o, p, enough) as i32;
     (s <= alpha).then_some(s)
 }
 

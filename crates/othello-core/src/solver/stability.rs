@@ -179,21 +179,31 @@ fn full_lines(disc: u64) -> [u64; 4] {
     [h, v, d9, d7]
 }
 
-/// A lower bound of the number of stable discs of `p` (opponent `o`).
+/// A lower bound of the number of stable discs of `p` (opponent `o`),
+/// found until it reaches `enough` (it may stop there).
 #[inline]
-pub(crate) fn stable_count(p: u64, o: u64) -> u32 {
-    stable_discs(p, o).count_ones()
+pub(crate) fn stable_count(p: u64, o: u64, enough: u32) -> u32 {
+    stable_discs_until(p, o, enough).count_ones()
 }
 
 /// A subset of the stable discs of `p` (opponent `o`).
-pub(crate) fn stable_discs(p: u64, o: u64) -> u64 {
+#[cfg(test)]
+fn stable_discs(p: u64, o: u64) -> u64 {
+    stable_discs_until(p, o, 65)
+}
+
+/// A subset of the stable discs of `p` (opponent `o`), grown until it
+/// holds `enough` of them. (Inlined: compiled with the search's
+/// instruction set.)
+#[inline(always)]
+fn stable_discs_until(p: u64, o: u64, enough: u32) -> u64 {
     const INNER: u64 = 0x007e_7e7e_7e7e_7e00;
     let disc = p | o;
     let central = p & INNER;
     let full = full_lines(disc);
     let mut stable = stable_edges(p, o) | (full[0] & full[1] & full[2] & full[3] & central);
-    if stable == 0 {
-        return 0;
+    if stable == 0 || stable.count_ones() >= enough {
+        return stable;
     }
     loop {
         let old = stable;
@@ -202,7 +212,7 @@ pub(crate) fn stable_discs(p: u64, o: u64) -> u64 {
         let d9 = (stable >> 9) | (stable << 9) | full[2];
         let d7 = (stable >> 7) | (stable << 7) | full[3];
         stable |= h & v & d9 & d7 & central;
-        if stable == old {
+        if stable == old || stable.count_ones() >= enough {
             return stable;
         }
     }
