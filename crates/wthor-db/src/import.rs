@@ -161,6 +161,13 @@ pub struct Prepared {
 /// f5 on 8x8.
 const F5: Square = Square::new_unchecked(4 * 8 + 5);
 
+/// The symmetry taking `first` (a first move) to f5, if one does.
+fn to_f5(first: Square) -> Option<Symmetry> {
+    Symmetry::ALL
+        .into_iter()
+        .find(|s| s.square(first, Size::Eight) == F5)
+}
+
 /// Raw 8x8 move bytes turned, like [`prepare`] turns an input, by the
 /// symmetry taking the first move to f5 (as they are if the game came from
 /// an import); bytes that do not start with a first move are kept.
@@ -170,12 +177,7 @@ fn turned_to_f5(raw: &[u8]) -> Vec<u8> {
         .take_while(|&&b| b != 0)
         .map_while(|&b| Square::from_wthor(b, Size::Eight))
         .collect();
-    let symmetry = squares.first().and_then(|&first| {
-        Symmetry::ALL
-            .into_iter()
-            .find(|s| s.square(first, Size::Eight) == F5)
-    });
-    let Some(symmetry) = symmetry else {
+    let Some(symmetry) = squares.first().and_then(|&first| to_f5(first)) else {
         return raw.to_vec();
     };
     let mut out = vec![0u8; raw.len()];
@@ -219,10 +221,7 @@ pub fn prepare(game: Incoming) -> Result<Prepared, Rejection> {
     if let Some(s) = game.score.filter(|&s| s > 64) {
         return Err(Rejection::BadScore(s));
     }
-    let symmetry = Symmetry::ALL
-        .into_iter()
-        .find(|s| s.square(first, Size::Eight) == F5)
-        .expect("every first move is a symmetric image of f5");
+    let symmetry = to_f5(first).expect("every first move is a symmetric image of f5");
     let squares = game
         .moves
         .iter()
