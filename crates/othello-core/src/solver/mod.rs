@@ -27,20 +27,24 @@
 //! - a lock-free transposition table storing bounds and the best move,
 //!   shared by all threads and kept across calls (two entries per cache
 //!   line; the children's lines are prefetched while moves are sorted;
-//!   null-window nodes use it from 9 empties);
+//!   null-window nodes use it from 11 empties);
 //! - move ordering: hash move, then (from 14 empties) the score of a
 //!   shallow alpha-beta search on the pattern evaluation of
 //!   [`eval`](crate::eval) (1 ply, 2 from 16 empties, 3 from 19, 4 from
 //!   25), two discs weighing like one opponent reply, added to fastest
 //!   first (fewest opponent replies, corners counting double), then
 //!   corner stability, opponent potential mobility, parity of the empty
-//!   quadrants, square value; parity and square classes only near the end;
+//!   quadrants, square value;
 //! - stability cutoffs from 4 empties (the opponent's stable discs bound
-//!   the score) and enhanced transposition cutoffs from 10 (a child whose
+//!   the score) and enhanced transposition cutoffs from 12 (a child whose
 //!   stored bound already cuts, or already fails low, is not searched);
-//! - parity ordering at 7 empties and fewer; specialised code for the
-//!   last four empties, which counts the flips of the last move
-//!   with four table look-ups instead of making it;
+//! - from 6 to 10 empties (as in Egaroucid), fewest opponent replies then
+//!   parity, the replies handed down to the child, and a small table per
+//!   thread and depth, in the cache, of the children's bounds, probed
+//!   like enhanced transposition cutoffs; parity ordering at 5 empties
+//!   and fewer; specialised code for the last four empties, which counts
+//!   the flips of the last move with four table look-ups instead of
+//!   making it;
 //! - the search compiled twice, portable and for x86-64-v3 processors
 //!   (AVX2 flips and legal moves, POPCNT, BMI), the second chosen at run
 //!   time when the processor has it: 11% faster on FFO #40–#49, node for

@@ -32,19 +32,13 @@ const SHALLOW: u32 = 5;
 /// the children's bounds and cuts like the shared table's enhanced
 /// transposition cutoffs. (FFO #40–#49: 584M nodes before, with the
 /// heavier ordering of deeper nodes from 6 empties and parity below;
-/// 461M without the small tables, 4% less time; 377M with them, 8% less
-/// again.)
-const SIMPLE: u32 = 8;
-/// Null-window nodes with at least this many empties use the table (PV
-/// nodes always do). (Measured: from 9 rather than 8, 9% more nodes but
-/// 3-4% less time on FFO #40–#49 and #50–#53: the table's memory traffic
-/// at 8 empties cost more than it saved; from 10, 7% more nodes again and
-/// no less time; from 10 with [`SIMPLE`] nodes up to 9, 8% more nodes
-/// and no less time.)
-const TABLE_MIN: u32 = 9;
+/// up to 8 empties, 461M without the small tables, 4% less time, and 377M
+/// with them, 8% less again; up to 10, 402M nodes and 11% less again; up
+/// to 11, 441M and slower.)
+const SIMPLE: u32 = 10;
 /// Enhanced transposition cutoffs from this many empties (where the
-/// children are in the table).
-const ETC_MIN: u32 = TABLE_MIN + 1;
+/// children are in the shared table: above [`SIMPLE`]).
+const ETC_MIN: u32 = SIMPLE + 2;
 /// PV nodes with at least this many empties search their siblings in parallel.
 const PARALLEL_MIN: u32 = 12;
 /// Null-window nodes with at least this many empties search their younger
@@ -1124,8 +1118,8 @@ impl<'a, I: Isa> Search<'a, I> {
         list.swap(i, b);
     }
 
-    /// Null-window search with more than SHALLOW empties: stability cutoff,
-    /// table from [`TABLE_MIN`] and enhanced transposition cutoffs from
+    /// Null-window search with more than [`SIMPLE`] empties: stability
+    /// cutoff, the shared table, enhanced transposition cutoffs from
     /// [`ETC_MIN`] empties, probcut in selective searches, fastest-first
     /// move order.
     #[inline(always)]
@@ -1140,12 +1134,7 @@ impl<'a, I: Isa> Search<'a, I> {
         }
         let level = self.level_at(n);
         let mut hash_move = NO_MOVE;
-        let entry = if n >= TABLE_MIN {
-            self.tt.probe(p, o)
-        } else {
-            None
-        };
-        if let Some(b) = entry {
+        if let Some(b) = self.tt.probe(p, o) {
             if b.level >= level {
                 if b.lower > alpha {
                     return b.lower;
@@ -1175,7 +1164,7 @@ impl<'a, I: Isa> Search<'a, I> {
             moves,
             hash_move,
             &mut room,
-            n > TABLE_MIN,
+            n >= ETC_MIN,
             sort_plies(n),
         );
         let mut best = -INF;
@@ -1247,10 +1236,8 @@ impl<'a, I: Isa> Search<'a, I> {
                 break;
             }
         }
-        if n >= TABLE_MIN {
-            self.tt
-                .store(p, o, n, (alpha, beta), best, best_move, level);
-        }
+        self.tt
+            .store(p, o, n, (alpha, beta), best, best_move, level);
         best
     }
 
@@ -1624,7 +1611,7 @@ mod tests {
         }
         let mut seed = 0x0123_4567_89ab_cdefu64;
         for i in 0..30 {
-            // 12 to 18 empties: both sides of SHALLOW, ETC_MIN, SORT_MIN.
+            // 12 to 18 empties: both sides of ETC_MIN and SORT_MIN.
             let (p, o) = random_position(&mut seed, 42 + i % 7);
             let n = (!(p | o)).count_ones();
             let (a, b) = (Table::new(16), Table::new(16));
