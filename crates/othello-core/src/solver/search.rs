@@ -21,8 +21,10 @@ pub(crate) const INF: i32 = 127;
 
 /// Null-window nodes with at most this many empties use no table and order
 /// moves by parity only. (Measured on FFO #40–#49 with [`SIMPLE`] nodes
-/// above: from 6, 461M rather than 488M nodes and 3% less time; from 5,
-/// 424M nodes and more time.)
+/// up to 8 empties above: 5 rather than 6, 461M rather than 488M nodes and
+/// 3% less time; 4, 424M nodes and more time. With the small tables and
+/// simple nodes up to 10: 6, 444M rather than 402M nodes and 7% more time;
+/// 4, 354M nodes and no faster.)
 const SHALLOW: u32 = 5;
 /// Null-window nodes with more than [`SHALLOW`] and at most this many
 /// empties order moves by the opponent's replies (corners counting
