@@ -611,6 +611,17 @@ type MoveList = [MaybeUninit<Move>; 64];
 /// An empty [`MoveList`].
 const NEW_LIST: MoveList = [const { MaybeUninit::uninit() }; 64];
 
+/// A child of a simple node: its position, the legal moves there, its
+/// ordering key and its slot in the small table.
+#[derive(Clone, Copy)]
+struct Child {
+    p: u64,
+    o: u64,
+    replies: u64,
+    key: i32,
+    slot: u32,
+}
+
 /// The stop flag of a parallel split of a null-window node, linked to
 /// the splits above it: a sibling that cuts stops the others, and with
 /// them every split below them. Alone in its cache line: the searches of
@@ -975,7 +986,8 @@ impl<'a, I: Isa> Search<'a, I> {
             );
         };
         let odd = odd_quadrants(!(p | o));
-        let mut list = [(0u64, 0u64, 0u64, 0i32, 0usize); SIMPLE as usize];
+        // Room for the children, left uninitialised (filled below).
+        let mut room = [const { MaybeUninit::<Child>::uninit() }; SIMPLE as usize];
         let mut len = 0;
         let mut best = -INF;
         let mut m = moves;
@@ -1009,18 +1021,35 @@ impl<'a, I: Isa> Search<'a, I> {
                 continue;
             }
             let parity = i32::from(odd & (1 << sq) != 0);
-            list[len] = (np, no, replies, 18 * (40 - count) + 17 * parity, slot);
+            room[len].write(Child {
+                p: np,
+                o: no,
+                replies,
+                key: 18 * (40 - count) + 17 * parity,
+                slot: slot as u32,
+            });
             len += 1;
         }
+        // SAFETY: the loop above initialised `room[..len]`, and
+        // `MaybeUninit<Child>` has the layout of `Child`.
+        let list =
+            unsafe { std::slice::from_raw_parts_mut(room.as_mut_ptr().cast::<Child>(), len) };
         for i in 0..len {
             let mut b = i;
             for j in i + 1..len {
-                if list[j].3 > list[b].3 {
+                if list[j].key > list[b].key {
                     b = j;
                 }
             }
             list.swap(i, b);
-            let (np, no, replies, _, slot) = list[i];
+            let Child {
+                p: np,
+                o: no,
+                replies,
+                slot,
+                ..
+            } = list[i];
+            let slot = slot as usize;
             let s = child(self, np, no, replies);
             store(slot, np, no, s);
             if s > best {
