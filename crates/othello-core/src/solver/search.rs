@@ -899,22 +899,41 @@ impl<'a, I: Isa> Search<'a, I> {
         }
     }
 
+    /// What settles a shallow or simple node (`moves` its legal moves)
+    /// before its moves are searched, counting it: a stability cutoff, the
+    /// end of the game, or a pass, whose node `again` searches.
+    #[inline(always)]
+    fn settled(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        n: u32,
+        moves: u64,
+        again: fn(&mut Self, u64, u64, i32, u32, u64) -> i32,
+    ) -> Option<i32> {
+        self.nodes += 1;
+        if let Some(s) = stability_cut(p, o, alpha, n) {
+            return Some(s);
+        }
+        if moves != 0 {
+            return None;
+        }
+        let replies = I::legal_moves(o, p);
+        if replies == 0 {
+            return Some(final_score(p, o));
+        }
+        Some(-again(self, o, p, -alpha - 1, n, replies))
+    }
+
     /// Null-window search with 5..=SHALLOW empties: stability cutoff,
     /// parity then square-class move order, no table.
     #[inline(always)]
     fn nws_shallow_body(&mut self, p: u64, o: u64, alpha: i32, n: u32, moves: u64) -> i32 {
-        self.nodes += 1;
-        let beta = alpha + 1;
-        if let Some(s) = stability_cut(p, o, alpha, n) {
+        if let Some(s) = self.settled(p, o, alpha, n, moves, I::nws_shallow) {
             return s;
         }
-        if moves == 0 {
-            let replies = I::legal_moves(o, p);
-            if replies == 0 {
-                return final_score(p, o);
-            }
-            return -I::nws_shallow(self, o, p, -beta, n, replies);
-        }
+        let beta = alpha + 1;
         let empties = !(p | o);
         let odd = odd_quadrants(empties);
         let mut best = -INF;
@@ -951,18 +970,10 @@ impl<'a, I: Isa> Search<'a, I> {
     /// by fewest opponent replies then parity, no table.
     #[inline(always)]
     fn nws_simple_body(&mut self, p: u64, o: u64, alpha: i32, n: u32, moves: u64) -> i32 {
-        self.nodes += 1;
-        let beta = alpha + 1;
-        if let Some(s) = stability_cut(p, o, alpha, n) {
+        if let Some(s) = self.settled(p, o, alpha, n, moves, I::nws_simple) {
             return s;
         }
-        if moves == 0 {
-            let replies = I::legal_moves(o, p);
-            if replies == 0 {
-                return final_score(p, o);
-            }
-            return -I::nws_simple(self, o, p, -beta, n, replies);
-        }
+        let beta = alpha + 1;
         let child = |s: &mut Self, np: u64, no: u64, replies: u64| {
             if n - 1 > SHALLOW {
                 -I::nws_simple(s, np, no, -beta, n - 1, replies)
