@@ -974,27 +974,24 @@ impl<'a, I: Isa> Search<'a, I> {
             return s;
         }
         let beta = alpha + 1;
-        let child = |s: &mut Self, np: u64, no: u64, replies: u64| {
-            if n - 1 > SHALLOW {
+        let level = (n - 1 - SHALLOW) as usize;
+        // Searches a child and keeps its bound in the small table.
+        let child = |s: &mut Self, np: u64, no: u64, replies: u64, slot: usize| {
+            let v = if n - 1 > SHALLOW {
                 -I::nws_simple(s, np, no, -beta, n - 1, replies)
             } else {
                 -I::nws_shallow(s, np, no, -beta, n - 1, replies)
-            }
-        };
-        let level = (n - 1 - SHALLOW) as usize;
-        let store = |slot: usize, np: u64, no: u64, s: i32| {
-            let (lower, upper) = if s > alpha { (s, 64) } else { (-64, s) };
+            };
+            let (lower, upper) = if v > alpha { (v, 64) } else { (-64, v) };
             let (lower, upper) = (lower as i8, upper as i8);
-            local_set(
-                level,
-                slot,
-                Local {
-                    p: np,
-                    o: no,
-                    lower,
-                    upper,
-                },
-            );
+            let entry = Local {
+                p: np,
+                o: no,
+                lower,
+                upper,
+            };
+            local_set(level, slot, entry);
+            v
         };
         let odd = odd_quadrants(!(p | o));
         // Room for the children, left uninitialised (filled below).
@@ -1021,8 +1018,7 @@ impl<'a, I: Isa> Search<'a, I> {
             let replies = I::legal_moves(np, no);
             let count = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
             if count <= 1 {
-                let s = child(self, np, no, replies);
-                store(slot, np, no, s);
+                let s = child(self, np, no, replies, slot);
                 if s > best {
                     if s >= beta {
                         return s;
@@ -1060,9 +1056,7 @@ impl<'a, I: Isa> Search<'a, I> {
                 slot,
                 ..
             } = list[i];
-            let slot = slot as usize;
-            let s = child(self, np, no, replies);
-            store(slot, np, no, s);
+            let s = child(self, np, no, replies, slot as usize);
             if s > best {
                 if s >= beta {
                     return s;
