@@ -26,6 +26,9 @@ pub(crate) const INF: i32 = 127;
 /// simple nodes up to 10: 6, 444M rather than 402M nodes and 7% more time;
 /// 4, 354M nodes and no faster.)
 const SHALLOW: u32 = 5;
+// The shallow search starts at 5 empties (below, the specialised code):
+// the simple search hands its children of SHALLOW empties to it.
+const _: () = assert!(SHALLOW >= 5 && SHALLOW < SIMPLE);
 /// Null-window nodes with more than [`SHALLOW`] and at most this many
 /// empties order moves by the opponent's replies (corners counting
 /// double), then parity, as in Egaroucid: each child gets its replies,
@@ -83,10 +86,13 @@ const EMPTY_LOCAL: Local = Local {
     upper: 64,
 };
 
+/// Small tables holding no position.
+const fn empty_tables() -> LocalTables {
+    [[EMPTY_LOCAL; 1 << LOCAL_BITS]; (SIMPLE - SHALLOW) as usize]
+}
+
 thread_local! {
-    static LOCAL: UnsafeCell<LocalTables> = const {
-        UnsafeCell::new([[EMPTY_LOCAL; 1 << LOCAL_BITS]; (SIMPLE - SHALLOW) as usize])
-    };
+    static LOCAL: UnsafeCell<LocalTables> = const { UnsafeCell::new(empty_tables()) };
 }
 
 /// Empties this thread's small tables (a search that must repeat another
@@ -95,7 +101,7 @@ thread_local! {
 fn clear_local() {
     LOCAL.with(|t| {
         // SAFETY: no search runs on this thread during the call.
-        unsafe { *t.get() = [[EMPTY_LOCAL; 1 << LOCAL_BITS]; (SIMPLE - SHALLOW) as usize] }
+        unsafe { *t.get() = empty_tables() }
     });
 }
 
