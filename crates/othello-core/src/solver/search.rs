@@ -53,7 +53,7 @@ const PARALLEL_NWS_MIN: u32 = 15;
 /// search on the pattern evaluation ([`sort_plies`]).
 const SORT_MIN: u32 = 14;
 /// From this many empties the ordering search has two plies.
-const SORT_2: u32 = 16;
+const SORT_2: u32 = 17;
 /// From this many empties the ordering search has three plies.
 const SORT_3: u32 = 19;
 /// From this many empties the ordering search has four plies.
@@ -413,7 +413,11 @@ fn stability_cut(p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
 /// Later, with the faster last empties: 3 plies from 19 rather than 20,
 /// 566M -> 536M nodes and 2-4% less time on #40–#49, the same time on
 /// #50–#53, the median of 60 real 24-empty solves 1.55 -> 1.45 s; from
-/// 18, 525M nodes, no faster; 2 plies from 15, 550M, slower.)
+/// 18, 525M nodes, no faster; 2 plies from 15, 550M, slower. Later still,
+/// with the simple search below 11 empties: 2 plies from 17 rather than
+/// 16, real 24-empty solves 0.985x and 0.988x the time (two runs of 30
+/// games, each against the other in turn), FFO #40–#49 1.017x: the
+/// archive's positions are what the solver is for.)
 #[inline]
 fn sort_plies(n: u32) -> u32 {
     if n >= SORT_4 {
