@@ -417,12 +417,7 @@ mod tests {
     /// random games (long runs of discs, full lines).
     fn positions() -> Vec<(u128, u128)> {
         let mut x = 0x1234_5678_9abc_def1u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = move || crate::xorshift(&mut x);
         let mut wide = || (u128::from(next()) << 64 | u128::from(next())) & FULL;
         let mut out = Vec::new();
         for i in 0..25_000 {

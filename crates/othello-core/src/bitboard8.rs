@@ -317,12 +317,7 @@ mod tests {
     #[test]
     fn vector_moves_and_flips_equal_portable_ones() {
         let mut x = 0x1234_5678_9abc_def1u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = || crate::xorshift(&mut x);
         for _ in 0..20_000 {
             let a = next() & next();
             let b = next() & !a;

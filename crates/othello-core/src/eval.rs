@@ -572,9 +572,7 @@ mod tests {
     fn transpose_and_mirrors_move_squares() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..1000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            crate::xorshift(&mut x);
             assert_eq!(transpose(x), naive_transpose(x));
             for s in 0..64 {
                 assert_eq!(mirror_columns(1 << s), 1 << (s / 8 * 8 + 7 - s % 8), "{s}");
@@ -593,12 +591,7 @@ mod tests {
             return;
         }
         let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = || crate::xorshift(&mut x);
         for i in 0..20_000 {
             // Boards a quarter and three quarters full, the sides disjoint.
             let occupied = if i % 2 == 0 {

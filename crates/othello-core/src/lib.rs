@@ -65,3 +65,12 @@ pub mod textgame;
 pub use bitboard::Bitboard;
 pub use board::{Board, Board8, Board10, IllegalReason, PlayError, PositionError};
 pub use square::{Color, Move, Size, Square, SquareError};
+
+/// xorshift64: the seeded pseudo-random numbers of the tests.
+#[cfg(test)]
+pub(crate) fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}

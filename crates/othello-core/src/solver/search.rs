@@ -1466,13 +1466,7 @@ impl<'a, I: Isa> Search<'a, I> {
 mod tests {
     use super::*;
 
-    /// xorshift64.
-    fn next(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
+    use crate::xorshift as next;
 
     #[test]
     fn flips_equal_the_kernel() {

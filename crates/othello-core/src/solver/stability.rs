@@ -277,13 +277,7 @@ mod tests {
         assert_eq!(stable_discs(1 << 9, 1), 0);
     }
 
-    /// A cheap xorshift for seeded random games.
-    fn next(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
+    use crate::xorshift as next;
 
     /// Stable discs must stay with their owner along random continuations.
     #[test]

@@ -331,9 +331,7 @@ mod tests {
         );
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         for i in 0..1000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            crate::xorshift(&mut x);
             let (p, o) = (x & 0x0f0f_0f0f_0f0f_0f0f, x & 0xf0f0_f0f0_f0f0_f0f0);
             t.store(
                 p,
