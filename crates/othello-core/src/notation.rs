@@ -125,10 +125,10 @@ pub(crate) fn from_obf<B: Board>(text: &str) -> Result<B, ObfError> {
     let Some(side) = side else {
         return err(last, ObfErrorKind::BadSide);
     };
-    if let Some((pos, c)) = chars.next() {
-        if !(c.is_whitespace() || c == ';') {
-            return err(pos, ObfErrorKind::TrailingText);
-        }
+    if let Some((pos, c)) = chars.next()
+        && !(c.is_whitespace() || c == ';')
+    {
+        return err(pos, ObfErrorKind::TrailingText);
     }
     Ok(B::from_colors(black, white, side).expect("disjoint sets on the board"))
 }

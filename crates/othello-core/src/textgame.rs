@@ -161,10 +161,10 @@ pub fn parse_ggf(text: &str) -> Result<GgfGame, GgfError> {
         "10" => Size::Ten,
         other => return Err(err(start, GgfErrorKind::UnsupportedSize(other.to_owned()))),
     };
-    if let Some(bo) = get("BO") {
-        if !is_standard_start(bo, size) {
-            return Err(err(start, GgfErrorKind::NonStandardStart));
-        }
+    if let Some(bo) = get("BO")
+        && !is_standard_start(bo, size)
+    {
+        return Err(err(start, GgfErrorKind::NonStandardStart));
     }
     let mut moves = Vec::with_capacity(raw_moves.len() + 2);
     let mut expected = Color::Black;

@@ -182,10 +182,10 @@ fn parse_range<T: std::str::FromStr + PartialOrd + Copy + std::fmt::Display>(
             (v, v)
         }
     };
-    if let (Some(l), Some(h)) = (low, high) {
-        if l > h {
-            return Err(format!("empty range: {l} is above {h}"));
-        }
+    if let (Some(l), Some(h)) = (low, high)
+        && l > h
+    {
+        return Err(format!("empty range: {l} is above {h}"));
     }
     Ok((low, high))
 }

@@ -419,27 +419,27 @@ impl Query {
         if self.players.len() > 2 {
             return Err(QueryError::TooManyPlayers(self.players.len()));
         }
-        if let (Some(low), Some(high)) = self.years {
-            if low > high {
-                return Err(QueryError::EmptyRange {
-                    what: "year",
-                    low,
-                    high,
-                });
-            }
+        if let (Some(low), Some(high)) = self.years
+            && low > high
+        {
+            return Err(QueryError::EmptyRange {
+                what: "year",
+                low,
+                high,
+            });
         }
         for (what, range) in [
             ("black discs", self.black_discs),
             ("theoretical score", self.theoretical),
         ] {
-            if let Some((low, high)) = range {
-                if low > high {
-                    return Err(QueryError::EmptyRange {
-                        what,
-                        low: low.into(),
-                        high: high.into(),
-                    });
-                }
+            if let Some((low, high)) = range
+                && low > high
+            {
+                return Err(QueryError::EmptyRange {
+                    what,
+                    low: low.into(),
+                    high: high.into(),
+                });
             }
         }
         Ok(())
@@ -600,20 +600,20 @@ impl Matcher {
             return false;
         }
         let game = &g.game;
-        if let Some(outcome) = self.result {
-            if Outcome::of_score(game.real_score(), game.board_size()) != outcome {
-                return false;
-            }
+        if let Some(outcome) = self.result
+            && Outcome::of_score(game.real_score(), game.board_size()) != outcome
+        {
+            return false;
         }
-        if let Some((low, high)) = self.black_discs {
-            if !(low..=high).contains(&game.real_score()) {
-                return false;
-            }
+        if let Some((low, high)) = self.black_discs
+            && !(low..=high).contains(&game.real_score())
+        {
+            return false;
         }
-        if let Some((low, high)) = self.theoretical {
-            if !(low..=high).contains(&game.theoretical_score()) {
-                return false;
-            }
+        if let Some((low, high)) = self.theoretical
+            && !(low..=high).contains(&game.theoretical_score())
+        {
+            return false;
         }
         if self.names_needed {
             let Some(sets) = plan.players.map(|i| &self.player_sets[i]) else {

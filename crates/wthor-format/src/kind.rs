@@ -164,10 +164,10 @@ impl fmt::Display for FileKind {
 pub fn detect_kind(bytes: &[u8], hint: Option<FileKind>) -> Result<FileKind, Error> {
     let header = read_header(bytes)?;
     let len = bytes.len();
-    if let Some(kind) = hint {
-        if kind.header_fits(&header) {
-            return Ok(kind);
-        }
+    if let Some(kind) = hint
+        && kind.header_fits(&header)
+    {
+        return Ok(kind);
     }
     for exact in [true, false] {
         let fits: Vec<FileKind> = FileKind::ALL

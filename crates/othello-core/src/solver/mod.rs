@@ -89,9 +89,9 @@ mod tt;
 
 pub use generic::{GenericSolution, GenericSolver};
 
-#[cfg(target_arch = "x86_64")]
-use search::X86V3;
 use search::{INF, Isa, PROBCUT_T, Portable, Search, final_score};
+#[cfg(target_arch = "x86_64")]
+use search::{X86V3, X86V4};
 use tt::{EXACT, NO_MOVE, Table};
 
 use crate::bitboard8::legal_moves;
@@ -118,6 +118,35 @@ const ESTIMATE_MARGIN: i32 = 4;
 /// searches before the exact one (FFO #40–#44, 20 to 23 empties: 1%
 /// fewer nodes from 20 than from 22; the same from 16, 18 or 20).
 const SELECTIVE_MIN: u32 = 20;
+
+/// The instruction sets the search is compiled for.
+#[derive(Clone, Copy)]
+enum Code {
+    /// What the build enables.
+    Portable,
+    /// x86-64-v3 ([`X86V3`]).
+    #[cfg(target_arch = "x86_64")]
+    X86V3,
+    /// x86-64-v3 and AVX-512 ([`X86V4`]).
+    #[cfg(target_arch = "x86_64")]
+    X86V4,
+}
+
+impl Code {
+    /// The fastest this processor runs.
+    fn detect() -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if X86V4::detected() {
+                return Code::X86V4;
+            }
+            if X86V3::detected() {
+                return Code::X86V3;
+            }
+        }
+        Code::Portable
+    }
+}
 
 /// Settings of a [`Solver`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,9 +190,8 @@ pub struct Solver {
     tt: Table,
     pool: Option<rayon::ThreadPool>,
     nodes: u64,
-    /// Search with the code compiled for [`X86V3`] (the processor has it).
-    #[cfg(target_arch = "x86_64")]
-    x86v3: bool,
+    /// The code the search runs: the fastest this processor has.
+    code: Code,
 }
 
 impl std::fmt::Debug for Solver {
@@ -204,19 +232,20 @@ impl Solver {
             tt: Table::new(options.tt_bits),
             pool,
             nodes: 0,
-            #[cfg(target_arch = "x86_64")]
-            x86v3: X86V3::detected(),
+            code: Code::detect(),
         }
     }
 
     /// Runs `job`, inside the pool when there is one, on the fastest
     /// instruction set of this processor, and adds its nodes to the total.
     fn run(&mut self, job: Job) -> ((i32, u8), u64) {
-        #[cfg(target_arch = "x86_64")]
-        if self.x86v3 {
-            return self.run_on::<X86V3>(job);
+        match self.code {
+            Code::Portable => self.run_on::<Portable>(job),
+            #[cfg(target_arch = "x86_64")]
+            Code::X86V3 => self.run_on::<X86V3>(job),
+            #[cfg(target_arch = "x86_64")]
+            Code::X86V4 => self.run_on::<X86V4>(job),
         }
-        self.run_on::<Portable>(job)
     }
 
     fn run_on<I: Isa>(&mut self, job: Job) -> ((i32, u8), u64) {

@@ -311,7 +311,7 @@ mod tests {
                     let own = if is_black { black } else { white };
                     assert_eq!(own & s, s, "a stable disc was flipped");
                 }
-                if tracked.is_none() && next(&mut seed) % 8 == 0 {
+                if tracked.is_none() && next(&mut seed).is_multiple_of(8) {
                     let s = stable_discs(black, white);
                     tracked = Some((true, s));
                 } else if let Some((_, s)) = tracked {

@@ -313,15 +313,15 @@ fn players_table(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
             writeln!(out, "{:>w$}  {}", year, record_cells(r))?;
         }
     }
-    if let [a, b] = v.players {
-        if v.stats.players.len() == 2 {
-            let (ra, rb) = (&a.record, &b.record);
-            writeln!(
-                out,
-                "head-to-head: {} {} wins, {} draws, {} {} wins",
-                a.name, ra.wins, ra.draws, b.name, rb.wins
-            )?;
-        }
+    if let [a, b] = v.players
+        && v.stats.players.len() == 2
+    {
+        let (ra, rb) = (&a.record, &b.record);
+        writeln!(
+            out,
+            "head-to-head: {} {} wins, {} draws, {} {} wins",
+            a.name, ra.wins, ra.draws, b.name, rb.wins
+        )?;
     }
     Ok(())
 }

@@ -114,17 +114,17 @@ pub fn select(
         .enumerate()
         .flat_map(|(f, &n)| (0..n).map(move |i| (f, i)))
         .collect();
-    if let Some((size, seed)) = sample {
-        if size < all.len() {
-            // Partial Fisher-Yates, then back to input order.
-            let mut rng = SplitMix(seed);
-            for i in 0..size {
-                let j = i + rng.below(all.len() - i);
-                all.swap(i, j);
-            }
-            all.truncate(size);
-            all.sort_unstable();
+    if let Some((size, seed)) = sample
+        && size < all.len()
+    {
+        // Partial Fisher-Yates, then back to input order.
+        let mut rng = SplitMix(seed);
+        for i in 0..size {
+            let j = i + rng.below(all.len() - i);
+            all.swap(i, j);
         }
+        all.truncate(size);
+        all.sort_unstable();
     }
     if let Some(shard) = shard {
         all = all

@@ -252,7 +252,7 @@ fn index_and_scan_agree_on_the_real_archive() {
     let mut n = 0usize;
     let _ = db.scan(|g| {
         n += 1;
-        if n % 115 == 0 {
+        if n.is_multiple_of(115) {
             let all = game_positions(&db, g.id);
             if !all.is_empty() {
                 let p = all[(n / 115 * 7) % all.len()];
