@@ -231,19 +231,23 @@ static NEIGHBOURS: [u64; 64] = {
 /// rays of each sense go in the four lanes of one vector.
 #[inline]
 pub(crate) fn flips(p: u64, o: u64, x: usize) -> u64 {
-    if NEIGHBOURS[x] & o == 0 {
-        return 0;
-    }
     #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
     {
         // SAFETY: the build enables AVX2 (the cfg above), so every CPU it
         // runs on has it.
-        unsafe { flips_avx2(p, o, x) }
+        near(o, x, || unsafe { flips_avx2(p, o, x) })
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx2")))]
     {
-        flips_rays(p, o, x)
+        near(o, x, || flips_rays(p, o, x))
     }
+}
+
+/// The flips `kernel` computes for a move on `x`, or at once none when no
+/// disc of the opponent `o` touches `x`.
+#[inline(always)]
+fn near(o: u64, x: usize, kernel: impl FnOnce() -> u64) -> u64 {
+    if NEIGHBOURS[x] & o == 0 { 0 } else { kernel() }
 }
 
 /// [`flips`] ray by ray (no early exit).
@@ -571,11 +575,8 @@ impl X86V3 {
 impl Kernels for X86V3 {
     #[inline(always)]
     fn flips(p: u64, o: u64, x: usize) -> u64 {
-        if NEIGHBOURS[x] & o == 0 {
-            return 0;
-        }
         // SAFETY: see above.
-        unsafe { flips_avx2(p, o, x) }
+        near(o, x, || unsafe { flips_avx2(p, o, x) })
     }
     #[inline(always)]
     fn legal_moves(p: u64, o: u64) -> u64 {
@@ -610,16 +611,12 @@ impl X86V4 {
 impl Kernels for X86V4 {
     #[inline(always)]
     fn flips(p: u64, o: u64, x: usize) -> u64 {
-        if NEIGHBOURS[x] & o == 0 {
-            return 0;
-        }
         // SAFETY: see above.
-        unsafe { flips_avx512(p, o, x) }
+        near(o, x, || unsafe { flips_avx512(p, o, x) })
     }
     #[inline(always)]
     fn legal_moves(p: u64, o: u64) -> u64 {
-        // SAFETY: see above.
-        unsafe { crate::bitboard8::legal_moves_avx2(p, o) }
+        X86V3::legal_moves(p, o)
     }
 }
 
@@ -630,7 +627,31 @@ impl Kernels for X86V4 {
 /// [`X86V3`] and [`X86V4`] inside functions with their target features
 /// (`mod x86v3`, `mod x86v4`).
 macro_rules! entry_points {
-    ($(fn $name:ident => $body:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+    (@x86 $m:ident, $isa:ident, $features:literal;
+        $(fn $name:ident => $body:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        #[doc = concat!("The entry points of [`", stringify!($isa), "`], compiled with its features.")]
+        #[cfg(target_arch = "x86_64")]
+        mod $m {
+            use super::{Search, $isa};
+            $(
+                #[target_feature(enable = $features)]
+                pub(super) fn $name(s: &mut Search<'_, $isa>, $($arg: $ty),*) -> $ret {
+                    s.$body($($arg),*)
+                }
+            )*
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        impl Isa for $isa {
+            $(
+                fn $name(s: &mut Search<'_, Self>, $($arg: $ty),*) -> $ret {
+                    // SAFETY: see the `Kernels` implementation of `$isa`.
+                    unsafe { $m::$name(s, $($arg),*) }
+                }
+            )*
+        }
+    };
+    (@portable $(fn $name:ident => $body:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
         /// The instruction set a search is compiled for: its kernels and
         /// the entry points of its recursive functions.
         pub(crate) trait Isa: Kernels {
@@ -647,50 +668,12 @@ macro_rules! entry_points {
                 }
             )*
         }
-
-        /// The entry points of [`X86V3`], compiled with its features.
-        #[cfg(target_arch = "x86_64")]
-        mod x86v3 {
-            use super::{Search, X86V3};
-            $(
-                #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-                pub(super) fn $name(s: &mut Search<'_, X86V3>, $($arg: $ty),*) -> $ret {
-                    s.$body($($arg),*)
-                }
-            )*
-        }
-
-        #[cfg(target_arch = "x86_64")]
-        impl Isa for X86V3 {
-            $(
-                fn $name(s: &mut Search<'_, Self>, $($arg: $ty),*) -> $ret {
-                    // SAFETY: see `impl Kernels for X86V3`.
-                    unsafe { x86v3::$name(s, $($arg),*) }
-                }
-            )*
-        }
-
-        /// The entry points of [`X86V4`], compiled with its features.
-        #[cfg(target_arch = "x86_64")]
-        mod x86v4 {
-            use super::{Search, X86V4};
-            $(
-                #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512cd")]
-                pub(super) fn $name(s: &mut Search<'_, X86V4>, $($arg: $ty),*) -> $ret {
-                    s.$body($($arg),*)
-                }
-            )*
-        }
-
-        #[cfg(target_arch = "x86_64")]
-        impl Isa for X86V4 {
-            $(
-                fn $name(s: &mut Search<'_, Self>, $($arg: $ty),*) -> $ret {
-                    // SAFETY: see `impl Kernels for X86V4`.
-                    unsafe { x86v4::$name(s, $($arg),*) }
-                }
-            )*
-        }
+    };
+    ($($fns:tt)*) => {
+        entry_points!(@portable $($fns)*);
+        entry_points!(@x86 x86v3, X86V3, "avx2,bmi1,bmi2,lzcnt,popcnt"; $($fns)*);
+        entry_points!(@x86 x86v4, X86V4,
+            "avx2,bmi1,bmi2,lzcnt,popcnt,avx512f,avx512vl,avx512cd"; $($fns)*);
     };
 }
 
