@@ -1548,10 +1548,10 @@ mod tests {
 
     use crate::xorshift as next;
 
-    #[test]
-    fn flips_equal_the_kernel() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..50_000 {
+    /// 50,000 random moves `(p, o, x)` on an empty square `x`, from
+    /// `seed`: boards of every density, either side the sparser.
+    fn flip_cases(mut seed: u64) -> impl Iterator<Item = (u64, u64, usize)> {
+        (0..50_000).map(move |_| {
             let x = (next(&mut seed) % 64) as usize;
             let a = next(&mut seed) & !(1 << x);
             let b = next(&mut seed) & next(&mut seed) & !(1 << x);
@@ -1560,6 +1560,13 @@ mod tests {
             } else {
                 (b, a & !b)
             };
+            (p, o, x)
+        })
+    }
+
+    #[test]
+    fn flips_equal_the_kernel() {
+        for (p, o, x) in flip_cases(0x9e37_79b9_7f4a_7c15) {
             assert_eq!(
                 flips(p, o, x),
                 crate::bitboard8::flips(p, o, x),
@@ -1575,16 +1582,7 @@ mod tests {
             // Nothing to compare on this processor.
             return;
         }
-        let mut seed = 0x6a09_e667_f3bc_c908u64;
-        for _ in 0..50_000 {
-            let x = (next(&mut seed) % 64) as usize;
-            let a = next(&mut seed) & !(1 << x);
-            let b = next(&mut seed) & next(&mut seed) & !(1 << x);
-            let (p, o) = if next(&mut seed) & 1 == 0 {
-                (a & !b, b)
-            } else {
-                (b, a & !b)
-            };
+        for (p, o, x) in flip_cases(0x6a09_e667_f3bc_c908) {
             // SAFETY: `X86V4::detected` found the features.
             let f = unsafe { flips_avx512(p, o, x) };
             assert_eq!(f, crate::bitboard8::flips(p, o, x), "{p:#x} {o:#x} {x}");
