@@ -3,7 +3,8 @@
 //! Each step is printed as a header and timed; the first failing step ends
 //! the run with a non-zero exit. Steps: fmt, clippy, the workspace tests
 //! (Rust, then the Python package's), the othello-core tests built with
-//! AVX2 (when the CPU has it), the fixture check, the docs. The Rust
+//! AVX2 (when the CPU has it), the fixture check, the docs, the
+//! packaging of every crate. The Rust
 //! toolchain is needed (rustfmt and clippy come with rustup's default
 //! profile), and Python 3 with `venv` for the Python package's tests (which
 //! install their packages from PyPI into `target/py-venv`).
@@ -69,6 +70,19 @@ pub(crate) fn run() -> Result<()> {
             )
         },
     )?;
+    step("package: cargo package --workspace --exclude xtask", || {
+        // Each crate packaged and built from its package alone (path
+        // dependencies resolved by version among the packaged crates):
+        // what a consumer of one crate gets. `--allow-dirty` so that the
+        // step also runs in a work tree with uncommitted changes.
+        util::run(util::cargo().args([
+            "package",
+            "--workspace",
+            "--exclude",
+            "xtask",
+            "--allow-dirty",
+        ]))
+    })?;
     eprintln!(
         "\nci: every step passed in {:.0} s",
         start.elapsed().as_secs_f64()

@@ -67,6 +67,11 @@
 // Only the `wthor` binary prints: the libraries return values and errors.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+// The README's example is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
+
 pub mod cache;
 pub mod check;
 pub mod database;

@@ -41,6 +41,11 @@
 // Only the `wthor` binary prints: the libraries return values and errors.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+// The README's example is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
+
 mod board;
 mod error;
 mod game;
