@@ -4,8 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
+use std::collections::BTreeMap;
+
 use othello_core::replay::{Step, replay_with, wthor_tokens};
-use othello_core::{Bitboard, Board, Board8, Board10, Move};
+use othello_core::symmetry::canonical;
+use othello_core::{Bitboard, Board, Board8, Board10, Color, Move, Size};
 use wthor_db::index::{IndexError, PositionIndex, StaleReason};
 use wthor_db::query::Position;
 use wthor_db::stats::StatsOptions;
@@ -38,6 +41,52 @@ fn game_positions(db: &Database, id: GameId) -> Vec<Position> {
         BoardSize::Eight => positions::<Board8>(g.moves_raw(), Position::Eight),
         BoardSize::Ten => positions::<Board10>(g.moves_raw(), Position::Ten),
     }
+}
+
+/// A position in canonical form under the 8 symmetries (size, discs of
+/// the side to move and of the other, whether black moves): two positions
+/// are the same query exactly when their keys are equal.
+type Key = (Size, u128, u128, bool);
+
+fn key(p: &Position) -> Key {
+    fn of<B: Board>(b: &B) -> (u128, u128, bool)
+    where
+        B::Bits: Into<u128>,
+    {
+        let (c, _) = canonical(b);
+        (
+            c.player().into(),
+            c.opponent().into(),
+            c.side_to_move() == Color::Black,
+        )
+    }
+    let (player, opponent, black) = match p {
+        Position::Eight(b) => of(b),
+        Position::Ten(b) => of(b),
+    };
+    (p.size(), player, opponent, black)
+}
+
+/// Every position of every game with the games that reach it, in database
+/// order: an answer for each position made in one walk (this file's
+/// replay, othello-core's symmetries), independent of the scan and the
+/// index it checks.
+fn reference(db: &Database) -> BTreeMap<Key, (Position, Vec<GameId>)> {
+    let mut map: BTreeMap<Key, (Position, Vec<GameId>)> = BTreeMap::new();
+    for (f, i, _) in db.games() {
+        let id = GameId::new(f, i);
+        for p in game_positions(db, id) {
+            let games = &mut map.entry(key(&p)).or_insert_with(|| (p, Vec::new())).1;
+            if games.last() != Some(&id) {
+                games.push(id);
+            }
+        }
+    }
+    for (_, games) in map.values_mut() {
+        games.sort_unstable();
+        games.dedup();
+    }
+    map
 }
 
 fn fresh(db: &Database, path: &Path) -> PositionIndex {
@@ -77,30 +126,33 @@ fn the_index_answers_as_the_scan_on_every_fixture_position() {
         Database::open(dir.path()).unwrap().files().len(),
         db.files().len()
     );
-    let mut checked = 0;
-    let mut ids = Vec::new();
-    let _ = db.scan(|g| {
-        ids.push(g.id);
-        std::ops::ControlFlow::<()>::Continue(())
-    });
-    let mut start = vec![
-        Position::Eight(Board8::start()),
-        Position::Ten(Board10::start()),
-    ];
-    start.push(Position::Eight(Board8::start().pass()));
-    for id in ids {
-        for p in game_positions(&db, id).into_iter().chain(start.drain(..)) {
-            let q = Query::new().position(p);
-            let scan = db.search(&q).unwrap();
-            let indexed = db.search_indexed(&q, &ix).unwrap();
-            assert_eq!(indexed, scan, "{}", p.to_obf());
-            if !matches!(p, Position::Eight(b) if b == Board8::start().pass()) {
-                assert!(!scan.is_empty(), "{}", p.to_obf());
-            }
-            checked += 1;
+    // Every distinct position of the fixture games (one query per position
+    // up to symmetry: the answer is the same for each image): the index
+    // answers as the reference; the scan too, on every 64th position (a
+    // scan per position would make this test quadratic in the games), and
+    // the start positions, which every game reaches.
+    let reference = reference(&db);
+    assert!(reference.len() > 50_000, "{}", reference.len());
+    for (n, (p, games)) in reference.values().enumerate() {
+        let q = Query::new().position(*p);
+        let found = db.search_indexed(&q, &ix).unwrap();
+        assert_eq!(&found, games, "{}", p.to_obf());
+        if n % 64 == 0 {
+            assert_eq!(&db.search(&q).unwrap(), games, "{}", p.to_obf());
         }
     }
-    assert!(checked > 1000, "{checked}");
+    for p in [
+        Position::Eight(Board8::start()),
+        Position::Ten(Board10::start()),
+        Position::Eight(Board8::start().pass()),
+    ] {
+        let q = Query::new().position(p);
+        let scan = db.search(&q).unwrap();
+        assert_eq!(db.search_indexed(&q, &ix).unwrap(), scan, "{}", p.to_obf());
+        if !matches!(p, Position::Eight(b) if b == Board8::start().pass()) {
+            assert!(!scan.is_empty(), "{}", p.to_obf());
+        }
+    }
     // With other filters and statistics too.
     let p = game_positions(&db, db.parse_game_id("2001:4").unwrap())[5];
     let options = StatsOptions {
@@ -216,11 +268,11 @@ fn a_corrupt_index_is_detected_and_not_used() {
     // Lookups in the damaged block fail (and are reported); the others
     // answer as the scan.
     let mut failed = 0;
-    for (f, i, _) in db.games() {
-        for p in game_positions(&db, GameId::new(f, i)) {
-            let q = Query::new().position(p);
+    for (p, games) in reference(&db).values() {
+        let q = Query::new().position(*p);
+        {
             match db.search_indexed(&q, &ix) {
-                Ok(found) => assert_eq!(found, db.search(&q).unwrap()),
+                Ok(found) => assert_eq!(&found, games, "{}", p.to_obf()),
                 Err(wthor_db::index::IndexedError::Index(IndexError::Corrupt { .. })) => {
                     failed += 1;
                 }
