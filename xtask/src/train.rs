@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use othello_core::bitboard8::{flips, legal_moves};
-use othello_core::eval::{self, INSTANCES, STAGE_LEN, STAGES};
+use othello_core::eval::train::{self as eval, INSTANCES, STAGE_LEN, STAGES};
 use othello_core::solver::{Solver, SolverOptions};
 use wthor_format::ReadOptions;
 

@@ -285,6 +285,29 @@ pub fn flips_portable(p: u64, o: u64, sq: usize) -> u64 {
     flipped
 }
 
+/// The final score of a finished game for the owner of `p` against the
+/// disjoint `o`, WTHOR convention (the empty squares go to the winner):
+/// the one rule the evaluation's search and the solver both score with.
+///
+/// ```
+/// use othello_core::bitboard8::game_over_score;
+/// // 40 discs against 20, 4 empty: +24.
+/// assert_eq!(game_over_score((1 << 40) - 1, ((1 << 20) - 1) << 40), 24);
+/// ```
+#[inline]
+#[must_use]
+pub fn game_over_score(p: u64, o: u64) -> i32 {
+    let pc = p.count_ones() as i32;
+    let oc = o.count_ones() as i32;
+    if pc > oc {
+        64 - 2 * oc
+    } else if pc < oc {
+        2 * pc - 64
+    } else {
+        0
+    }
+}
+
 /// The start position from black's point of view: `(black, white)`.
 pub const START: (u64, u64) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
 

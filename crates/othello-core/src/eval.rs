@@ -44,7 +44,7 @@ pub const STAGES: usize = 12;
 /// Pattern instances evaluated per position.
 pub const INSTANCES: usize = 46;
 /// The version of the weight file format and of the feature layout.
-pub const VERSION: u32 = 1;
+pub(crate) const VERSION: u32 = 1;
 
 /// Configurations of each pattern kind (3 to the number of its squares; the
 /// squares are listed at [`feature_indices`]).
@@ -63,26 +63,11 @@ const KIND_SIZE: [u32; KINDS] = [
 ];
 
 /// Number of pattern kinds.
-pub const KINDS: usize = 11;
-
-/// Names of the pattern kinds, in [`KIND_OFFSET`] order.
-pub const KIND_NAMES: [&str; KINDS] = [
-    "corner 3x3",
-    "corner 2x5",
-    "edge + 2X",
-    "line 2",
-    "line 3",
-    "line 4",
-    "diagonal 8",
-    "diagonal 7",
-    "diagonal 6",
-    "diagonal 5",
-    "diagonal 4",
-];
+pub(crate) const KINDS: usize = 11;
 
 /// Where each kind's weights start within a stage; the last element is the
 /// stage's bias (a constant term).
-pub const KIND_OFFSET: [u32; KINDS + 1] = {
+pub(crate) const KIND_OFFSET: [u32; KINDS + 1] = {
     let mut t = [0u32; KINDS + 1];
     let mut k = 0;
     while k < KINDS {
@@ -93,14 +78,14 @@ pub const KIND_OFFSET: [u32; KINDS + 1] = {
 };
 
 /// Weights per stage: every configuration of every kind, and the bias.
-pub const STAGE_LEN: usize = KIND_OFFSET[KINDS] as usize + 1;
+pub(crate) const STAGE_LEN: usize = KIND_OFFSET[KINDS] as usize + 1;
 /// The index of the bias within a stage.
-pub const BIAS: u32 = KIND_OFFSET[KINDS];
+pub(crate) const BIAS: u32 = KIND_OFFSET[KINDS];
 
 /// Length of the weight file header.
-pub const HEADER_LEN: usize = 32;
+pub(crate) const HEADER_LEN: usize = 32;
 /// The first eight bytes of a weight file.
-pub const MAGIC: [u8; 8] = *b"WTHEVAL\0";
+pub(crate) const MAGIC: [u8; 8] = *b"WTHEVAL\0";
 
 /// Bytes aligned for the `i16` weights they hold.
 #[repr(C, align(2))]
@@ -132,7 +117,8 @@ const _: () = {
 /// The header of a weight file for `weights` (`STAGES * STAGE_LEN` of
 /// them): magic, version, stages, weights per stage, scale, checksum.
 #[must_use]
-pub fn file_header(weights: &[i16]) -> [u8; HEADER_LEN] {
+#[cfg(any(test, feature = "train"))]
+pub(crate) fn file_header(weights: &[i16]) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(&MAGIC);
     h[8..12].copy_from_slice(&VERSION.to_le_bytes());
@@ -146,7 +132,8 @@ pub fn file_header(weights: &[i16]) -> [u8; HEADER_LEN] {
 
 /// FNV-1a (64 bits) of `bytes`: the checksum of a weight file's weights.
 #[must_use]
-pub fn checksum(bytes: &[u8]) -> u64 {
+#[cfg(any(test, feature = "train"))]
+pub(crate) fn checksum(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for &b in bytes {
         h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
@@ -156,7 +143,8 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 
 /// Whether the embedded weights match the checksum of their header.
 #[must_use]
-pub fn embedded_checksum_holds() -> bool {
+#[cfg(test)]
+pub(crate) fn embedded_checksum_holds() -> bool {
     let stored = u64::from_le_bytes(FILE[24..32].try_into().unwrap_or([0; 8]));
     stored == checksum(&FILE[HEADER_LEN..])
 }
@@ -164,7 +152,7 @@ pub fn embedded_checksum_holds() -> bool {
 /// The stage of a position with `empties` empty squares.
 #[inline]
 #[must_use]
-pub const fn stage(empties: u32) -> usize {
+pub(crate) const fn stage(empties: u32) -> usize {
     let s = (empties / STAGE_WIDTH) as usize;
     if s >= STAGES { STAGES - 1 } else { s }
 }
@@ -193,7 +181,7 @@ static B2T: [u16; 1024] = {
 /// `(r, c)` to `(c, r)`.
 #[inline]
 #[must_use]
-pub const fn transpose(mut x: u64) -> u64 {
+pub(crate) const fn transpose(mut x: u64) -> u64 {
     let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
     x ^= t ^ (t >> 28);
     let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
@@ -313,7 +301,8 @@ impl Gather for Pext {
 /// - an edge + 2X is square `(0, i)` for `i < 8`, b2 for 8, g2 for 9;
 /// - line `k` is `(k - 1, i)`; a diagonal of `8 - d` squares is `(i, i + d)`.
 #[must_use]
-pub fn feature_indices(p: u64, o: u64) -> [u32; INSTANCES] {
+#[cfg(feature = "train")]
+pub(crate) fn feature_indices(p: u64, o: u64) -> [u32; INSTANCES] {
     #[cfg(target_arch = "x86_64")]
     if fast_pext() {
         // SAFETY: `fast_pext` found BMI2.
@@ -325,6 +314,7 @@ pub fn feature_indices(p: u64, o: u64) -> [u32; INSTANCES] {
 /// [`feature_indices`] with `pext`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
+#[cfg(any(test, feature = "train"))]
 fn feature_indices_bmi2(p: u64, o: u64) -> [u32; INSTANCES] {
     indices::<Pext>(p, o)
 }
@@ -390,6 +380,7 @@ fn indices<G: Gather>(p: u64, o: u64) -> [u32; INSTANCES] {
 
 /// The configuration index of a kind (`0..3^len`) with its digits
 /// permuted: digit `i` of the result is digit `perm[i]` of `v`.
+#[cfg(any(test, feature = "train"))]
 fn permute(v: u32, perm: &[usize]) -> u32 {
     let mut digits = [0u32; 10];
     let mut x = v;
@@ -409,7 +400,8 @@ fn permute(v: u32, perm: &[usize]) -> u32 {
 /// edge, line or diagonal reversed; `index` itself for the corner 2x5 and
 /// the bias.
 #[must_use]
-pub fn mirror_index(index: u32) -> u32 {
+#[cfg(any(test, feature = "train"))]
+pub(crate) fn mirror_index(index: u32) -> u32 {
     let Some(kind) = (0..KINDS).find(|&k| index < KIND_OFFSET[k + 1]) else {
         return index;
     };
@@ -514,44 +506,137 @@ pub struct Estimate {
 /// ```
 #[must_use]
 pub fn search(p: u64, o: u64, depth: u32) -> Estimate {
+    use crate::bitboard8::{flips, legal_moves};
     let o = o & !p;
-    let (v, best) = negamax(p, o, depth.max(1), -(1 << 20), 1 << 20);
+    let depth = depth.max(1);
+    let (alpha, beta) = (-(1 << 20), 1 << 20);
+    let mut moves = legal_moves(p, o);
+    let (v, best_move) = if moves == 0 {
+        (alphabeta(p, o, depth, alpha, beta, flips), None)
+    } else {
+        let mut best = (i32::MIN, None);
+        while moves != 0 {
+            let x = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let f = flips(p, o, x);
+            let v = -alphabeta(
+                o ^ f,
+                p | f | (1 << x),
+                depth - 1,
+                -beta,
+                -best.0.max(alpha),
+                flips,
+            );
+            if v > best.0 {
+                best = (v, Some(x as u8));
+            }
+        }
+        best
+    };
     Estimate {
         score: ((v + v.signum() * SCALE / 2) / SCALE).clamp(-64, 64),
-        best_move: best,
+        best_move,
     }
 }
 
-/// Fail-soft alpha-beta on [`evaluate`]; the value and the best move.
-fn negamax(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> (i32, Option<u8>) {
-    use crate::bitboard8::{flips, legal_moves};
+/// Fail-hard alpha-beta on [`evaluate`], `depth` plies (passes do not
+/// count), in 1/[`SCALE`] discs, finished games scored exactly: the one
+/// shallow search, under [`search`] and under the solver's move ordering
+/// and probcut, each with its own `flips` kernel (the same discs).
+#[inline]
+pub(crate) fn alphabeta<F>(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, flips: F) -> i32
+where
+    F: Fn(u64, u64, usize) -> u64 + Copy,
+{
+    use crate::bitboard8::{game_over_score, legal_moves};
     if depth == 0 {
-        return (evaluate(p, o), None);
+        return evaluate(p, o);
     }
     let mut moves = legal_moves(p, o);
     if moves == 0 {
         if legal_moves(o, p) == 0 {
-            return (SCALE * crate::solver::game_over_score(p, o), None);
+            return SCALE * game_over_score(p, o);
         }
-        return (-negamax(o, p, depth, -beta, -alpha).0, None);
+        return -alphabeta(o, p, depth, -beta, -alpha, flips);
     }
-    let mut best = (i32::MIN, None);
     while moves != 0 {
-        let x = moves.trailing_zeros() as usize;
+        let sq = moves.trailing_zeros() as usize;
         moves &= moves - 1;
-        let f = flips(p, o, x);
-        let v = -negamax(o ^ f, p | f | (1 << x), depth - 1, -beta, -alpha).0;
-        if v > best.0 {
-            best = (v, Some(x as u8));
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    break;
-                }
+        let f = flips(p, o, sq);
+        let s = -alphabeta(o ^ f, p | f | (1 << sq), depth - 1, -beta, -alpha, flips);
+        if s > alpha {
+            alpha = s;
+            if s >= beta {
+                break;
             }
         }
     }
-    best
+    alpha
+}
+
+/// The internals of the evaluation that `cargo xtask train` fits and writes
+/// (pattern indices, stages, the file's header): behind the `train`
+/// feature, which only xtask turns on; not part of the library's API.
+#[cfg(feature = "train")]
+pub mod train {
+    /// Pattern instances of an evaluation.
+    pub const INSTANCES: usize = super::INSTANCES;
+    /// Weights per stage (every configuration of every kind, and the bias).
+    pub const STAGE_LEN: usize = super::STAGE_LEN;
+    /// The index of the bias weight in a stage.
+    pub const BIAS: u32 = super::BIAS;
+    /// Game stages, by empty squares.
+    pub const STAGES: usize = super::STAGES;
+    /// Empty squares per stage.
+    pub const STAGE_WIDTH: u32 = super::STAGE_WIDTH;
+    /// Names of the pattern kinds, in the order of their weights.
+    pub const KIND_NAMES: [&str; super::KINDS] = [
+        "corner 3x3",
+        "corner 2x5",
+        "edge + 2X",
+        "line 2",
+        "line 3",
+        "line 4",
+        "diagonal 8",
+        "diagonal 7",
+        "diagonal 6",
+        "diagonal 5",
+        "diagonal 4",
+    ];
+    /// The length of `eval.bin`'s header.
+    pub const HEADER_LEN: usize = super::HEADER_LEN;
+    /// 1/SCALE disc is the unit of the weights.
+    pub const SCALE: i32 = super::SCALE;
+
+    /// The stage of a position with `empties` empty squares.
+    #[must_use]
+    pub const fn stage(empties: u32) -> usize {
+        super::stage(empties)
+    }
+
+    /// The weight index of each pattern instance of a position.
+    #[must_use]
+    pub fn feature_indices(p: u64, o: u64) -> [u32; INSTANCES] {
+        super::feature_indices(p, o)
+    }
+
+    /// The index of the mirror image of a configuration (the same weight).
+    #[must_use]
+    pub fn mirror_index(index: u32) -> u32 {
+        super::mirror_index(index)
+    }
+
+    /// The header of an `eval.bin` holding `weights`.
+    #[must_use]
+    pub fn file_header(weights: &[i16]) -> [u8; HEADER_LEN] {
+        super::file_header(weights)
+    }
+
+    /// The checksum `eval.bin`'s header records of its weights' bytes.
+    #[must_use]
+    pub fn checksum(bytes: &[u8]) -> u64 {
+        super::checksum(bytes)
+    }
 }
 
 #[cfg(test)]

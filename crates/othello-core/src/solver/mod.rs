@@ -89,7 +89,7 @@ mod tt;
 
 pub use generic::{GenericSolution, GenericSolver};
 
-use search::{INF, Isa, PROBCUT_T, Portable, Search, final_score};
+use search::{INF, Isa, PROBCUT_T, Portable, Search};
 #[cfg(target_arch = "x86_64")]
 use search::{X86V3, X86V4};
 use tt::{EXACT, NO_MOVE, Table};
@@ -479,5 +479,5 @@ fn each_move(p: u64, o: u64) -> impl Iterator<Item = (u8, u64, u64)> {
 /// convention): used by tests and callers that score finished positions.
 #[must_use]
 pub fn game_over_score(p: u64, o: u64) -> i32 {
-    final_score(p, o & !p)
+    crate::bitboard8::game_over_score(p, o & !p)
 }

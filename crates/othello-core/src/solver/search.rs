@@ -8,8 +8,8 @@
 use super::stability::stable_count;
 use super::tt::{EXACT, NO_MOVE, Table};
 use crate::bitboard::DIRS;
-use crate::bitboard8::{legal_moves, ray_flips_down, ray_flips_up};
-use crate::eval::{SCALE, evaluate};
+use crate::bitboard8::{game_over_score as final_score, legal_moves, ray_flips_down, ray_flips_up};
+use crate::eval::SCALE;
 use rayon::prelude::*;
 use std::cell::UnsafeCell;
 use std::marker::PhantomData;
@@ -177,20 +177,6 @@ fn odd_quadrants(empties: u64) -> u64 {
         }
     }
     odd
-}
-
-/// The final score of a finished game for the side owning `p`.
-#[inline]
-pub(crate) fn final_score(p: u64, o: u64) -> i32 {
-    let pc = p.count_ones() as i32;
-    let oc = o.count_ones() as i32;
-    if pc > oc {
-        64 - 2 * oc
-    } else if pc < oc {
-        2 * pc - 64
-    } else {
-        0
-    }
 }
 
 /// The rays from each square: four towards higher bits (east, north-west,
@@ -500,32 +486,11 @@ fn probcut_sigma(n: u32, depth: u32) -> i32 {
     (SCALE * (850 - 6 * n as i32 - 25 * depth as i32)) / 100
 }
 
-/// Fail-hard alpha-beta on the pattern evaluation, `depth` plies (passes
-/// do not count), in 1/SCALE discs; finished games score exactly.
-fn shallow_eval(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-    if depth == 0 {
-        return evaluate(p, o);
-    }
-    let mut moves = legal_moves(p, o);
-    if moves == 0 {
-        if legal_moves(o, p) == 0 {
-            return SCALE * final_score(p, o);
-        }
-        return -shallow_eval(o, p, depth, -beta, -alpha);
-    }
-    while moves != 0 {
-        let sq = moves.trailing_zeros() as usize;
-        moves &= moves - 1;
-        let f = flips(p, o, sq);
-        let s = -shallow_eval(o ^ f, p | f | (1 << sq), depth - 1, -beta, -alpha);
-        if s > alpha {
-            alpha = s;
-            if s >= beta {
-                break;
-            }
-        }
-    }
-    alpha
+/// [`eval::alphabeta`](crate::eval::alphabeta) with the solver's move
+/// kernel: the shallow searches of move ordering and probcut.
+#[inline]
+fn shallow_eval(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
+    crate::eval::alphabeta(p, o, depth, alpha, beta, flips)
 }
 
 /// The move kernels of an instruction set.
@@ -1546,6 +1511,7 @@ impl<'a, I: Isa> Search<'a, I> {
 mod tests {
     use super::*;
 
+    use crate::eval::evaluate;
     use crate::xorshift as next;
 
     /// 50,000 random moves `(p, o, x)` on an empty square `x`, from
