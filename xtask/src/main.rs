@@ -147,6 +147,15 @@ fn run(args: Vec<String>) -> Result<()> {
             args.finish()?;
             python::bench(&passed)
         }
+        "train" if cfg!(debug_assertions) => {
+            // The fit needs optimised code and xtask is built for a quick
+            // start (dev profile): run the task again from a release build.
+            util::run(
+                util::cargo()
+                    .args(["run", "--release", "--package", "xtask", "--"])
+                    .args(std::env::args_os().skip(1)),
+            )
+        }
         "train" => {
             let number = |v: Option<String>, name: &str, default: f64| -> Result<f64> {
                 match v {
