@@ -20,8 +20,18 @@ const TEST_ARGS: &[&str] = &["test", "--workspace"];
 
 /// `cargo xtask test`: `cargo test --workspace`, then the Python tests.
 pub(crate) fn test() -> Result<()> {
+    let venv = std::thread::spawn(python::ensure_venv);
     step("test: cargo test --workspace", rust_tests)?;
+    ready(venv)?;
     step("test: cargo xtask py-test", || python::test(&[]))
+}
+
+/// Waits for the Python environment being made beside the Rust steps.
+fn ready(venv: std::thread::JoinHandle<Result<std::path::PathBuf>>) -> Result<()> {
+    match venv.join() {
+        Ok(made) => made.map(drop),
+        Err(_) => anyhow::bail!("making the Python environment panicked"),
+    }
 }
 
 fn rust_tests() -> Result<()> {
@@ -36,6 +46,7 @@ pub(crate) fn run() -> Result<()> {
         }
     }
     let start = Instant::now();
+    let venv = std::thread::spawn(python::ensure_venv);
     step("format: cargo fmt --all --check", || {
         util::run(util::cargo().args(["fmt", "--all", "--check"]))
             .context("code is not formatted: run `cargo fmt --all`")
@@ -59,6 +70,7 @@ pub(crate) fn run() -> Result<()> {
         avx2_tests,
     )?;
     step("fixtures: cargo xtask fixtures --check", fixtures::check)?;
+    ready(venv)?;
     step("python: cargo xtask py-test", || python::test(&[]))?;
     step(
         "docs: RUSTDOCFLAGS='-D warnings' cargo doc --workspace --no-deps",

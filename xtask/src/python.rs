@@ -60,8 +60,9 @@ fn in_venv(venv: &Path, program: &Path) -> Command {
 }
 
 /// Creates the virtual environment and installs the packages, unless they
-/// are there already.
-fn ensure_venv() -> Result<PathBuf> {
+/// are there already (`cargo xtask test` and `ci` start it beside the Rust
+/// build: on a fresh clone it takes about 20 s, mostly pip).
+pub(crate) fn ensure_venv() -> Result<PathBuf> {
     let venv = venv_dir();
     let python = bin(&venv, "python");
     if !python.exists() {
