@@ -127,11 +127,15 @@ pub fn is_program(name: &str) -> bool {
 }
 
 /// A name folded for matching: decomposed (NFD), combining marks dropped,
-/// lower case, outer spaces trimmed (`Éric  ` → `eric`).
+/// lower case, ligatures and the other letters without an accent to strip
+/// spelled out as they are typed (`œ` → `oe`, `ß` → `ss`, `ø` → `o`), outer
+/// spaces trimmed (`Éric  ` → `eric`): every letter of Windows-1252 folds
+/// to ASCII.
 ///
 /// ```
 /// assert_eq!(wthor_db::names::fold("  Le Jeune (Aubépine) "), "le jeune (aubepine)");
 /// assert_eq!(wthor_db::names::fold("ÇÀ"), "ca");
+/// assert_eq!(wthor_db::names::fold("DUBŒUF Ærø Straße"), "duboeuf aero strasse");
 /// ```
 #[must_use]
 pub fn fold(text: &str) -> String {
@@ -139,10 +143,38 @@ pub fn fold(text: &str) -> String {
     if text.is_ascii() {
         return text.to_ascii_lowercase();
     }
-    text.nfd()
+    let mut folded = String::with_capacity(text.len());
+    for c in text
+        .nfd()
         .filter(|&c| !is_combining_mark(c))
         .flat_map(char::to_lowercase)
-        .collect()
+    {
+        match spelled_out(c) {
+            Some(letters) => folded.push_str(letters),
+            None => folded.push(c),
+        }
+    }
+    folded
+}
+
+/// The plain letters a reader types for a lower-case letter that has no
+/// accent to strip (Unicode decomposes `é` into `e` and a mark, but not
+/// `œ`): the ligatures and the other letters of Windows-1252, the names
+/// files' encoding (`ß` → `ss`, `ø` → `o`, `ð` → `d`, `þ` → `th`), and a few
+/// of Latin Extended-A that names carry (`ł`, `đ`, `ı`), and `ƒ`.
+fn spelled_out(c: char) -> Option<&'static str> {
+    Some(match c {
+        'œ' => "oe",
+        'æ' => "ae",
+        'ß' | 'ẞ' => "ss",
+        'ø' => "o",
+        'ð' | 'đ' => "d",
+        'þ' => "th",
+        'ł' => "l",
+        'ı' => "i",
+        'ƒ' => "f",
+        _ => return None,
+    })
 }
 
 /// A name to look for: a substring (default) or a whole name, both

@@ -328,3 +328,33 @@ fn two_files_of_one_name_are_named_by_path() {
         "2002:1"
     );
 }
+
+/// Every letter of Windows-1252 (the names files' encoding) folds to plain
+/// ASCII letters, so that a name typed without accents or ligatures finds it.
+#[test]
+fn every_windows_1252_letter_folds_to_ascii() {
+    for byte in 0x80..=0xffu8 {
+        let bytes = [byte];
+        let (text, _, _) = wthor_format::WINDOWS_1252.decode(&bytes);
+        let c = text.chars().next().unwrap();
+        // Not letters of a name: the ordinal indicators, the micro sign and
+        // the spacing circumflex (a modifier Unicode counts as alphabetic).
+        if !c.is_alphabetic() || matches!(c, 'ª' | 'º' | 'µ' | 'ˆ') {
+            continue;
+        }
+        let folded = wthor_db::names::fold(&text);
+        assert!(
+            !folded.is_empty() && folded.chars().all(|c| c.is_ascii_lowercase()),
+            "{c} (byte {byte:#x}) folds to {folded:?}"
+        );
+    }
+}
+
+#[test]
+fn a_name_typed_without_its_ligature_finds_the_same_games() {
+    let db = fixtures();
+    let typed = db.count(&Query::new().player("duboeuf")).unwrap();
+    assert!(typed > 0);
+    assert_eq!(typed, db.count(&Query::new().player("Dubœuf")).unwrap());
+    assert_eq!(typed, db.count(&Query::new().player("DUBŒUF")).unwrap());
+}
