@@ -53,7 +53,10 @@ impl DbArgs {
                 "no database: give --db DIR or set WTHOR_DIR"
             ));
         }
-        let mut builder = DatabaseBuilder::new().options(options).skip_damaged(true);
+        let mut builder = DatabaseBuilder::new()
+            .options(options)
+            .skip_damaged(true)
+            .require_games(true);
         for source in sources.iter().chain(extra) {
             if !source.exists() {
                 return Err(anyhow::anyhow!(

@@ -55,6 +55,7 @@ pub struct DatabaseBuilder {
     tournaments: Option<PathBuf>,
     options: OpenOptions,
     skip_damaged: bool,
+    require_games: bool,
 }
 
 impl Default for DatabaseBuilder {
@@ -67,6 +68,7 @@ impl Default for DatabaseBuilder {
             tournaments: None,
             options,
             skip_damaged: false,
+            require_games: false,
         }
     }
 }
@@ -121,6 +123,17 @@ impl DatabaseBuilder {
         self
     }
 
+    /// Whether a database without any game file (`.wtb`, `.wtd`) is an
+    /// error ([`Error::NoGameFiles`]) rather than an empty database: what a
+    /// front end that answers queries wants, so that a wrong directory is
+    /// not taken for a database where nothing matches. Off by default (a
+    /// directory to import or install into may hold no games yet).
+    #[must_use]
+    pub fn require_games(mut self, require: bool) -> DatabaseBuilder {
+        self.require_games = require;
+        self
+    }
+
     /// Opens the files: sources in the order given, each directory's files
     /// in path order; a file listed twice is opened once.
     ///
@@ -128,7 +141,9 @@ impl DatabaseBuilder {
     /// [`Error::Io`] when a source cannot be listed or read,
     /// [`Error::Format`] when a file is no readable WTHOR file (unless
     /// [`skip_damaged`](DatabaseBuilder::skip_damaged)),
-    /// [`Error::WrongKind`] when an explicit names file is of another kind.
+    /// [`Error::WrongKind`] when an explicit names file is of another kind,
+    /// [`Error::NoGameFiles`] when [`require_games`](DatabaseBuilder::require_games)
+    /// is set and no game file was found.
     pub fn open(self) -> Result<Database, Error> {
         let mut paths = Vec::new();
         for source in &self.sources {
@@ -148,6 +163,11 @@ impl DatabaseBuilder {
                 Err(e) if self.skip_damaged => skipped.push(e),
                 Err(e) => return Err(e),
             }
+        }
+        if self.require_games && !files.iter().any(|f| f.board_size().is_some()) {
+            return Err(Error::NoGameFiles {
+                path: self.sources.first().cloned().unwrap_or_default(),
+            });
         }
         let mut explicit =
             |path: &Option<PathBuf>, kind: FileKind| -> Result<Option<usize>, Error> {

@@ -34,6 +34,16 @@ pub enum Error {
         /// The kind it has.
         found: wthor_format::FileKind,
     },
+    /// A database asked to hold games holds no game file at all (see
+    /// [`DatabaseBuilder::require_games`](crate::DatabaseBuilder::require_games)).
+    #[error(
+        "no WTHOR game files in {} (looked for *.wtb and *.wtd files, such as WTH_2024.wtb)",
+        path.display()
+    )]
+    NoGameFiles {
+        /// The first source (directory or file) of the database.
+        path: PathBuf,
+    },
 }
 
 impl Error {
@@ -41,9 +51,10 @@ impl Error {
     #[must_use]
     pub fn path(&self) -> &Path {
         match self {
-            Error::Io { path, .. } | Error::Format { path, .. } | Error::WrongKind { path, .. } => {
-                path
-            }
+            Error::Io { path, .. }
+            | Error::Format { path, .. }
+            | Error::WrongKind { path, .. }
+            | Error::NoGameFiles { path } => path,
         }
     }
 }

@@ -48,7 +48,7 @@ fn open(
     players: Option<PathBuf>,
     tournaments: Option<PathBuf>,
 ) -> Result<Database, wthor_db::Error> {
-    let mut builder = DatabaseBuilder::new();
+    let mut builder = DatabaseBuilder::new().require_games(true);
     for p in paths {
         builder = builder.source(p);
     }

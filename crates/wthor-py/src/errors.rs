@@ -8,6 +8,7 @@
 //! | an illegal move (`PlayError`) | `wthor.IllegalMoveError` |
 //! | filters that exclude each other (`wthor_db::query::FiltersError`) | `ValueError` |
 //! | a query's OBF or transcript (`FiltersError::Text`) | `wthor.NotationError`, or `wthor.IllegalMoveError` for a move that cannot be played |
+//! | a folder without any game file (`wthor_db::Error::NoGameFiles`) | `wthor.WthorError` |
 //! | a query that cannot run (`wthor_db::QueryError`: empty range, more than two players, unknown sort key) | `wthor.WthorError` |
 //!
 //! `wthor.WthorError` (a `ValueError`) is the base of the `wthor` exceptions.

@@ -119,6 +119,16 @@ def test_bad_paths_raise_clear_errors(testdata, tmp_path):
         wthor.Database(42)
 
 
+def test_a_folder_without_game_files_is_no_database(testdata, tmp_path):
+    # A wrong folder is said to be one, rather than a database where
+    # nothing matches (the same words as `wthor search --db`).
+    with pytest.raises(wthor.WthorError, match="no WTHOR game files in .*looked for"):
+        wthor.Database(tmp_path)
+    (tmp_path / "WTHOR.JOU").write_bytes((testdata / "WTHOR.JOU").read_bytes())
+    with pytest.raises(wthor.WthorError, match="no WTHOR game files"):
+        wthor.Database(tmp_path)
+
+
 def test_a_missing_file_in_a_list_is_named(tmp_path):
     missing = tmp_path / "gone" / "WTH_1999.wtb"
     with pytest.raises(FileNotFoundError, match="WTH_1999.wtb"):

@@ -48,8 +48,10 @@ struct Report {
     p1: u8,
     p2: u8,
     p3: u8,
-    /// The meaning of P3 (0 means 22).
-    depth: u8,
+    /// The depth of the theoretical scores (P3; 0 means 22): game files
+    /// only, absent from the JSON of the others, where P3 means nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<u8>,
     records: usize,
     warnings: Vec<WarningReport>,
 }
@@ -125,6 +127,12 @@ fn expand(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
             files.push(file);
         }
     }
+    if files.is_empty() {
+        anyhow::bail!(
+            "no WTHOR files in {} (looked for *.wtb, *.wtd, *.jou, *.trn and *.pzz files)",
+            path.display()
+        );
+    }
     files.sort();
     Ok(files)
 }
@@ -161,7 +169,7 @@ fn make_report(path: &Path, file: &WthorFile<'_>) -> Report {
         p1: header.p1,
         p2: header.p2,
         p3: header.p3,
-        depth: header.depth(),
+        depth: matches!(file, WthorFile::Games(_)).then(|| header.depth()),
         records: file.len(),
         warnings: file
             .warnings()
@@ -218,7 +226,10 @@ fn meanings(r: &Report) -> [String; 5] {
     };
     let p3 = if games {
         let zero = if r.p3 == 0 { ", 0 stands for 22" } else { "" };
-        format!("theoretical score at {} empties{zero}", r.depth)
+        format!(
+            "theoretical score at {} empties{zero}",
+            r.depth.unwrap_or(r.p3)
+        )
     } else {
         unused(r.p3)
     };

@@ -348,3 +348,21 @@ fn info_keeps_going_after_a_bad_file() {
     assert!(text.contains("\"path\":\"wth.trn\""));
     assert_eq!(stderr(&out).lines().count(), 1);
 }
+
+/// The depth of theoretical scores is a field of game files only: a names
+/// or puzzle file's P3 means nothing, and its JSON has no `depth`.
+#[test]
+fn json_gives_a_depth_to_game_files_only() {
+    for (file, depth) in [
+        ("testdata/WTH_2001.wtb", true),
+        ("testdata/WTH_2001.wtd", true),
+        ("testdata/WTHOR.JOU", false),
+        ("testdata/WTHOR.TRN", false),
+        ("testdata/Solitaires_12.pzz", false),
+    ] {
+        let out = crate::wthor(&["info", "--json", file]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        assert_eq!(v.get("depth").is_some(), depth, "{file}: {v}");
+    }
+}

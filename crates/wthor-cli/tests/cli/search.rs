@@ -398,3 +398,41 @@ fn solve_takes_a_game_id_too() {
         "wthor: no game file \"1999\" in the database\n"
     );
 }
+
+/// A folder without any game file is no database: every command that
+/// queries one says so (exit 2), rather than answering 0 games.
+#[test]
+fn a_folder_without_game_files_is_an_error_not_zero_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().to_str().unwrap();
+    // Only a names file: still no game.
+    let names = tempfile::tempdir().unwrap();
+    copy("WTHOR.JOU", names.path());
+    let names = names.path().to_str().unwrap();
+    for db in [empty, names] {
+        for args in [
+            &["search", "--db", db, "--count"][..],
+            &["stats", "--db", db],
+            &["export", "--db", db, "--format", "csv"],
+            &["index", "build", "--db", db],
+        ] {
+            let out = wthor(args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+            assert_eq!(stdout(&out), "", "{args:?}");
+            let err = stderr(&out);
+            assert!(
+                err.contains(&format!(
+                    "no WTHOR game files in {db} (looked for *.wtb and *.wtd"
+                )),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    let out = wthor(&["info", empty]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains(&format!("no WTHOR files in {empty} (looked for *.wtb")),
+        "{}",
+        stderr(&out)
+    );
+}
