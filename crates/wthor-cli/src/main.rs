@@ -22,6 +22,7 @@ mod draw;
 mod follow;
 mod game;
 mod help;
+mod limits;
 mod query_args;
 mod textfmt;
 mod verify;

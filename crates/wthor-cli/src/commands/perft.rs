@@ -21,8 +21,9 @@ pub(crate) struct Args {
     /// Depth in plies (a pass is a ply).
     #[arg(long, short)]
     depth: u32,
-    /// Worker threads: 1 counts on the current thread; default all cores.
-    #[arg(long, value_name = "N")]
+    /// Worker threads (1 or more): 1 counts on the current thread; default
+    /// all cores.
+    #[arg(long, value_name = "N", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,
 }
 
@@ -37,7 +38,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
 
 fn count<B: Board>(args: &Args) -> anyhow::Result<u64> {
     match args.threads {
-        Some(0) => anyhow::bail!("--threads must be at least 1"),
         Some(1) => Ok(perft(&B::start(), args.depth)),
         Some(n) => {
             let pool = rayon::ThreadPoolBuilder::new()

@@ -55,11 +55,13 @@ pub(crate) struct Args {
     /// puzzles already there are skipped (resume).
     #[arg(long, value_name = "FILE.jsonl", requires = "verify")]
     results: Option<PathBuf>,
-    /// With --verify: puzzles solved in parallel (default: all cores).
-    #[arg(long, value_name = "N", requires = "verify")]
+    /// With --verify: puzzles solved in parallel (1 or more; default: all
+    /// cores).
+    #[arg(long, value_name = "N", requires = "verify", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,
-    /// With --verify: transposition table of 2^BITS entries per solver.
-    #[arg(long, value_name = "BITS", default_value_t = 20, requires = "verify")]
+    /// With --verify: transposition table of 2^BITS entries per solver (BITS
+    /// from 4 to 32, the tables within the machine's memory).
+    #[arg(long, value_name = "BITS", default_value_t = 20, requires = "verify", value_parser = crate::limits::parse_tt_bits)]
     tt_bits: u32,
     /// Exit 1 when a puzzle does not verify.
     #[arg(long, requires = "verify")]

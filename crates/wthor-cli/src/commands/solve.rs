@@ -65,8 +65,8 @@ pub(crate) struct Args {
     /// Print one JSON object per position.
     #[arg(long)]
     json: bool,
-    /// Search threads (default: all cores).
-    #[arg(long, value_name = "N")]
+    /// Search threads (1 or more; default: all cores).
+    #[arg(long, value_name = "N", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,
     /// Only win, draw or loss (faster than the exact score).
     #[arg(long)]
@@ -76,8 +76,9 @@ pub(crate) struct Args {
     #[arg(long)]
     exact: bool,
     /// Transposition table of 2^BITS entries (32 bytes each: two 24-byte
-    /// entries share a 64-byte bucket).
-    #[arg(long, value_name = "BITS", default_value_t = 22)]
+    /// entries share a 64-byte bucket); BITS from 4 to 32, within the
+    /// machine's memory.
+    #[arg(long, value_name = "BITS", default_value_t = 22, value_parser = crate::limits::parse_tt_bits)]
     tt_bits: u32,
 }
 

@@ -362,6 +362,9 @@ where
     R: Clone + Send + Sync,
     C: Send,
 {
+    // One table per worker: refused before any is made when they cannot fit.
+    crate::limits::fits(options.workers.tt_bits, options.workers.workers)
+        .map_err(anyhow::Error::msg)?;
     let (log, log_path) = match options.log {
         Some((log, path)) => (Some(Mutex::new(log)), Some(path)),
         None => (None, None),

@@ -49,9 +49,9 @@ pub(crate) struct SolveArgs {
     /// damaged cache is moved to FILE.damaged.
     #[arg(long, value_name = "FILE", requires = "solve")]
     pub(crate) cache: Option<PathBuf>,
-    /// Games solved in parallel, each by a one-thread solver (default: all
-    /// cores).
-    #[arg(long, value_name = "N", requires = "solve")]
+    /// Games solved in parallel, each by a one-thread solver (1 or more;
+    /// default: all cores).
+    #[arg(long, value_name = "N", requires = "solve", value_parser = crate::limits::parse_threads)]
     pub(crate) threads: Option<usize>,
     /// Solve one game at a time with a parallel solver of --threads
     /// threads instead (slower on 2 cores: 3.7 s against 2.4 s for six
@@ -59,8 +59,9 @@ pub(crate) struct SolveArgs {
     #[arg(long, requires = "solve")]
     pub(crate) parallel_solver: bool,
     /// Transposition table of each solver: 2^BITS entries of 32 bytes (two
-    /// 24-byte entries share a 64-byte bucket).
-    #[arg(long, value_name = "BITS", default_value_t = 22, requires = "solve")]
+    /// 24-byte entries share a 64-byte bucket); BITS from 4 to 32, the
+    /// tables of all workers within the machine's memory.
+    #[arg(long, value_name = "BITS", default_value_t = 22, requires = "solve", value_parser = crate::limits::parse_tt_bits)]
     pub(crate) tt_bits: u32,
 }
 

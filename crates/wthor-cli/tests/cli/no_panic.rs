@@ -119,15 +119,115 @@ fn no_command_panics_on_any_fixture() {
         ];
         for args in commands {
             let out = wthor(&args);
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                matches!(out.status.code(), Some(0..=2)) && !err.contains("panicked"),
-                "wthor {}: exit {:?}\n{err}",
-                args.join(" "),
-                out.status.code()
-            );
+            check_no_crash(&args, &out);
             runs += 1;
         }
     }
     assert!(runs > 300, "{runs} runs");
+}
+
+/// Exit 0, 1 or 2 and no panic, abort or failed allocation: a process
+/// killed by a signal (an abort, 134 in a shell; the OOM killer, 137) has
+/// no exit code at all.
+#[track_caller]
+fn check_no_crash(args: &[&str], out: &std::process::Output) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        matches!(out.status.code(), Some(0..=2))
+            && !err.contains("panicked")
+            && !err.contains("memory allocation"),
+        "wthor {}: exit {:?}\n{err}",
+        args.join(" "),
+        out.status.code()
+    );
+}
+
+/// Sizes and counts from the command line are checked when it is parsed: a
+/// table that cannot fit in memory, a table size out of its range, no
+/// threads at all are usage errors (exit 2) naming the range or the sizes,
+/// never an allocation that aborts.
+#[test]
+fn sizes_and_counts_out_of_range_are_usage_errors() {
+    let obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["solve", "--tt-bits", "40", obf],
+            "out of range: from 4 to 32",
+        ),
+        (vec!["solve", "--tt-bits", "64", obf], "out of range"),
+        (vec!["solve", "--tt-bits", "3", obf], "from 4 to 32"),
+        // 128 GiB: more than any machine CI runs on.
+        (
+            vec!["solve", "--tt-bits", "32", obf],
+            "more than this machine's",
+        ),
+        (
+            vec![
+                "validate",
+                "--solve",
+                "--tt-bits",
+                "40",
+                "testdata/WTH_2001.wtb",
+            ],
+            "out of range",
+        ),
+        // Four tables of 64 GiB: refused when parsed (one does not fit) or
+        // before any is made (the four do not).
+        (
+            vec![
+                "validate",
+                "--solve",
+                "--threads",
+                "4",
+                "--tt-bits",
+                "31",
+                "testdata/WTH_2001.wtb",
+            ],
+            "more than this machine's",
+        ),
+        (
+            vec![
+                "puzzles",
+                "--verify",
+                "--tt-bits",
+                "36",
+                "testdata/Solitaires_12.pzz",
+            ],
+            "out of range",
+        ),
+        (vec!["solve", "--threads", "0", obf], "0 threads"),
+        (
+            vec![
+                "validate",
+                "--solve",
+                "--threads",
+                "0",
+                "testdata/WTH_2001.wtb",
+            ],
+            "0 threads",
+        ),
+        (
+            vec![
+                "puzzles",
+                "--verify",
+                "--threads",
+                "0",
+                "testdata/Solitaires_12.pzz",
+            ],
+            "0 threads",
+        ),
+        (vec!["perft", "--depth", "3", "--threads", "0"], "0 threads"),
+    ];
+    for (args, message) in cases {
+        let out = wthor(&args);
+        check_no_crash(&args, &out);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "wthor {}: {err}",
+            args.join(" ")
+        );
+        assert!(err.contains(message), "wthor {}: {err}", args.join(" "));
+    }
 }
