@@ -6,7 +6,7 @@ use std::ops::RangeInclusive;
 
 /// The transposition table sizes `--tt-bits` takes: 2^BITS entries of 32
 /// bytes (the solver's own bounds).
-pub(crate) const TT_BITS: RangeInclusive<u32> = 4..=32;
+const TT_BITS: RangeInclusive<u32> = othello_core::solver::TT_BITS;
 
 /// The bytes of a transposition table of 2^`bits` entries.
 pub(crate) fn table_bytes(bits: u32) -> u64 {

@@ -338,8 +338,9 @@ impl PySolution {
 /// Solves an 8x8 position exactly: its score for the side to move under
 /// perfect play and the moves achieving it. `position` is an OBF string or
 /// a `Board`. `threads` defaults to every core; `tt_bits` sizes the
-/// transposition table (2^bits entries of 32 bytes). The GIL is released
-/// while searching.
+/// transposition table (2^bits entries of 32 bytes, bits from 4 to 32: a
+/// `ValueError` outside, a `MemoryError` when the memory cannot be had).
+/// The GIL is released while searching.
 #[pyfunction]
 #[pyo3(signature = (position, threads = None, tt_bits = 20, all_best = true))]
 pub fn solve(
@@ -370,8 +371,14 @@ pub fn solve(
     if let Some(t) = threads {
         options.threads = t.max(1);
     }
+    let mut solver = match Solver::try_new(options) {
+        Ok(solver) => solver,
+        Err(e @ othello_core::solver::SolverError::TableSize(_)) => {
+            return Err(PyValueError::new_err(e.to_string()));
+        }
+        Err(e) => return Err(pyo3::exceptions::PyMemoryError::new_err(e.to_string())),
+    };
     let (score, moves, nodes) = py.detach(|| {
-        let mut solver = Solver::new(options);
         let (score, moves) = if all_best {
             solver.best_moves(b.player(), b.opponent())
         } else {

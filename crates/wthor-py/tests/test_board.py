@@ -133,3 +133,10 @@ def test_a_missing_file_in_a_list_is_named(tmp_path):
     missing = tmp_path / "gone" / "WTH_1999.wtb"
     with pytest.raises(FileNotFoundError, match="WTH_1999.wtb"):
         wthor.Database([missing])
+
+
+def test_a_table_size_out_of_range_is_a_value_error_not_an_abort():
+    board = wthor.Board.from_transcript("f5d6c3d3c4f4f6f3e6e7")
+    for bits in (3, 33, 40):
+        with pytest.raises(ValueError, match="from 2\\^4 to 2\\^32 entries"):
+            wthor.solve(board, tt_bits=bits)

@@ -155,7 +155,7 @@ pub struct SolverOptions {
     /// depend on it; among equally good moves, the best move may.
     pub threads: usize,
     /// The transposition table holds `2^tt_bits` entries, 32 bytes each
-    /// (clamped to 4..=32): 20 bits take 32 MiB, 22 bits 128 MiB.
+    /// ([`TT_BITS`]: 4..=32): 20 bits take 32 MiB, 22 bits 128 MiB.
     pub tt_bits: u32,
 }
 
@@ -214,12 +214,60 @@ fn sanitize(p: u64, o: u64) -> (u64, u64, u32) {
     (p, o, (!(p | o)).count_ones())
 }
 
+/// The transposition table a [`Solver`] was asked for could not be had.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolverError {
+    /// `tt_bits` outside [`TT_BITS`].
+    #[error("a transposition table of 2^{0} entries: the size is from 2^4 to 2^32 entries")]
+    TableSize(u32),
+    /// The memory for the table could not be allocated.
+    #[error("a transposition table of 2^{bits} entries ({bytes} bytes) could not be allocated")]
+    OutOfMemory {
+        /// The table's `tt_bits`.
+        bits: u32,
+        /// Its size in bytes.
+        bytes: u64,
+    },
+}
+
+/// The sizes [`SolverOptions::tt_bits`] takes (2^BITS entries of 32 bytes).
+pub const TT_BITS: std::ops::RangeInclusive<u32> = 4..=32;
+
 impl Solver {
     /// A solver with the given options. With `threads > 1` it owns a rayon
     /// pool of that many threads (falling back to one thread if the pool
     /// cannot be built).
+    ///
+    /// # Panics
+    /// When the table cannot be allocated (as a `Vec` would), a `tt_bits`
+    /// out of [`TT_BITS`] being clamped into it; [`Solver::try_new`] returns
+    /// an error instead.
     #[must_use]
     pub fn new(options: SolverOptions) -> Self {
+        let bits = options.tt_bits.clamp(*TT_BITS.start(), *TT_BITS.end());
+        match Solver::try_new(SolverOptions {
+            tt_bits: bits,
+            ..options
+        }) {
+            Ok(solver) => solver,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A solver with the given options, or an error when `tt_bits` is out
+    /// of [`TT_BITS`] or the table's memory cannot be had.
+    ///
+    /// # Errors
+    /// [`SolverError::TableSize`], [`SolverError::OutOfMemory`].
+    pub fn try_new(options: SolverOptions) -> Result<Self, SolverError> {
+        if !TT_BITS.contains(&options.tt_bits) {
+            return Err(SolverError::TableSize(options.tt_bits));
+        }
+        let tt = Table::new(options.tt_bits).ok_or(SolverError::OutOfMemory {
+            bits: options.tt_bits,
+            bytes: 32u64 << options.tt_bits,
+        })?;
         let pool = if options.threads > 1 {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(options.threads)
@@ -228,12 +276,12 @@ impl Solver {
         } else {
             None
         };
-        Solver {
-            tt: Table::new(options.tt_bits),
+        Ok(Solver {
+            tt,
             pool,
             nodes: 0,
             code: Code::detect(),
-        }
+        })
     }
 
     /// Runs `job`, inside the pool when there is one, on the fastest

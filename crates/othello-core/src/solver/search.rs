@@ -1635,7 +1635,7 @@ mod tests {
 
     #[test]
     fn shallow_sorted_order_is_a_permutation_with_the_hash_move_first() {
-        let tt = Table::new(8);
+        let tt = Table::new(8).unwrap();
         let s = Search::<Portable>::new(&tt, false);
         let mut seed = 0x0bad_cafe_f00d_1234u64;
         for i in 0..500 {
@@ -1672,19 +1672,19 @@ mod tests {
             if n != 16 || legal_moves(p, o) == 0 {
                 continue;
             }
-            let exact = Search::<Portable>::new(&Table::new(16), false)
+            let exact = Search::<Portable>::new(&Table::new(16).unwrap(), false)
                 .pvs(p, o, -64, 64, n)
                 .0;
             // A table whose selective entries lie about every child.
             let poisoned = || {
-                let tt = Table::new(16);
+                let tt = Table::new(16).unwrap();
                 let mut m = legal_moves(p, o);
                 while m != 0 {
                     let x = m.trailing_zeros() as usize;
                     m &= m - 1;
                     let f = flips(p, o, x);
                     let (np, no) = (o ^ f, p | f | (1 << x));
-                    let truth = Search::<Portable>::new(&Table::new(12), false)
+                    let truth = Search::<Portable>::new(&Table::new(12).unwrap(), false)
                         .pvs(np, no, -64, 64, n - 1)
                         .0;
                     let lie = if truth > 0 { -64 } else { 64 };
@@ -1717,7 +1717,7 @@ mod tests {
             // 12 to 18 empties: both sides of ETC_MIN and SORT_MIN.
             let (p, o) = random_position(&mut seed, 42 + i % 7);
             let n = (!(p | o)).count_ones();
-            let (a, b) = (Table::new(16), Table::new(16));
+            let (a, b) = (Table::new(16).unwrap(), Table::new(16).unwrap());
             let mut portable = Search::<Portable>::new(&a, false);
             let mut other = Search::<I>::new(&b, false);
             clear_local();

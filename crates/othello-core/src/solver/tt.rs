@@ -100,11 +100,10 @@ unsafe impl Send for Buckets {}
 unsafe impl Sync for Buckets {}
 
 impl Buckets {
-    /// `len` zeroed buckets (an all-zero bucket is an empty one).
-    fn new(len: usize) -> Self {
-        let Ok(layout) = std::alloc::Layout::array::<Bucket>(len) else {
-            panic!("a transposition table of {len} buckets does not fit in memory");
-        };
+    /// `len` zeroed buckets (an all-zero bucket is an empty one), or `None`
+    /// when the memory cannot be had.
+    fn new(len: usize) -> Option<Self> {
+        let layout = std::alloc::Layout::array::<Bucket>(len).ok()?;
         let layout = if layout.size() >= HUGE_PAGE {
             layout.align_to(HUGE_PAGE).unwrap_or(layout)
         } else {
@@ -112,9 +111,7 @@ impl Buckets {
         };
         // SAFETY: `layout` has a non-zero size (`len >= 8`).
         let raw = unsafe { std::alloc::alloc(layout) };
-        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
-            std::alloc::handle_alloc_error(layout)
-        };
+        let ptr = std::ptr::NonNull::new(raw.cast::<Bucket>())?;
         #[cfg(target_os = "linux")]
         if layout.size() >= HUGE_PAGE {
             // A hint: without huge pages the table still works. Given before
@@ -125,7 +122,7 @@ impl Buckets {
         // SAFETY: `raw` is valid for `layout.size()` bytes, and zero bytes
         // are a valid `Bucket` (atomics holding 0).
         unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
-        Buckets { ptr, len, layout }
+        Some(Buckets { ptr, len, layout })
     }
 }
 
@@ -154,15 +151,16 @@ pub(crate) struct Table {
 }
 
 impl Table {
-    /// A table of `2^bits` entries (at least 2^4, at most 2^32).
-    pub(crate) fn new(bits: u32) -> Self {
+    /// A table of `2^bits` entries (at least 2^4, at most 2^32), or `None`
+    /// when the memory cannot be had.
+    pub(crate) fn new(bits: u32) -> Option<Self> {
         let bits = bits.clamp(4, 32);
         let len = 1usize << (bits - 1);
-        Table {
-            buckets: Buckets::new(len),
+        Some(Table {
+            buckets: Buckets::new(len)?,
             mask: len - 1,
             date: AtomicU64::new(1),
-        }
+        })
     }
 
     /// Starts a new search: entries of older searches become first victims.
@@ -321,7 +319,7 @@ mod tests {
     #[test]
     fn a_large_table_is_empty_aligned_and_usable() {
         // 2^17 entries: 4 MiB, aligned to a huge page.
-        let t = Table::new(17);
+        let t = Table::new(17).unwrap();
         assert_eq!(t.buckets.as_ptr() as usize % HUGE_PAGE, 0);
         assert_eq!(t.buckets.len(), 1 << 16);
         assert!(
@@ -349,7 +347,7 @@ mod tests {
 
     #[test]
     fn store_then_probe_merges_bounds() {
-        let t = Table::new(8);
+        let t = Table::new(8).unwrap();
         let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
         assert_eq!(t.probe(p, o), None);
         t.store(p, o, 60, (-10, -9), -4, 19, EXACT);
@@ -387,7 +385,7 @@ mod tests {
 
     #[test]
     fn more_exact_levels_replace_bounds_and_less_exact_ones_only_add_a_move() {
-        let t = Table::new(8);
+        let t = Table::new(8).unwrap();
         let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
         t.store(p, o, 30, (-64, 64), 10, NO_MOVE, 0);
         let b = t.probe(p, o).unwrap();

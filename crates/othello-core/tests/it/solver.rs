@@ -628,3 +628,22 @@ fn solve_and_windows_equal_a_plain_search_at_13_to_16_empties() {
         }
     }
 }
+
+#[test]
+fn a_table_size_out_of_range_is_an_error_from_try_new() {
+    use othello_core::solver::{SolverError, TT_BITS};
+    for bits in [0, 3, 33, 40, 64] {
+        let options = SolverOptions {
+            threads: 1,
+            tt_bits: bits,
+        };
+        assert!(matches!(Solver::try_new(options), Err(SolverError::TableSize(b)) if b == bits));
+    }
+    for bits in [*TT_BITS.start(), 10] {
+        let options = SolverOptions {
+            threads: 1,
+            tt_bits: bits,
+        };
+        assert!(Solver::try_new(options).is_ok());
+    }
+}
