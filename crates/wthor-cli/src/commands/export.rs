@@ -27,15 +27,17 @@ pub(crate) struct Args {
     db: DbArgs,
     #[command(flatten)]
     query: QueryArgs,
-    /// The format (default: from the extension of -o).
+    /// The format (default: from the extension of -o; CSV on standard
+    /// output).
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// The file to write (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// OBF: the positions at this many empty squares (default: each file's
-    /// depth, where the stored theoretical score is the known value).
-    #[arg(long, value_name = "N")]
+    /// OBF: the positions at this many empty squares, 0 to 60 on 8x8 (96 on
+    /// 10x10); default: each file's depth, where the stored theoretical
+    /// score is the known value (at 0, the real score is).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=96))]
     empties: Option<u8>,
     /// The encoding of the names files (WHATWG label; default windows-1252).
     #[arg(long, value_name = "LABEL")]
@@ -65,13 +67,34 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 path.display()
             )
         })?,
-        (None, None) => anyhow::bail!("give --format (csv, jsonl, ggf, transcript, obf)"),
+        // Standard output, no extension to go by: the seed's CSV.
+        (None, None) => Format::Csv,
     };
     let query = args.query.build()?;
     let db = args
         .db
         .open_with_options(&[], open_options(args.encoding.as_deref())?)?;
     let ids = db.search(&query)?;
+    if let Some(empties) = args.empties {
+        // The most empty squares a game selected can have.
+        let most = ids
+            .iter()
+            .filter_map(|&id| db.file_of(id)?.board_size())
+            .map(|s| {
+                if s == wthor_format::BoardSize::Ten {
+                    96
+                } else {
+                    60
+                }
+            })
+            .max()
+            .unwrap_or(60);
+        if empties > most {
+            anyhow::bail!(
+                "--empties {empties}: the games selected have at most {most} empty squares"
+            );
+        }
+    }
     let options = ExportOptions {
         format,
         empties: args.empties,

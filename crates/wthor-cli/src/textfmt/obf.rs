@@ -2,9 +2,10 @@
 //! the file's depth), one line: the 64 (or 100) squares, the side to move,
 //! then `; ` and the known value, the exact disc difference for the side
 //! to move taken from the stored theoretical score, then `% ` and the
-//! game's identity (a comment). At another number of empties than the
-//! file's depth the stored score says nothing of the position: the value
-//! is left out. Games that end before that many empties are skipped.
+//! game's identity (a comment). At 0 empties the value is the real score
+//! of the finished game; at another number of empties than the file's
+//! depth the stored score says nothing of the position: the value is left
+//! out. Games that end before that many empties are skipped.
 
 use std::io::Write as _;
 
@@ -47,8 +48,17 @@ pub(crate) fn write_row(
     };
     out.extend_from_slice(obf.as_bytes());
     out.push(b';');
-    if at == row.depth {
-        let diff = disc_diff(row.game.theoretical_score(), row.size);
+    // The known value: the stored theoretical score at the file's depth,
+    // the real score of the finished game at 0 empties.
+    let known = if at == row.depth {
+        Some(row.game.theoretical_score())
+    } else if at == 0 {
+        Some(row.game.real_score())
+    } else {
+        None
+    };
+    if let Some(black) = known {
+        let diff = disc_diff(black, row.size);
         let diff = if side == Color::Black { diff } else { -diff };
         write!(out, " {diff:+};").expect("writing to memory");
     }

@@ -230,3 +230,74 @@ fn the_whole_real_archive_reads_back_as_csv_and_jsonl() {
     }
     assert_eq!(lines, games);
 }
+
+/// Values checked against the board: OBF positions past the empty squares
+/// a selected game can have are refused; at 0 empties the known value is
+/// the real score; standard output without --format is CSV.
+#[test]
+fn obf_empties_are_checked_and_zero_gives_the_real_score() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["WTH_2001.wtb", "WTHOR.JOU", "WTHOR.TRN"] {
+        std::fs::copy(
+            workspace_root().join("testdata").join(name),
+            dir.path().join(name),
+        )
+        .unwrap();
+    }
+    let db = dir.path().to_str().unwrap();
+    let out = wthor(&["export", "--db", db, "--format", "obf", "--empties", "70"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(
+        stderr(&out).contains("--empties 70: the games selected have at most 60 empty squares"),
+        "{}",
+        stderr(&out)
+    );
+    let out = wthor(&["export", "--db", db, "--format", "obf", "--empties", "97"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // At 0 empties: the real score, from the side to move's point of view.
+    let csv = check(&["export", "--db", db], 0);
+    let mut header = csv.lines().next().unwrap().split(',');
+    assert_eq!(header.next(), Some("game"));
+    let obf = check(
+        &["export", "--db", db, "--format", "obf", "--empties", "0"],
+        0,
+    );
+    let mut lines = 0;
+    for line in obf.lines() {
+        let (board, rest) = line.split_once(' ').unwrap();
+        let black = board.chars().filter(|&c| c == 'X').count() as i32;
+        let white = board.chars().filter(|&c| c == 'O').count() as i32;
+        let value: i32 = rest.split(';').nth(1).unwrap().trim().parse().unwrap();
+        let diff = if rest.starts_with('X') {
+            black - white
+        } else {
+            white - black
+        };
+        assert_eq!(value, diff, "{line}");
+        lines += 1;
+    }
+    assert!(lines > 0);
+}
+
+#[test]
+fn disc_ranges_past_the_board_are_usage_errors() {
+    for (args, message) in [
+        (
+            &["search", "--db", "testdata", "--theoretical", "65..70"][..],
+            "the theoretical score range 65..70 goes past 64, the squares of the 8x8 board",
+        ),
+        (
+            &["export", "--db", "testdata", "--black-discs", "0..100"],
+            "the black discs range 0..100 goes past 64",
+        ),
+        (
+            &["stats", "--db", "testdata", "--theoretical", "70.."],
+            "the theoretical score range 70.. goes past 64",
+        ),
+    ] {
+        let out = wthor(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+}

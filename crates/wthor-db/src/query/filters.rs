@@ -131,6 +131,19 @@ pub enum FiltersError {
     /// Both `position` and `position_after`.
     #[error("give a position or a position after a transcript, not both")]
     TwoPositions,
+    /// A disc count range that goes past the squares of the board size
+    /// ([`Filters::size`]).
+    #[error("the {what} range {range} goes past {squares}, the squares of the {side}x{side} board")]
+    PastTheBoard {
+        /// Which range: `black discs` or `theoretical score`.
+        what: &'static str,
+        /// The range as given (`65..70`, `70..`).
+        range: String,
+        /// The squares of the board.
+        squares: u8,
+        /// Its side.
+        side: u8,
+    },
     /// A transcript or OBF position that cannot be read; the message is
     /// the error's followed by ` (found 'c')` or ` (at the end)` when it
     /// has a place.
@@ -193,6 +206,26 @@ impl Filters {
         }
         if self.position.is_some() && self.position_after.is_some() {
             return Err(FiltersError::TwoPositions);
+        }
+        let (side, squares) = match self.size {
+            Size::Eight => (8, 64),
+            Size::Ten => (10, 100),
+        };
+        for (what, range) in [
+            ("black discs", self.black_discs),
+            ("theoretical score", self.theoretical),
+        ] {
+            if let Some((low, high)) = range
+                && low.max(high).is_some_and(|end| end > squares)
+            {
+                let end = |v: Option<u8>| v.map(|v| v.to_string()).unwrap_or_default();
+                return Err(FiltersError::PastTheBoard {
+                    what,
+                    range: format!("{}..{}", end(low), end(high)),
+                    squares,
+                    side,
+                });
+            }
         }
         let mut q = Query::new().exact(self.exact);
         for p in &self.players {
@@ -269,6 +302,40 @@ impl Filters {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn disc_ranges_past_the_board_are_refused() {
+        let past = |black_discs, theoretical, size| {
+            Filters {
+                black_discs,
+                theoretical,
+                size,
+                ..Filters::default()
+            }
+            .to_query()
+            .err()
+            .map(|e| e.to_string())
+        };
+        assert_eq!(
+            past(None, Some((Some(65), Some(70))), Size::Eight).as_deref(),
+            Some("the theoretical score range 65..70 goes past 64, the squares of the 8x8 board")
+        );
+        assert_eq!(
+            past(Some((None, Some(100))), None, Size::Eight).as_deref(),
+            Some("the black discs range ..100 goes past 64, the squares of the 8x8 board")
+        );
+        assert!(past(Some((Some(70), None)), None, Size::Eight).is_some());
+        assert_eq!(
+            past(
+                Some((Some(0), Some(64))),
+                Some((Some(33), None)),
+                Size::Eight
+            ),
+            None
+        );
+        assert_eq!(past(Some((Some(0), Some(100))), None, Size::Ten), None);
+        assert!(past(None, Some((None, Some(101))), Size::Ten).is_some());
+    }
 
     #[test]
     fn no_filter_is_the_empty_query() {
