@@ -17,7 +17,7 @@ use crate::{Bitboard, Board, Color, Move, Size, Square, SquareError};
 
 /// Why an OBF text is not a position, and where.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad OBF position at character {position}: {kind}")]
+#[error("bad OBF position at character {}: {kind}", position + 1)]
 pub struct ObfError {
     position: usize,
     kind: ObfErrorKind,
@@ -135,7 +135,11 @@ pub(crate) fn from_obf<B: Board>(text: &str) -> Result<B, ObfError> {
 
 /// Why a transcript cannot be read, and where.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("bad transcript at character {position} (move {index}): {kind}")]
+#[error(
+    "bad transcript at character {} (move {}): {kind}",
+    position + 1,
+    index + 1
+)]
 pub struct TranscriptError {
     position: usize,
     index: usize,

@@ -25,7 +25,7 @@
 //! assert_eq!((r.moves, r.status), (2, GameStatus::Unfinished));
 //! ```
 
-use crate::{Bitboard, Board, Color, IllegalReason, Move, Square};
+use crate::{Bitboard, Board, Color, IllegalReason, Move, Size, Square};
 
 /// One recorded move as read from a game record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,6 +59,34 @@ pub struct IllegalMove {
 }
 
 impl IllegalMove {
+    /// Its number as players count moves, from 1 (`index + 1`).
+    #[must_use]
+    pub fn number(&self) -> usize {
+        self.index + 1
+    }
+
+    /// The move as every message names it: `move 8 (a1)` (numbered from
+    /// 1; `pass`, or `byte 99` for a move byte off the board).
+    ///
+    /// ```
+    /// use othello_core::{Board8, Size};
+    /// use othello_core::notation::parse_transcript;
+    /// use othello_core::replay::replay_moves;
+    ///
+    /// let moves = parse_transcript("f5d6c3d3c4f4f6a1", Size::Eight).unwrap();
+    /// let bad = replay_moves::<Board8>(&moves).illegal.unwrap();
+    /// assert_eq!(bad.describe(Size::Eight), "move 8 (a1)");
+    /// ```
+    #[must_use]
+    pub fn describe(&self, size: Size) -> String {
+        let what = match self.token {
+            Token::Move(Move::Pass) => "pass".to_owned(),
+            Token::Move(m) => m.name(size).to_string(),
+            Token::OffBoard(byte) => format!("byte {byte}"),
+        };
+        format!("move {} ({what})", self.number())
+    }
+
     /// The square of the move, if it names one.
     #[must_use]
     pub fn square(&self) -> Option<Square> {

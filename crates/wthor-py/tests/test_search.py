@@ -160,7 +160,7 @@ def test_positions_of_a_query(testdata):
 
 def test_bad_filters_raise(testdata):
     db = wthor.Database(testdata)
-    with pytest.raises(wthor.NotationError, match=r"position=: bad OBF position at character 2.*found 'Z'"):
+    with pytest.raises(wthor.NotationError, match=r"position=: bad OBF position at character 3.*found 'Z'"):
         db.search(position="--Z" + "-" * 61 + " X")
     with pytest.raises(wthor.NotationError, match="opening=: bad transcript"):
         db.count(opening="f5z9")

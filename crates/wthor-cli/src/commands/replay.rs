@@ -162,18 +162,15 @@ fn show<B: Board>(
         writeln!(out, "stored score: black {s} ({verdict})")?;
     }
     if let Some(bad) = r.illegal {
-        let what = match bad.token {
-            Token::Move(m) => m.name(B::SIZE).to_string(),
-            Token::OffBoard(byte) => format!("byte {byte}"),
-        };
         let side = match r.board.side_to_move() {
             Color::Black => "black",
             Color::White => "white",
         };
         writeln!(
             out,
-            "illegal move {} ({what}) for {side}: {}",
-            bad.index, bad.reason
+            "illegal {} for {side}: {}",
+            bad.describe(B::SIZE),
+            bad.reason
         )?;
         return Ok(ExitCode::from(super::FINDINGS));
     }

@@ -88,12 +88,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     if let Some(bad) = played.illegal {
         writeln!(
             out,
-            "illegal move {} ({}): {}; the positions stop before it",
-            bad.index + 1,
-            match bad.square() {
-                Some(sq) => sq.name(game.size).to_string(),
-                None => "off the board".to_owned(),
-            },
+            "illegal {}: {}; the positions stop before it",
+            bad.describe(game.size),
             bad.reason
         )?;
         code = ExitCode::FAILURE;

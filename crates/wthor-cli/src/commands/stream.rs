@@ -89,23 +89,14 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     for line in &played.lines {
         writeln!(out, "{line}")?;
     }
-    Ok(report_illegal(played.illegal, game.size, &game.tokens))
+    Ok(report_illegal(played.illegal, game.size))
 }
 
 /// Prints an illegal move on stderr: exit code 1, or 0 when there is none.
-fn report_illegal(illegal: Option<IllegalMove>, size: Size, tokens: &[Token]) -> ExitCode {
+fn report_illegal(illegal: Option<IllegalMove>, size: Size) -> ExitCode {
     match illegal {
         Some(bad) => {
-            let what = match tokens.get(bad.index) {
-                Some(Token::Move(m)) => m.name(size).to_string(),
-                Some(Token::OffBoard(b)) => format!("byte {b}"),
-                None => "?".to_owned(),
-            };
-            eprintln!(
-                "wthor: illegal move {} ({what}): {}",
-                bad.index + 1,
-                bad.reason
-            );
+            eprintln!("wthor: illegal {}: {}", bad.describe(size), bad.reason);
             ExitCode::FAILURE
         }
         None => ExitCode::SUCCESS,
@@ -153,7 +144,7 @@ fn follow(path: &Path, size: Size, args: &Args, out: &mut dyn Write) -> anyhow::
             seen = game.moves;
             last_text = Some(bytes);
             if played.illegal.is_some() {
-                return Ok(report_illegal(played.illegal, size, &tokens));
+                return Ok(report_illegal(played.illegal, size));
             }
             if played.status == GameStatus::Finished || game.complete {
                 return Ok(ExitCode::SUCCESS);

@@ -19,8 +19,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use othello_core::replay::Token;
-use othello_core::{Move, Size};
+use othello_core::Size;
 use serde_json::json;
 use wthor_db::{Database, DbFile, Finding, OpenOptions};
 use wthor_format::BoardSize;
@@ -238,14 +237,12 @@ fn describe(file: &DbFile, x: &Finding) -> String {
         _ => Size::Eight,
     };
     if let Some(bad) = x.check.illegal {
-        let what = match bad.token {
-            Token::Move(Move::Play(sq)) => sq.name(size).to_string(),
-            Token::Move(Move::Pass) => "pass".to_owned(),
-            Token::OffBoard(b) => format!("byte {b}"),
-        };
         format!(
-            "illegal move {} ({what}): {} (after {} moves, {} passes)",
-            bad.index, bad.reason, x.check.moves, x.check.passes
+            "illegal {}: {} (after {} moves, {} passes)",
+            bad.describe(size),
+            bad.reason,
+            x.check.moves,
+            x.check.passes
         )
     } else {
         format!(

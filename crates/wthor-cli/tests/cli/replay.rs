@@ -28,7 +28,7 @@ fn a_10x10_transcript() {
         "{t}"
     );
     assert!(
-        t.contains("illegal move 1 (pa) for white: pass while a move is legal"),
+        t.contains("illegal move 2 (pass) for white: pass while a move is legal"),
         "{t}"
     );
 }
@@ -40,7 +40,7 @@ fn a_bad_transcript_names_the_position() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(
         err,
-        "wthor: reading the transcript: bad transcript at character 4 (move 2): square off the board\n"
+        "wthor: reading the transcript: bad transcript at character 5 (move 3): square off the board\n"
     );
 }
 
@@ -67,5 +67,32 @@ fn a_game_of_a_file_by_index() {
             "wthor: {}: no record 4 (the file holds 4 games, indices from 0)\n",
             file.display()
         )
+    );
+}
+
+/// Every command numbers moves from 1, as players count: the eighth move
+/// of a transcript is move 8 wherever it is reported.
+#[test]
+fn moves_are_numbered_from_1_everywhere() {
+    let out = wthor(&["replay", "--moves", "f5d6c3d3c4f4f6a1"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("illegal move 8 (a1) for white"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = wthor(&[
+        "search",
+        "--db",
+        "testdata",
+        "--opening",
+        "f5d6c3d3c4f4f6a1",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("move 8 (a1)"));
+    // The bad square is the 7th character and the 4th move.
+    let out = wthor(&["search", "--db", "testdata", "--opening", "f5d6c3zz"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("at character 7 (move 4)"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }

@@ -146,11 +146,11 @@ fn no_match_is_an_empty_result() {
 fn bad_input_exits_2_with_one_line() {
     fails(
         &["--position", "XXZ"],
-        "wthor: --position: bad OBF position at character 2: expected X, O or - for a square (found 'Z')\n",
+        "wthor: --position: bad OBF position at character 3: expected X, O or - for a square (found 'Z')\n",
     );
     fails(
         &["--position-after", "f5d6z9"],
-        "wthor: --position-after: bad transcript at character 4 (move 2): square off the board (found 'z')\n",
+        "wthor: --position-after: bad transcript at character 5 (move 3): square off the board (found 'z')\n",
     );
     fails(
         &["--position-after", "f5d6a1"],
@@ -334,7 +334,7 @@ fn validate_findings_name_the_game_and_its_players() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stdout(&out).starts_with(
-            "./WTH_2001.wtb: record 0: illegal move 1 (a1): flips no disc (after 1 moves, 0 \
+            "./WTH_2001.wtb: record 0: illegal move 2 (a1): flips no disc (after 1 moves, 0 \
              passes); game 2001:0, Maximilien Ferrière vs Hélène Dupré\n"
         ),
         "{}",

@@ -50,7 +50,7 @@ fn counts_and_findings_of_a_generated_file() {
         assert!(t.lines().any(|l| l == line), "{line} missing in\n{t}");
     }
     assert!(
-        t.contains("record 2: illegal move 1 (f5): square occupied"),
+        t.contains("record 2: illegal move 2 (f5): square occupied"),
         "{t}"
     );
     assert!(t.contains("record 3: score mismatch: stored 13"), "{t}");
