@@ -38,9 +38,13 @@ pub(crate) struct Args {
     #[command(flatten)]
     index: IndexArgs,
     /// The next moves from the position (or the start): games, share,
-    /// black's win/draw/loss rates, mean black discs.
+    /// black's win/draw/loss rates, mean black discs. Shown without asking
+    /// when --position or --position-after is given.
     #[arg(long)]
     next: bool,
+    /// No next-move table, even for a position given.
+    #[arg(long, conflicts_with_all = ["next", "solve"])]
+    no_next: bool,
     /// The exact score of each next move by perfect play (implies --next;
     /// 8x8 positions with at most 24 empty squares).
     #[arg(long)]
@@ -67,7 +71,12 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let query = args.query.build()?;
     let db = args.db.open()?;
     let options = StatsOptions {
-        next_moves: args.next || args.solve,
+        // A position given is asked for its next moves.
+        next_moves: !args.no_next
+            && (args.next
+                || args.solve
+                || args.query.position.is_some()
+                || args.query.position_after.is_some()),
         solve: args.solve,
         players: args.player_records || args.by_year,
         by_year: args.by_year,

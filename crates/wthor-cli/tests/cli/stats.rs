@@ -271,3 +271,23 @@ fn index_build_status_and_use() {
     assert!(err.contains("not used"), "{err}");
     assert_eq!(again, scan);
 }
+
+/// A position given to `stats` is asked for its next moves: the table is
+/// shown without --next (the same as with it), and --no-next hides it.
+#[test]
+fn a_position_shows_its_next_moves_unless_no_next() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let base = ["stats", "--db", "testdata", "--position-after", "f5d6"];
+    let (plain, _) = run(&base, 0, t);
+    let (asked, _) = run(&[&base[..], &["--next"]].concat(), 0, t);
+    assert_eq!(plain, asked);
+    assert!(plain.contains("next moves from"), "{plain}");
+    let (hidden, _) = run(&[&base[..], &["--no-next"]].concat(), 0, t);
+    assert!(!hidden.contains("next moves from"), "{hidden}");
+    assert!(plain.starts_with(&hidden), "{hidden}\n---\n{plain}");
+    // Without a position, no table unless asked for.
+    let (totals, _) = run(&["stats", "--db", "testdata", "--year", "2001"], 0, t);
+    assert!(!totals.contains("next moves from"));
+    run(&[&base[..], &["--no-next", "--next"]].concat(), 2, t);
+}
