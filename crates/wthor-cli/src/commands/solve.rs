@@ -113,31 +113,38 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     });
     for board in positions {
         let report = solve(&mut solver, &board, args.wld, args.exact);
-        if report.estimate && !args.json {
-            let score = report.score.unwrap_or_default();
-            let mv = report
-                .best_move
-                .as_deref()
-                .unwrap_or(if board.is_game_over() { "end" } else { "pass" });
-            let n = report.empties;
-            writeln!(out, "~{score:+} {mv} (estimate, {n} empties)")?;
-        } else if args.json {
+        if args.json {
             serde_json::to_writer(&mut *out, &report)?;
             writeln!(out)?;
-        } else if let Some(wld) = report.wld {
-            writeln!(out, "{wld}")?;
         } else {
-            let score = report.score.expect("exact score without --wld");
-            let mv = match &report.best_move {
-                Some(m) => m.as_str(),
-                None if board.is_game_over() => "end",
-                None => "pass",
-            };
-            writeln!(out, "{score:+} {mv}")?;
+            writeln!(out, "{}", as_players_read(&report, &board))?;
         }
         out.flush()?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A result as players read it: who is to move, the score (or win, draw,
+/// loss), the move and the empty squares — `black to move: +18 (g8), 14
+/// empties`; an estimate is marked `~` and says so.
+fn as_players_read(report: &Report, board: &Board8) -> String {
+    let side = report.side;
+    let n = report.empties;
+    let mv = match &report.best_move {
+        Some(m) => m.as_str(),
+        None if board.is_game_over() => "game over",
+        None => "pass",
+    };
+    match (report.wld, report.score) {
+        (Some(wld), _) => format!("{side} to move: {wld}, {n} empties"),
+        (None, Some(score)) if report.estimate => {
+            format!("{side} to move: ~{score:+} ({mv}), an estimate at {n} empties")
+        }
+        (None, score) => format!(
+            "{side} to move: {:+} ({mv}), {n} empties",
+            score.unwrap_or(0)
+        ),
+    }
 }
 
 fn solve(solver: &mut Solver, board: &Board8, wld: bool, exact: bool) -> Report {

@@ -26,9 +26,9 @@ fn stderr(out: &std::process::Output) -> String {
 fn an_obf_argument_gives_the_score_and_a_best_move() {
     let out = wthor(&["solve", "--threads", "1", FFO1]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "+18 g8\n");
+    assert_eq!(stdout(&out), "black to move: +18 (g8), 14 empties\n");
     let out = wthor(&["solve", "--threads", "1", "--wld", FFO1]);
-    assert_eq!(stdout(&out), "win\n");
+    assert_eq!(stdout(&out), "black to move: win, 14 empties\n");
     let out = wthor(&["solve", "--threads", "1", "--json", FFO1]);
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(v["score"], 18);
@@ -51,7 +51,10 @@ fn a_position_with_too_many_empties_gets_an_estimate_that_says_so() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        format!("~{:+} {mv} (estimate, 60 empties)\n", e.score)
+        format!(
+            "black to move: ~{:+} ({mv}), an estimate at 60 empties\n",
+            e.score
+        )
     );
     let out = wthor(&["solve", "--threads", "1", "--json", &board.to_obf()]);
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
@@ -80,7 +83,10 @@ fn a_file_gives_one_line_per_position_and_bad_lines_are_named() {
     std::fs::write(&file, format!("{FFO1}\n\n{swapped} O\n")).unwrap();
     let out = wthor(&["solve", "--threads", "1", "--file", file.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "+18 g8\n+18 g8\n");
+    assert_eq!(
+        stdout(&out),
+        "black to move: +18 (g8), 14 empties\nwhite to move: +18 (g8), 14 empties\n"
+    );
 
     std::fs::write(&file, format!("{FFO1}\nXXO Z\n")).unwrap();
     let out = wthor(&["solve", "--threads", "1", "--file", file.to_str().unwrap()]);
@@ -634,9 +640,10 @@ fn ffo_1_to_19_match_their_annotations() {
             best.split(':').nth(1).unwrap().to_owned()
         })
         .collect();
+    // "black to move: +18 (g8), 14 empties": the score.
     let got: Vec<String> = stdout(&out)
         .lines()
-        .map(|l| l.split(' ').next().unwrap().to_owned())
+        .map(|l| l.split(' ').nth(3).unwrap().to_owned())
         .collect();
     assert_eq!(got, want);
 }
