@@ -127,10 +127,17 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("wthor: {err:#}");
+            eprintln!("wthor: {}", error_line(&err));
             ExitCode::from(commands::ERROR)
         }
     }
+}
+
+/// An error as the one line `wthor: …` prints: its causes joined by `: `,
+/// none repeated (`wthor_db::message`, the style Python's messages share).
+pub(crate) fn error_line(err: &anyhow::Error) -> String {
+    let err: &(dyn std::error::Error + 'static) = err.as_ref();
+    wthor_db::message(err)
 }
 
 /// A reader that closed the pipe (`wthor … | head`) is not a failure.

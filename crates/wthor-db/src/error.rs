@@ -58,3 +58,30 @@ impl Error {
         }
     }
 }
+
+/// An error and its causes as one line, `: ` between them, a cause left
+/// out when the text before already ends with it (the errors of this crate
+/// name their path and include their cause, which they also give as their
+/// `source`): the one message style of the `wthor` command and of Python.
+///
+/// ```
+/// let e = wthor_db::Database::open("/no/such/folder").unwrap_err();
+/// assert_eq!(
+///     wthor_db::message(&e),
+///     "/no/such/folder: No such file or directory (os error 2)"
+/// );
+/// ```
+#[must_use]
+pub fn message(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let part = s.to_string();
+        if !text.ends_with(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = s.source();
+    }
+    text
+}

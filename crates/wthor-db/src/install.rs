@@ -164,8 +164,9 @@ impl InstallReport {
 /// Installs `files` into the directory `into` (see the module docs).
 ///
 /// # Errors
-/// [`Error::Io`] when `into` is not a directory, or a given or installed
-/// file cannot be read; nothing is written then. Failures while writing
+/// [`Error::Io`] when `into` is not a directory (one that does not exist
+/// is made, unless in a dry run), or a given or installed file cannot be
+/// read; nothing is written then. Failures while writing
 /// are in the report ([`Action::Failed`]), not errors.
 pub fn install(
     files: &[PathBuf],
@@ -203,11 +204,22 @@ fn install_with_faults(
         let path = path.to_owned();
         move |source| Error::Io { path, source }
     };
-    if !std::fs::metadata(into).map_err(io(into))?.is_dir() {
-        return Err(Error::Io {
-            path: into.to_owned(),
-            source: io::Error::other("not a directory"),
-        });
+    // A directory that does not exist yet is made (as `import` makes its
+    // target), except in a dry run, which writes nothing.
+    match std::fs::metadata(into) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            if !options.dry_run {
+                std::fs::create_dir_all(into).map_err(io(into))?;
+            }
+        }
+        Err(e) => return Err(io(into)(e)),
+        Ok(meta) if !meta.is_dir() => {
+            return Err(Error::Io {
+                path: into.to_owned(),
+                source: io::Error::other("not a directory"),
+            });
+        }
+        Ok(_) => {}
     }
     // Decide everything first.
     let mut plan: Vec<(Installed, Option<Vec<u8>>)> = Vec::with_capacity(files.len());

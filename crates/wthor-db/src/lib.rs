@@ -90,7 +90,7 @@ pub mod verify;
 
 pub use check::{CheckSummary, Counts, FileCheck, Finding, GameCheck};
 pub use database::{Database, DatabaseBuilder, Join, OpenOptions};
-pub use error::Error;
+pub use error::{Error, message};
 pub use files::{DbFile, list_files};
 pub use id::{GameId, GameIdError, GameName};
 pub use index::{IndexStatus, PositionIndex};

@@ -51,18 +51,8 @@ create_exception!(
 
 /// An error's message followed by its sources, `a: b: c`, without
 /// repeating a source the message already ends with.
-fn message(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let part = s.to_string();
-        if !text.ends_with(&part) {
-            text.push_str(": ");
-            text.push_str(&part);
-        }
-        source = s.source();
-    }
-    text
+fn message(e: &(dyn std::error::Error + 'static)) -> String {
+    wthor_db::message(e)
 }
 
 /// A database error as a Python exception.

@@ -72,7 +72,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         let files = match expand(path) {
             Ok(files) => files,
             Err(err) => {
-                eprintln!("wthor: {err:#}");
+                eprintln!("wthor: {}", crate::error_line(&err));
                 failed = true;
                 continue;
             }
@@ -90,7 +90,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 Err(err) => {
                     // Keep the order of stdout and stderr for a terminal.
                     out.flush()?;
-                    eprintln!("wthor: {err:#}");
+                    eprintln!("wthor: {}", crate::error_line(&err));
                     if is_strict_refusal(&err) {
                         refused = true;
                     } else {

@@ -97,7 +97,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         for p in paths {
             match DbFile::open(&p, &options) {
                 Ok(f) => files.push(f),
-                Err(e) => unreadable.push((p.display().to_string(), format!("{e:#}"))),
+                Err(e) => unreadable.push((p.display().to_string(), wthor_db::message(&e))),
             }
         }
     }

@@ -212,7 +212,7 @@ pub(crate) fn read_inputs(paths: Vec<PathBuf>, failed: &mut bool) -> Vec<Input> 
         match crate::commands::info::read_regular(&path) {
             Ok(bytes) => inputs.push(Input { path, bytes }),
             Err(e) => {
-                eprintln!("wthor: {e:#}");
+                eprintln!("wthor: {}", crate::error_line(&e));
                 *failed = true;
             }
         }

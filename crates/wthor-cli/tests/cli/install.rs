@@ -141,19 +141,48 @@ fn install_refuses_dropped_names_even_forced() {
 #[test]
 fn install_errors_are_usage_errors() {
     let root = setup();
+    // A file as the target directory.
     let out = wthor_in(
         root.path(),
-        &["install", "--into", "nowhere", "new/WTH_2010.wtb"],
+        &["install", "--into", "new/WTH_2010.wtb", "new/WTH_2010.wtb"],
     );
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).starts_with("wthor: nowhere: "),
-        "{}",
-        stderr(&out)
+    assert_eq!(
+        stderr(&out),
+        "wthor: new/WTH_2010.wtb: not a directory\n",
+        "one cause, said once"
     );
     let out = wthor_in(root.path(), &["install", "--into", "db", "new/missing.wtb"]);
     assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "wthor: new/missing.wtb: No such file or directory (os error 2)\n",
+        "one cause, said once"
+    );
     assert!(!root.path().join("db/missing.wtb").exists());
     let out = wthor_in(root.path(), &["install", "--into", "db"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// A target directory that does not exist yet is made, as `import --into`
+/// makes its own; a dry run writes nothing, not even the directory.
+#[test]
+fn install_makes_a_missing_directory_as_import_does() {
+    let root = setup();
+    let args = ["install", "--into", "fresh/db", "new/WTH_2010.wtb"];
+    let out = wthor_in(
+        root.path(),
+        &[
+            "install",
+            "--dry-run",
+            "--into",
+            "fresh/db",
+            "new/WTH_2010.wtb",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!root.path().join("fresh").exists());
+    let out = wthor_in(root.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(root.path().join("fresh/db/WTH_2010.wtb").is_file());
 }
