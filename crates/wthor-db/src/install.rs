@@ -602,7 +602,8 @@ mod tests {
             report.files[3].action,
             Action::Refused(Refusal::KindDiffers { .. })
         ));
-        // A missing source or target directory is an error, nothing written.
+        // A missing source is an error, nothing written; a target that is
+        // a file too.
         let before = listing(&db);
         assert!(
             install(
@@ -612,15 +613,24 @@ mod tests {
             )
             .is_err()
         );
+        assert!(install(&files, &files[0], &InstallOptions::default()).is_err());
+        assert_eq!(listing(&db), before);
+        // A missing target directory is made (not in a dry run).
+        let dry = InstallOptions {
+            dry_run: true,
+            ..InstallOptions::default()
+        };
+        assert!(install(&files, &root.path().join("nope"), &dry).is_ok());
+        assert!(!root.path().join("nope").exists());
         assert!(
             install(
                 &files,
                 &root.path().join("nope"),
                 &InstallOptions::default()
             )
-            .is_err()
+            .is_ok()
         );
-        assert_eq!(listing(&db), before);
+        assert!(root.path().join("nope").is_dir());
     }
 
     #[test]
