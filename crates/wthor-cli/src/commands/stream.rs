@@ -11,8 +11,10 @@
 //! - with 0 after `--timeout` seconds without any change of the file
 //!   (never, without `--timeout`), saying so on stderr;
 //! - with 1 at an illegal move (reported on stderr);
-//! - with 2 when the file cannot be read, does not parse, or was rewritten
-//!   so that moves already printed changed.
+//! - with 2 when the file cannot be read (a file not there yet is waited
+//!   for, as the start position, saying so on stderr; one that disappears
+//!   is an error), does not parse, or was rewritten so that moves already
+//!   printed changed.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -110,14 +112,28 @@ fn follow(path: &Path, size: Size, args: &Args, out: &mut dyn Write) -> anyhow::
     let mut seen: Vec<Move> = Vec::new();
     let mut last_text: Option<Vec<u8>> = None;
     let mut changed = Instant::now();
+    let (mut appeared, mut waiting) = (false, false);
     loop {
+        // A file not there yet is a file with nothing in it yet (the
+        // start), waited for with a word on stderr; once it has been there,
+        // its disappearance is an error.
         let bytes = match std::fs::read(path) {
-            Ok(b) => Some(b),
-            // A file not there yet is a file with nothing in it yet.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && printed == 0 => None,
+            Ok(b) => {
+                appeared = true;
+                b
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !appeared => {
+                if !waiting {
+                    eprintln!(
+                        "wthor: {}: no such file yet: waiting for it (the start position until then)",
+                        path.display()
+                    );
+                    waiting = true;
+                }
+                Vec::new()
+            }
             Err(e) => return Err(e).with_context(|| format!("{}: cannot read", path.display())),
         };
-        let bytes = bytes.unwrap_or_default();
         if last_text.as_ref() != Some(&bytes) {
             changed = Instant::now();
             let text = String::from_utf8_lossy(&bytes);

@@ -215,3 +215,29 @@ fn follow_stops_at_the_end_of_the_game_an_illegal_move_or_a_rewrite() {
     assert_eq!(code, Some(0));
     assert!(err.contains("no change for 0.2 s"), "{err}");
 }
+
+/// A followed file that does not exist yet is waited for as the start
+/// position, saying so; it is not an error after a line was printed (the
+/// start line was followed by "cannot read" at the next poll).
+#[test]
+fn a_followed_file_not_there_yet_is_waited_for_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.txt");
+    let out = wthor(&[
+        "stream",
+        "--follow",
+        missing.to_str().unwrap(),
+        "--timeout",
+        "0.6",
+        "--poll",
+        "50",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 1, "{}", stdout(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("missing.txt: no such file yet: waiting for it"),
+        "{err}"
+    );
+    assert!(!err.contains("cannot read"), "{err}");
+}
