@@ -75,6 +75,9 @@ pub(crate) struct QueryArgs {
     /// database order).
     #[arg(long, value_name = "KEY", value_parser = parse_sort)]
     pub(crate) sort: Option<SortKey>,
+    /// Sort in descending order (the highest score, the latest year first).
+    #[arg(long, requires = "sort")]
+    pub(crate) reverse: bool,
     /// At most N games (after sorting).
     #[arg(long, value_name = "N")]
     pub(crate) limit: Option<usize>,
@@ -131,6 +134,7 @@ impl QueryArgs {
                 Size::Eight
             },
             sort: self.sort,
+            descending: self.reverse,
             limit: self.limit,
         }
     }

@@ -291,6 +291,7 @@ pub struct Query {
     as_played: bool,
     position: Option<Position>,
     sort: Option<SortKey>,
+    descending: bool,
     limit: Option<usize>,
 }
 
@@ -389,6 +390,19 @@ impl Query {
     pub fn sort(mut self, key: SortKey) -> Query {
         self.sort = Some(key);
         self
+    }
+
+    /// Sort in descending order of the key (ties stay in database order).
+    #[must_use]
+    pub fn descending(mut self, descending: bool) -> Query {
+        self.descending = descending;
+        self
+    }
+
+    /// Whether the sort is descending.
+    #[must_use]
+    pub fn is_descending(&self) -> bool {
+        self.descending
     }
 
     /// At most `n` results (after sorting).
@@ -864,7 +878,7 @@ impl Database {
 
     fn finish(&self, query: &Query, mut ids: Vec<GameId>) -> Vec<GameId> {
         if let Some(key) = query.sort {
-            self.sort_games(&mut ids, key);
+            self.sort_games(&mut ids, key, query.descending);
         }
         if let Some(n) = query.limit {
             ids.truncate(n);
@@ -873,7 +887,14 @@ impl Database {
     }
 
     /// Sorts games by `key`, ascending, ties kept in their order.
-    pub fn sort_games(&self, ids: &mut [GameId], key: SortKey) {
+    pub fn sort_games(&self, ids: &mut [GameId], key: SortKey, descending: bool) {
+        fn order<K: Ord>(ids: &mut [GameId], key: impl Fn(GameId) -> K, descending: bool) {
+            if descending {
+                ids.sort_by_cached_key(|&id| std::cmp::Reverse(key(id)));
+            } else {
+                ids.sort_by_cached_key(|&id| key(id));
+            }
+        }
         let name_key = |r: crate::NameRef<'_>| {
             (
                 !r.is_known(),
@@ -882,13 +903,15 @@ impl Database {
             )
         };
         match key {
-            SortKey::Year => ids.sort_by_key(|&id| self.files()[id.file()].year()),
-            SortKey::Score => {
-                ids.sort_by_key(|&id| self.game(id).map_or(0, |g| g.real_score()));
-            }
-            SortKey::Black => ids.sort_by_cached_key(|&id| name_key(self.black(id))),
-            SortKey::White => ids.sort_by_cached_key(|&id| name_key(self.white(id))),
-            SortKey::Tournament => ids.sort_by_cached_key(|&id| name_key(self.tournament(id))),
+            SortKey::Year => order(ids, |id| self.files()[id.file()].year(), descending),
+            SortKey::Score => order(
+                ids,
+                |id| self.game(id).map_or(0, |g| g.real_score()),
+                descending,
+            ),
+            SortKey::Black => order(ids, |id| name_key(self.black(id)), descending),
+            SortKey::White => order(ids, |id| name_key(self.white(id)), descending),
+            SortKey::Tournament => order(ids, |id| name_key(self.tournament(id)), descending),
         }
     }
 }

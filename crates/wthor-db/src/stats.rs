@@ -673,7 +673,7 @@ impl Database {
             .copied()
             .collect();
         if let Some(key) = query.sort_key() {
-            self.sort_games(&mut ids, key);
+            self.sort_games(&mut ids, key, query.is_descending());
         }
         if let Some(n) = query.limit_value() {
             ids.truncate(n);

@@ -47,8 +47,9 @@ struct BuildArgs {
     #[command(flatten)]
     db: DbArgs,
     /// Where to write the index (default: `wthor.idx` in the first --db
-    /// directory).
-    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    /// directory): the same --index as `index status`, `search` and
+    /// `stats` read (-o/--output still accepted).
+    #[arg(long = "index", short = 'o', alias = "output", value_name = "PATH")]
     output: Option<PathBuf>,
 }
 

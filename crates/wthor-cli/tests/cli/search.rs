@@ -436,3 +436,36 @@ fn a_folder_without_game_files_is_an_error_not_zero_games() {
         stderr(&out)
     );
 }
+
+/// `--reverse` sorts in descending order: the same games as ascending, the
+/// keys from the highest, ties in database order.
+#[test]
+fn reverse_sorts_in_descending_order() {
+    let ids = |args: &[&str]| -> Vec<String> {
+        search(&[&["--year", "2003", "--format", "csv"][..], args].concat())
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap().to_owned())
+            .collect()
+    };
+    let all = ids(&[]);
+    let up = ids(&["--sort", "year"]);
+    let down = ids(&["--sort", "year", "--reverse"]);
+    // One key for every game of the same year: database order both ways.
+    assert_eq!(up, all);
+    assert_eq!(down, all);
+    let score = |args: &[&str]| -> Vec<u32> {
+        search(&[&["--year", "2003", "--format", "csv"][..], args].concat())
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(5).unwrap().parse().unwrap())
+            .collect()
+    };
+    let down = score(&["--sort", "score", "--reverse"]);
+    assert!(down.windows(2).all(|w| w[0] >= w[1]), "{down:?}");
+    let mut up = score(&["--sort", "score"]);
+    up.reverse();
+    assert_eq!(up, down);
+    let out = wthor(&["search", "--db", "testdata", "--reverse"]);
+    assert_eq!(out.status.code(), Some(2), "--reverse needs --sort");
+}

@@ -291,3 +291,26 @@ fn a_position_shows_its_next_moves_unless_no_next() {
     assert!(!totals.contains("next moves from"));
     run(&[&base[..], &["--no-next", "--next"]].concat(), 2, t);
 }
+
+/// `index build` names its file with the same --index that `index status`,
+/// `search` and `stats` read (-o and --output still accepted).
+#[test]
+fn index_build_takes_the_index_flag_of_the_readers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    for name in ["WTH_2001.wtb", "WTHOR.JOU", "WTHOR.TRN"] {
+        std::fs::copy(
+            crate::workspace_root().join("testdata").join(name),
+            t.join(name),
+        )
+        .unwrap();
+    }
+    let db = t.to_str().unwrap();
+    for (flag, file) in [("--index", "a.idx"), ("--output", "b.idx"), ("-o", "c.idx")] {
+        let path = t.join(file);
+        let path = path.to_str().unwrap();
+        run(&["index", "build", "--db", db, flag, path], 0, t);
+        let (out, _) = run(&["index", "status", "--db", db, "--index", path], 0, t);
+        assert!(out.contains("fresh"), "{flag}: {out}");
+    }
+}

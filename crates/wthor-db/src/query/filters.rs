@@ -66,6 +66,8 @@ pub struct Filters {
     pub size: Size,
     /// The order of the games.
     pub sort: Option<SortKey>,
+    /// Sort in descending order.
+    pub descending: bool,
     /// At most this many games (after sorting).
     pub limit: Option<usize>,
 }
@@ -91,6 +93,7 @@ impl Default for Filters {
             position_after: None,
             size: Size::Eight,
             sort: None,
+            descending: false,
             limit: None,
         }
     }
@@ -274,7 +277,7 @@ impl Filters {
             q = q.position(p);
         }
         if let Some(key) = self.sort {
-            q = q.sort(key);
+            q = q.sort(key).descending(self.descending);
         }
         if let Some(n) = self.limit {
             q = q.limit(n);
