@@ -393,7 +393,6 @@ impl Query {
     }
 
     /// Sort in descending order of the key (ties stay in database order).
-    #[must_use]
     pub fn descending(mut self, descending: bool) -> Query {
         self.descending = descending;
         self
