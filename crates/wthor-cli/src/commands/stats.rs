@@ -62,9 +62,27 @@ pub(crate) struct Args {
     /// Rows of the player and opening tables (0: all).
     #[arg(long, value_name = "N", default_value_t = 20)]
     top: usize,
-    /// Output format.
+    /// Output format. CSV holds one table: the one the options ask for
+    /// (the totals without any), or the one --table names.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// With --format csv: the table to write when the options ask for
+    /// several.
+    #[arg(long, value_enum)]
+    table: Option<Table>,
+}
+
+/// The tables of `wthor stats`, one per CSV.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Table {
+    /// Games and black's results.
+    Totals,
+    /// The next-move table.
+    Next,
+    /// Player records.
+    Players,
+    /// The most frequent openings.
+    Openings,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -113,7 +131,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     };
     match args.format {
         Format::Table => table(&view, out)?,
-        Format::Csv => csv(&view, out)?,
+        Format::Csv => csv(&view, csv_table(args, &view.options)?, out)?,
         Format::Jsonl => jsonl(&view, out)?,
     }
     Ok(ExitCode::SUCCESS)
@@ -362,23 +380,64 @@ fn record_csv(r: &Record) -> String {
     )
 }
 
-/// CSV: one section per table, each with its header line, separated by
-/// an empty line.
-fn csv(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
+/// The one table of a CSV: `--table`, else the one table the options ask
+/// for (the totals when they ask for none); several asked for without
+/// `--table` is a usage error naming them.
+fn csv_table(args: &Args, options: &StatsOptions) -> anyhow::Result<Table> {
+    let asked: Vec<Table> = [
+        (options.next_moves, Table::Next),
+        (options.players, Table::Players),
+        (options.openings > 0, Table::Openings),
+    ]
+    .into_iter()
+    .filter_map(|(on, t)| on.then_some(t))
+    .collect();
+    match (args.table, asked.as_slice()) {
+        (Some(Table::Totals), _) => Ok(Table::Totals),
+        (Some(t), _) if asked.contains(&t) => Ok(t),
+        (Some(t), _) => anyhow::bail!(
+            "--table {}: that table is not asked for (give its option: --next, --player-records, --openings)",
+            table_name(t)
+        ),
+        (None, []) => Ok(Table::Totals),
+        (None, [one]) => Ok(*one),
+        (None, several) => anyhow::bail!(
+            "a CSV holds one table: choose it with --table ({}, or totals)",
+            several
+                .iter()
+                .map(|&t| table_name(t))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn table_name(t: Table) -> &'static str {
+    match t {
+        Table::Totals => "totals",
+        Table::Next => "next",
+        Table::Players => "players",
+        Table::Openings => "openings",
+    }
+}
+
+/// CSV: one table, with its header line.
+fn csv(v: &View<'_>, table: Table, out: &mut dyn Write) -> anyhow::Result<()> {
     let t = &v.stats.totals;
-    writeln!(
-        out,
-        "games,black_wins,draws,black_losses,mean_black_discs,median_black_discs"
-    )?;
-    writeln!(
-        out,
-        "{},{}",
-        results_csv(&t.results),
-        t.median_black_discs
-            .map_or_else(String::new, |m| m.to_string())
-    )?;
-    if let Some(next) = &v.stats.next_moves {
-        writeln!(out)?;
+    if table == Table::Totals {
+        writeln!(
+            out,
+            "games,black_wins,draws,black_losses,mean_black_discs,median_black_discs"
+        )?;
+        writeln!(
+            out,
+            "{},{}",
+            results_csv(&t.results),
+            t.median_black_discs
+                .map_or_else(String::new, |m| m.to_string())
+        )?;
+    }
+    if let (Table::Next, Some(next)) = (table, &v.stats.next_moves) {
         writeln!(
             out,
             "move,games,black_wins,draws,black_losses,mean_black_discs,share,exact"
@@ -394,8 +453,7 @@ fn csv(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
             )?;
         }
     }
-    if v.options.players {
-        writeln!(out)?;
+    if table == Table::Players {
         writeln!(
             out,
             "player,year,games,wins,draws,losses,score_percent,mean_disc_difference,first_year,last_year"
@@ -407,8 +465,7 @@ fn csv(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         }
     }
-    if v.options.openings > 0 {
-        writeln!(out)?;
+    if table == Table::Openings {
         writeln!(
             out,
             "opening,games,black_wins,draws,black_losses,mean_black_discs,share"

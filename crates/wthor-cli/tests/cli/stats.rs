@@ -314,3 +314,46 @@ fn index_build_takes_the_index_flag_of_the_readers() {
         assert!(out.contains("fresh"), "{flag}: {out}");
     }
 }
+
+/// A CSV holds one table, with one header: the one the options ask for,
+/// the totals without any, or the one --table names; several asked for
+/// without --table is a usage error naming them.
+#[test]
+fn a_csv_holds_one_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let base = ["stats", "--db", "testdata", "--format", "csv"];
+    let one_table = |text: &str, header: &str| {
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some(header), "{text}");
+        let width = header.split(',').count();
+        for line in lines {
+            assert!(!line.is_empty(), "a blank line in\n{text}");
+            assert_eq!(line.split(',').count(), width, "{line}");
+        }
+    };
+    let (totals, _) = run(&base, 0, t);
+    one_table(
+        &totals,
+        "games,black_wins,draws,black_losses,mean_black_discs,median_black_discs",
+    );
+    let (next, _) = run(&[&base[..], &["--position-after", "f5d6"]].concat(), 0, t);
+    one_table(
+        &next,
+        "move,games,black_wins,draws,black_losses,mean_black_discs,share,exact",
+    );
+    let both = [&base[..], &["--position-after", "f5d6", "--openings", "3"]].concat();
+    let (_, err) = run(&both, 2, t);
+    assert!(
+        err.contains("choose it with --table (next, openings, or totals)"),
+        "{err}"
+    );
+    let (openings, _) = run(&[&both[..], &["--table", "openings"]].concat(), 0, t);
+    one_table(
+        &openings,
+        "opening,games,black_wins,draws,black_losses,mean_black_discs,share",
+    );
+    let (totals_too, _) = run(&[&both[..], &["--table", "totals"]].concat(), 0, t);
+    one_table(&totals_too, totals.lines().next().unwrap());
+    assert_eq!(totals_too.lines().count(), 2);
+}
