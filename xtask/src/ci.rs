@@ -82,19 +82,26 @@ pub(crate) fn run() -> Result<()> {
             )
         },
     )?;
-    step("package: cargo package --workspace --exclude xtask", || {
-        // Each crate packaged and built from its package alone (path
-        // dependencies resolved by version among the packaged crates):
-        // what a consumer of one crate gets. `--allow-dirty` so that the
-        // step also runs in a work tree with uncommitted changes.
-        util::run(util::cargo().args([
-            "package",
-            "--workspace",
-            "--exclude",
-            "xtask",
-            "--allow-dirty",
-        ]))
-    })?;
+    step(
+        "package: cargo package --workspace --exclude xtask --exclude wthor-py",
+        || {
+            // Each library crate and the CLI packaged and built from its
+            // package alone (path dependencies resolved by version among the
+            // packaged crates): what a consumer of one crate gets. The Python
+            // package is distributed as a wheel: maturin builds it from its
+            // metadata in the Python step. `--allow-dirty` so that the step
+            // also runs in a work tree with uncommitted changes.
+            util::run(util::cargo().args([
+                "package",
+                "--workspace",
+                "--exclude",
+                "xtask",
+                "--exclude",
+                "wthor-py",
+                "--allow-dirty",
+            ]))
+        },
+    )?;
     eprintln!(
         "\nci: every step passed in {:.0} s",
         start.elapsed().as_secs_f64()
