@@ -14,7 +14,8 @@ Examples:
 
 Exit status (every command): 0 ok, 1 findings (illegal games, mismatches, refused
 installs; validate and puzzles report findings with 1 under --strict), 2 usage or I/O
-error (a file that cannot be read, bad input refused).";
+error (a file that cannot be read, bad input refused), 130 a long run (validate --solve,
+puzzles --verify, import) stopped by Ctrl-C or SIGTERM after saving its work.";
 
 /// `wthor search --help`.
 pub(crate) const SEARCH: &str = "\
@@ -71,8 +72,11 @@ Examples:
   wthor import logbook.gam egaroucid.txt --into ~/wthor --year 2024 --tournament Self-play
   wthor import PLAYOK_2023.wtb --into ~/wthor --threads 2 --cache solve.cache
 
+Ctrl-C (or SIGTERM) while solving: the games being solved are finished, the cache is
+saved, nothing is written; the same command resumes from the cache.
+
 Exit status: 0 ok, 1 games rejected (illegal or unreadable; nothing is written
-unless --skip-illegal), 2 usage or I/O error.";
+unless --skip-illegal), 2 usage or I/O error, 130 stopped by Ctrl-C or SIGTERM.";
 
 /// `wthor results --help`.
 pub(crate) const RESULTS: &str = "\
@@ -119,8 +123,12 @@ Examples:
   wthor validate --solve testdata
   wthor validate --solve --sample 100 --results results.jsonl path/to/wthor
 
+Ctrl-C (or SIGTERM) during --solve: the games being solved are finished and logged,
+the cache is saved, the report covers the games checked; the same command resumes.
+
 Exit status: 0 every file read, whatever was found; 1 with --strict a finding or
-warning; 2 usage or I/O error (a file that cannot be read).";
+warning; 2 usage or I/O error (a file that cannot be read); 130 stopped by Ctrl-C or
+SIGTERM (its work saved).";
 
 /// `wthor perft --help`.
 pub(crate) const PERFT: &str = "\
@@ -155,7 +163,8 @@ Examples:
   wthor puzzles --verify testdata/Solitaires_12.pzz testdata/Solitaires_13.pzz
 
 Exit status: 0 every file read; 1 with --strict a puzzle has a problem; 2 usage or
-I/O error (a file that cannot be read or is not a solitaire file).";
+I/O error (a file that cannot be read or is not a solitaire file); 130 --verify
+stopped by Ctrl-C or SIGTERM (the puzzles verified are in --results).";
 
 /// `wthor completions --help`.
 pub(crate) const COMPLETIONS: &str = "\

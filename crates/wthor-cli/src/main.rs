@@ -7,8 +7,9 @@
 //! Exit codes: 0 when all went well, 1 for findings (illegal games,
 //! mismatches, puzzles with problems, a warning under `--strict`), 2 for a
 //! usage or I/O error (an argument clap or a command refuses, a file that
-//! cannot be read or is not of the kind the command takes). A panic (101)
-//! is a bug.
+//! cannot be read or is not of the kind the command takes), 130 for a long
+//! run stopped by Ctrl-C or SIGTERM after saving its work (see
+//! `interrupt.rs`). A panic (101) is a bug.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -22,6 +23,7 @@ mod draw;
 mod follow;
 mod game;
 mod help;
+mod interrupt;
 mod limits;
 mod query_args;
 mod textfmt;

@@ -35,6 +35,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use othello_core::replay::{GameStatus, replay_moves};
 use othello_core::solver::Solver;
@@ -758,19 +759,28 @@ fn open_year(
 /// up first and fed); a game that ends before that depth keeps its real
 /// score. `progress` is called once per game solved (from the worker
 /// threads).
+///
+/// Once `stop` is set (by a signal handler, say) no new game is started;
+/// those being solved are finished (and cached).
+///
+/// # Errors
+/// [`Stopped`] when `stop` ended the run before every game was solved:
+/// the plan is then incomplete and must not be written, the cache holds
+/// what was solved.
 pub fn solve_theoretical(
     plan: &mut Plan,
     workers: Workers,
     cache: Option<&SolveCache>,
+    stop: &AtomicBool,
     progress: impl Fn() + Sync,
-) {
+) -> Result<(), Stopped> {
     let jobs: Vec<(usize, u8, &PlannedGame)> = plan
         .games
         .iter()
         .enumerate()
         .map(|(i, g)| (i, plan.files[g.file].depth, g))
         .collect();
-    let results = std::sync::Mutex::new(vec![0u8; jobs.len()]);
+    let results = std::sync::Mutex::new(vec![None; jobs.len()]);
     let work = |&(_, depth, g): &(usize, u8, &PlannedGame), solver: &mut Solver| {
         theoretical(
             &g.game.moves,
@@ -784,17 +794,42 @@ pub fn solve_theoretical(
     let done = |&(i, ..): &(usize, u8, &PlannedGame), score: u8| -> Result<(), ()> {
         results
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)[i] = score;
+            .unwrap_or_else(std::sync::PoisonError::into_inner)[i] = Some(score);
         progress();
-        Ok(())
+        if stop.load(Ordering::SeqCst) {
+            Err(())
+        } else {
+            Ok(())
+        }
     };
-    let _ = run_parallel(&jobs, workers, work, done);
+    // Set before the first game, the flag stops the run before any.
+    if !stop.load(Ordering::SeqCst) {
+        let _ = run_parallel(&jobs, workers, work, done);
+    }
     let results = results
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    for (g, score) in plan.games.iter_mut().zip(results) {
-        g.game.theoretical_score = score;
+    let solved = results.iter().flatten().count();
+    if solved < results.len() {
+        return Err(Stopped {
+            solved,
+            total: results.len(),
+        });
     }
+    for (g, score) in plan.games.iter_mut().zip(results) {
+        g.game.theoretical_score = score.unwrap_or(g.game.real_score);
+    }
+    Ok(())
+}
+
+/// [`solve_theoretical`] stopped before the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("stopped after {solved} of {total} games solved")]
+pub struct Stopped {
+    /// Games solved (and cached) before the stop.
+    pub solved: usize,
+    /// Games planned.
+    pub total: usize,
 }
 
 /// The theoretical score of one game (WTHOR move bytes) at `depth`: black's
@@ -1009,6 +1044,85 @@ mod tests {
                 plain
             );
         }
+    }
+
+    #[test]
+    fn a_stopped_solve_keeps_its_work_in_the_cache_and_resumes() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/WTH_2002.wtb");
+        let bytes = std::fs::read(path).unwrap();
+        let file = wthor_format::parse_game_file(&bytes, &ReadOptions::default()).unwrap();
+        let games: Vec<Prepared> = file
+            .games()
+            .map(|g| {
+                let text: String = g
+                    .moves_raw()
+                    .iter()
+                    .take_while(|&&b| b != 0)
+                    .map(|&b| format!("{}{}", char::from(b'a' + b % 10 - 1), b / 10))
+                    .collect();
+                prepare(incoming(&text, Some(g.real_score()))).unwrap()
+            })
+            .collect();
+        let dir = tempfile::tempdir().unwrap();
+        let options = ImportOptions {
+            year: None,
+            tournament: None,
+            default_tournament: "Import".into(),
+            depth: 16,
+            created: date_of_unix(0),
+            encoding: wthor_format::WINDOWS_1252,
+            keep_duplicates: true,
+        };
+        let workers = Workers {
+            workers: 1,
+            solver_threads: 1,
+            tt_bits: 16,
+        };
+        let fresh = || plan(dir.path(), &games, &options).unwrap();
+        let scores =
+            |p: &Plan| -> Vec<u8> { p.games.iter().map(|g| g.game.theoretical_score).collect() };
+        let mut whole = fresh();
+        solve_theoretical(&mut whole, workers, None, &AtomicBool::new(false), || {}).unwrap();
+
+        // Stopped after the 5th game: the plan untouched, the 5 cached.
+        let cache = SolveCache::new();
+        let stop = AtomicBool::new(false);
+        let count = std::sync::atomic::AtomicUsize::new(0);
+        let mut first = fresh();
+        let stopped = solve_theoretical(&mut first, workers, Some(&cache), &stop, || {
+            if count.fetch_add(1, Ordering::SeqCst) + 1 == 5 {
+                stop.store(true, Ordering::SeqCst);
+            }
+        })
+        .unwrap_err();
+        assert_eq!((stopped.solved, stopped.total), (5, games.len()));
+        assert_eq!(cache.stats(), (0, 5, 5));
+        assert_eq!(scores(&first), scores(&fresh()));
+        assert_ne!(scores(&first), scores(&whole));
+        // A stop asked before the start solves nothing.
+        let mut none = fresh();
+        let stopped = solve_theoretical(&mut none, workers, Some(&cache), &stop, || {});
+        assert_eq!(stopped.unwrap_err().solved, 0);
+
+        // The same run again: the 5 come from the cache, the result is that
+        // of a run never stopped.
+        let mut again = fresh();
+        solve_theoretical(
+            &mut again,
+            workers,
+            Some(&cache),
+            &AtomicBool::new(false),
+            || {},
+        )
+        .unwrap();
+        assert_eq!(cache.stats().0, 5, "cache hits");
+        assert_eq!(scores(&again), scores(&whole));
+        assert!(
+            scores(&whole)
+                .iter()
+                .zip(file.games())
+                .all(|(&s, g)| s == g.theoretical_score())
+        );
     }
 
     #[test]

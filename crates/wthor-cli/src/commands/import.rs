@@ -11,13 +11,17 @@
 //! `--keep-duplicates`. The plan (names added,
 //! files created or appended) is printed; `--dry-run` stops there. Then the
 //! theoretical scores are solved (a progress bar when stderr is a
-//! terminal) and the files written, each atomically. Exit 1 when games
-//! were rejected.
+//! terminal; the cache saved every minute) and the files written, each
+//! atomically, the directory created then if missing. Ctrl-C or SIGTERM
+//! while solving stops after the games being solved, saves the cache and
+//! writes nothing (exit 130): the same command resumes from the cache.
+//! Exit 1 when games were rejected.
 
 use std::collections::HashMap;
 use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context as _;
 use rayon::prelude::*;
@@ -26,7 +30,7 @@ use wthor_db::verify::Workers;
 use wthor_format::CreationDate;
 
 use crate::textfmt::read::{NamesFiles, read_input};
-use crate::verify::{load_cache, progress};
+use crate::verify::{CacheSaver, load_cache, progress};
 
 /// Arguments of `wthor import`.
 #[derive(Debug, clap::Args)]
@@ -171,10 +175,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         )?;
         return Ok(code);
     }
-    if !args.dry_run {
-        std::fs::create_dir_all(&args.into)
-            .with_context(|| format!("{}: cannot create", args.into.display()))?;
-    }
     let options = ImportOptions {
         year: args.year,
         tournament: args.tournament.clone(),
@@ -207,19 +207,52 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     let cache = load_cache(args.cache.as_deref())?;
-    let bar = progress(plan.games.len(), "games solved");
+    let saver = CacheSaver::new(cache.as_ref(), args.cache.as_deref());
+    // Fail now, not after the solving, if the cache cannot be written.
+    saver.maybe_save(true)?;
     let workers = Workers {
         workers: threads.max(1),
         solver_threads: 1,
         tt_bits: 20,
     };
-    import::solve_theoretical(&mut plan, workers, cache.as_ref(), || bar.inc(1));
-    bar.finish_and_clear();
-    plan.write(encoding)?;
-    if let (Some(c), Some(path)) = (&cache, &args.cache) {
-        c.save(path)
-            .with_context(|| format!("{}: cannot save the cache", path.display()))?;
+    let solved = {
+        let _armed = crate::interrupt::arm();
+        let bar = progress(plan.games.len(), "games solved");
+        let warned = AtomicBool::new(false);
+        let solved = import::solve_theoretical(
+            &mut plan,
+            workers,
+            cache.as_ref(),
+            crate::interrupt::flag(),
+            || {
+                bar.inc(1);
+                // Saved every minute: a killed run loses one minute at most.
+                if let Err(e) = saver.maybe_save(false)
+                    && !warned.swap(true, Ordering::Relaxed)
+                {
+                    bar.suspend(|| eprintln!("wthor: warning: {}", crate::error_line(&e)));
+                }
+            },
+        );
+        bar.finish_and_clear();
+        solved
+    };
+    saver
+        .maybe_save(true)
+        .with_context(|| "cannot save the cache")?;
+    if let Err(stopped) = solved {
+        crate::verify::say_interrupted(
+            stopped.solved,
+            &format!("of {} games", stopped.total),
+            &[args.cache.as_deref()],
+            "--cache FILE keeps them",
+        );
+        eprintln!("wthor: nothing written to {}", args.into.display());
+        return Ok(ExitCode::from(crate::interrupt::INTERRUPTED));
     }
+    std::fs::create_dir_all(&args.into)
+        .with_context(|| format!("{}: cannot create", args.into.display()))?;
+    plan.write(encoding)?;
     if std::io::stderr().is_terminal() {
         eprintln!("wthor: {} games imported", plan.games.len());
     }

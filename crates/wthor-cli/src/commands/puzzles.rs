@@ -189,7 +189,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         solver_threads: 1,
         tt_bits: args.tt_bits,
     };
-    let done = run_checks(
+    let checked = run_checks(
         &selection.todo,
         RunOptions {
             log: log.zip(args.results.as_deref()),
@@ -202,6 +202,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         |check| !check.ok,
         || Ok(()),
     )?;
+    let done = checked.done;
 
     let mut times = Vec::new();
     let mut problems = 0;
@@ -255,6 +256,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 p90 * 1e3
             )?;
         }
+    }
+    if checked.interrupted {
+        crate::verify::say_interrupted(
+            done.len(),
+            "puzzles",
+            &[args.results.as_deref()],
+            "--results FILE keeps them",
+        );
+        return Ok(ExitCode::from(crate::interrupt::INTERRUPTED));
     }
     Ok(super::exit_code(failed, args.strict && problems > 0))
 }

@@ -341,11 +341,34 @@ pub(crate) struct RunOptions<'a> {
     pub(crate) found: &'a str,
 }
 
+/// The records [`run_checks`] checked, in input order, and whether a
+/// signal stopped it before the end (see [`crate::interrupt`]).
+pub(crate) struct Checked<R, C> {
+    pub(crate) done: Vec<(Job<R>, C)>,
+    pub(crate) interrupted: bool,
+}
+
+/// A run stopped by a signal: not an error, the records checked are kept.
+#[derive(Debug)]
+struct Interrupted;
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
 /// Runs `work` on every job on worker threads (each owning a solver, see
 /// [`run_parallel`]) with a progress bar, appends `line(job, result)` to
 /// the results log as each finishes (a JSON object holding the key), counts the results `is_finding` picks
 /// in the bar, calls `after_each` (a periodic save, say) after each, and
 /// returns the jobs with their results in input order.
+///
+/// Armed against signals (see [`crate::interrupt`]): after Ctrl-C or
+/// SIGTERM no new job starts, those being solved are finished and logged,
+/// and the records done so far come back with `interrupted` set.
 ///
 /// # Errors
 /// The first error of the results log or of `after_each`; no new job
@@ -357,7 +380,7 @@ pub(crate) fn run_checks<R, C>(
     line: impl Fn(&Job<R>, &C) -> serde_json::Result<serde_json::Value> + Sync,
     is_finding: impl Fn(&C) -> bool + Sync,
     after_each: impl Fn() -> anyhow::Result<()> + Sync,
-) -> anyhow::Result<Vec<(Job<R>, C)>>
+) -> anyhow::Result<Checked<R, C>>
 where
     R: Clone + Send + Sync,
     C: Send,
@@ -369,6 +392,7 @@ where
         Some((log, path)) => (Some(Mutex::new(log)), Some(path)),
         None => (None, None),
     };
+    let _armed = crate::interrupt::arm();
     let bar = progress(jobs.len(), options.what);
     let findings = AtomicUsize::new(0);
     let done: Mutex<Vec<(Job<R>, C)>> = Mutex::new(Vec::with_capacity(jobs.len()));
@@ -384,13 +408,44 @@ where
         done.lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push((job.clone(), check));
-        after_each()
+        after_each()?;
+        if crate::interrupt::requested() {
+            return Err(Interrupted.into());
+        }
+        Ok::<(), anyhow::Error>(())
     });
     bar.finish_and_clear();
-    result?;
+    let interrupted = match result {
+        Ok(()) => crate::interrupt::requested(),
+        Err(e) if e.is::<Interrupted>() => true,
+        Err(e) => return Err(e),
+    };
     let mut done = done
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     done.sort_by_key(|(job, _)| (job.file, job.index));
-    Ok(done)
+    Ok(Checked { done, interrupted })
+}
+
+/// Says on stderr what an interrupted run kept: `solved` records (`what`,
+/// "games") solved in this run, saved in the files `saved` (the results
+/// log, the cache) when any, so that the same command goes on where it
+/// stopped; else `keep` says which options would have kept them.
+pub(crate) fn say_interrupted(solved: usize, what: &str, saved: &[Option<&Path>], keep: &str) {
+    let saved: Vec<String> = saved
+        .iter()
+        .flatten()
+        .map(|p| p.display().to_string())
+        .collect();
+    if saved.is_empty() {
+        eprintln!(
+            "wthor: interrupted: {solved} {what} solved, not saved ({keep} for the next run)"
+        );
+    } else {
+        eprintln!(
+            "wthor: interrupted: {solved} {what} solved and saved ({}); \
+             run the same command to resume",
+            saved.join(", ")
+        );
+    }
 }

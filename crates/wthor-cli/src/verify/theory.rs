@@ -349,7 +349,8 @@ pub(crate) fn run_theory(
         || saver.maybe_save(false),
     );
     saver.maybe_save(true)?;
-    let mut done = result?;
+    let checked = result?;
+    let mut done = checked.done;
     let solved_now = done.len();
     done.extend(previous);
     done.sort_by_key(|(job, _)| (job.file, job.index));
@@ -374,7 +375,19 @@ pub(crate) fn run_theory(
             )?;
         }
     }
-    let code = crate::commands::exit_code(failed, strict && tally.findings() > 0);
+    let code = if checked.interrupted {
+        ExitCode::from(crate::interrupt::INTERRUPTED)
+    } else {
+        crate::commands::exit_code(failed, strict && tally.findings() > 0)
+    };
+    if checked.interrupted {
+        super::say_interrupted(
+            solved_now,
+            "games",
+            &[args.results.as_deref(), args.cache.as_deref()],
+            "--results FILE and --cache FILE keep them",
+        );
+    }
     if json {
         let mut summary = tally.to_json();
         summary["already_done"] = skipped.into();

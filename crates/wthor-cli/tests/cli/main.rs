@@ -7,6 +7,7 @@ mod help;
 mod import;
 mod info;
 mod install;
+mod interrupt;
 mod no_panic;
 mod perft;
 mod puzzles;
