@@ -32,7 +32,7 @@
 //! old one, so a crash leaves either the old or the new cache.
 
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -87,6 +87,10 @@ pub enum CacheError {
         /// The file.
         path: PathBuf,
     },
+    /// The file could not be written (see [`crate::atomic`]): the old one
+    /// is intact.
+    #[error(transparent)]
+    Write(#[from] crate::atomic::WriteError),
     /// The file starts with the cache's magic bytes but is damaged (bad
     /// length, checksum or entry): a cache of ours, which a caller may move
     /// aside ([`set_aside`]) and start afresh.
@@ -190,16 +194,11 @@ impl SolveCache {
         })
     }
 
-    /// Writes the cache to `path` atomically (a temporary file in the same
-    /// directory, renamed over `path`).
+    /// Writes the cache to `path` atomically (see [`crate::atomic`]).
     ///
     /// # Errors
-    /// [`CacheError::Io`] when the file cannot be written or renamed.
+    /// [`CacheError::Write`] when the file cannot be written or renamed.
     pub fn save(&self, path: &Path) -> Result<(), CacheError> {
-        let io = |source| CacheError::Io {
-            path: path.to_owned(),
-            source,
-        };
         let mut entries: Vec<((u64, u64), i8)> = {
             let map = self.lock();
             map.iter().map(|(&k, &v)| (k, v)).collect()
@@ -215,7 +214,7 @@ impl SolveCache {
         }
         let sum = fnv1a64(&bytes);
         bytes.extend_from_slice(&sum.to_le_bytes());
-        write_atomically(path, &bytes).map_err(io)
+        Ok(crate::atomic::write(path, &bytes)?)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(u64, u64), i8>> {
@@ -324,23 +323,6 @@ pub fn set_aside(path: &Path) -> io::Result<PathBuf> {
     Err(io::Error::other(
         "no free name to move the damaged cache to",
     ))
-}
-
-/// Writes `bytes` to a temporary file beside `path`, flushes it to disk and
-/// renames it to `path`.
-///
-/// # Errors
-/// Any I/O error of the directory, the write or the rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 #[cfg(test)]

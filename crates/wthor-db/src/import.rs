@@ -416,6 +416,9 @@ pub enum ImportError {
         #[source]
         source: std::io::Error,
     },
+    /// A file could not be written (see [`crate::atomic`]): it is intact.
+    #[error(transparent)]
+    Write(#[from] crate::atomic::WriteError),
     /// A file of the directory could not be parsed.
     #[error("{}: {source}", path.display())]
     Format {
@@ -865,7 +868,7 @@ impl Plan {
     /// one, with the plan's creation date.
     ///
     /// # Errors
-    /// [`ImportError::Io`] naming the file that could not be written (the
+    /// [`ImportError::Write`] naming the file that could not be written (the
     /// files written before it are complete; the others untouched).
     pub fn write(&self, encoding: &'static Encoding) -> Result<(), ImportError> {
         for names in [&self.players, &self.tournaments] {
@@ -873,7 +876,7 @@ impl Plan {
                 continue;
             }
             let bytes = names.bytes(self.created, encoding);
-            write_atomically(&names.path, &bytes).map_err(io_err(&names.path))?;
+            crate::atomic::write(&names.path, &bytes)?;
         }
         for (f, file) in self.files.iter().enumerate() {
             if file.added == 0 {
@@ -891,41 +894,10 @@ impl Plan {
                 wthor_format::write_game(&g.game, BoardSize::Eight, &mut out)
                     .expect("a complete record written to memory");
             }
-            write_atomically(&file.path, &out).map_err(io_err(&file.path))?;
+            crate::atomic::write(&file.path, &out)?;
         }
         Ok(())
     }
-}
-
-/// Writes `bytes` to a temporary file in `path`'s directory, syncs it and
-/// renames it over `path`: the file is either wholly old or wholly new. It
-/// keeps the permissions of the file it replaces (a new one gets 0644 on
-/// Unix, not the temporary file's private 0600).
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".wthor-import-");
-    match std::fs::metadata(path) {
-        Ok(meta) => {
-            builder.permissions(meta.permissions());
-        }
-        Err(_) => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt as _;
-                builder.permissions(std::fs::Permissions::from_mode(0o644));
-            }
-        }
-    }
-    let mut tmp = builder.tempfile_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
 }
 
 /// The calendar date (UTC) of a Unix time in seconds, as a creation date.

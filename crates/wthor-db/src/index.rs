@@ -49,7 +49,6 @@
 //! never trusted, and never crashes. Writing is atomic (a temporary file
 //! renamed over the target).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -93,6 +92,10 @@ pub enum IndexError {
         #[source]
         source: std::io::Error,
     },
+    /// The index could not be written (see [`crate::atomic`]): an old one
+    /// is intact.
+    #[error(transparent)]
+    Write(#[from] crate::atomic::WriteError),
     /// The file is no index, or a damaged one.
     #[error("{}: corrupt index: {what}", path.display())]
     Corrupt {
@@ -460,24 +463,12 @@ impl PositionIndex {
         let sum = meta_checksum(&header, &table, &dir_bytes, &block_bytes);
         header.extend_from_slice(&sum.to_le_bytes());
         header.extend_from_slice(&[0u8; 8]);
-        let io = |source| IndexError::Io {
-            path: path.to_owned(),
-            source,
-        };
-        let dir_of = path
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let mut tmp = tempfile::NamedTempFile::new_in(dir_of).map_err(io)?;
-        {
-            let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        crate::atomic::write_with(path, |w| {
             for part in [&header, &table, &dir_bytes, &block_bytes, &entry_bytes] {
-                w.write_all(part).map_err(io)?;
+                w.write_all(part)?;
             }
-            w.flush().map_err(io)?;
-        }
-        tmp.as_file().sync_all().map_err(io)?;
-        tmp.persist(path).map_err(|e| io(e.error))?;
+            Ok(())
+        })?;
         let bytes =
             (header.len() + table.len() + dir_bytes.len() + block_bytes.len() + entry_bytes.len())
                 as u64;

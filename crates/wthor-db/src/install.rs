@@ -29,13 +29,13 @@
 //! # Ok::<(), wthor_db::Error>(())
 //! ```
 
-use std::fs::File;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 use wthor_format::{CreationDate, FileKind, ReadOptions, WthorFile, parse_any};
 
 use crate::Error;
+use crate::atomic::{AtomicFile, Step, WriteError, sync_folder};
 
 /// How to install.
 #[derive(Clone, Copy, Debug, Default)]
@@ -174,21 +174,6 @@ pub fn install(
     options: &InstallOptions,
 ) -> Result<InstallReport, Error> {
     install_with_faults(files, into, options, &mut |_, _| Ok(()))
-}
-
-/// The steps of writing one file, where tests inject failures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
-    /// Creating the temporary file.
-    Create,
-    /// Halfway through writing it.
-    Write,
-    /// Syncing it.
-    Sync,
-    /// Renaming it over the target.
-    Rename,
-    /// Syncing the directory.
-    SyncDir,
 }
 
 /// The file written at a step: its position among the files written.
@@ -341,47 +326,31 @@ fn decide(name: &str, bytes: &[u8], installed: Option<&[u8]>, options: &InstallO
     }
 }
 
-/// Writes `data` as `dir/name`: a temporary file in `dir`, synced, renamed,
-/// then the directory synced. On failure: whether the rename happened, and
-/// the error (the temporary file is removed).
+/// Writes `data` as `dir/name` atomically (see [`crate::atomic`]), with
+/// `fault` called before each step (tests inject failures there). On
+/// failure: whether the rename happened, and the error (the temporary file
+/// is removed).
 fn write_file(
     dir: &Path,
     name: &str,
     data: &[u8],
     fault: &mut dyn FnMut(Step) -> io::Result<()>,
 ) -> Result<(), (bool, io::Error)> {
-    let before = |e| (false, e);
     let target = dir.join(name);
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".wthor-install-");
-    // The new file gets the permissions of the one it replaces, or the
-    // usual 0666 minus the umask (the temporary file would be 0600).
-    match std::fs::metadata(&target) {
-        Ok(meta) => {
-            builder.permissions(meta.permissions());
-        }
-        Err(_) => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt as _;
-                builder.permissions(std::fs::Permissions::from_mode(0o666));
-            }
-        }
-    }
-    fault(Step::Create).map_err(before)?;
-    let mut temp = builder.tempfile_in(dir).map_err(before)?;
+    let at = |step: Step| move |e: io::Error| (step == Step::SyncDir, e);
+    let failed = |e: WriteError| (e.step == Step::SyncDir, e.cause);
+    fault(Step::Create).map_err(at(Step::Create))?;
+    let mut file = AtomicFile::create(&target).map_err(failed)?;
     let half = data.len() / 2;
-    temp.write_all(&data[..half]).map_err(before)?;
-    fault(Step::Write).map_err(before)?;
-    temp.write_all(&data[half..]).map_err(before)?;
-    fault(Step::Sync).map_err(before)?;
-    temp.as_file().sync_all().map_err(before)?;
-    fault(Step::Rename).map_err(before)?;
-    temp.persist(&target).map_err(|e| (false, e.error))?;
-    let after = |e| (true, e);
-    fault(Step::SyncDir).map_err(after)?;
-    File::open(dir).and_then(|d| d.sync_all()).map_err(after)?;
-    Ok(())
+    file.write_all(&data[..half]).map_err(at(Step::Write))?;
+    fault(Step::Write).map_err(at(Step::Write))?;
+    file.write_all(&data[half..]).map_err(at(Step::Write))?;
+    fault(Step::Sync).map_err(at(Step::Sync))?;
+    file.sync().map_err(failed)?;
+    fault(Step::Rename).map_err(at(Step::Rename))?;
+    let target = file.rename().map_err(failed)?;
+    fault(Step::SyncDir).map_err(at(Step::SyncDir))?;
+    sync_folder(&target).map_err(failed)
 }
 
 #[cfg(test)]

@@ -38,6 +38,8 @@
 //!   kept), theoretical scores solved, files written atomically.
 //! * **Verify** ([`verify`], [`cache`]): the solver checks of theoretical
 //!   scores and puzzles, and their persistent cache.
+//! * **Writing** ([`atomic`]): every file written whole or not at all
+//!   (temporary file, sync, rename), errors naming the target.
 //!
 //! ```
 //! use wthor_db::{Database, Query};
@@ -72,6 +74,7 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctest;
 
+pub mod atomic;
 pub mod cache;
 pub mod check;
 pub mod database;

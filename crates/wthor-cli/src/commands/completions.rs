@@ -74,7 +74,7 @@ fn write_page(
         .render(&mut bytes)
         .with_context(|| format!("rendering the man page of {name}"))?;
     let path = dir.join(format!("{name}.1"));
-    super::convert::write_atomically(&path, &bytes)?;
+    wthor_db::atomic::write(&path, &bytes)?;
     written.push(path);
     Ok(())
 }

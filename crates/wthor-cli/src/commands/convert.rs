@@ -67,7 +67,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         eprintln!("wthor: {}: warning: {warning}", input.display());
     }
     let data = file.to_bytes().map_err(|e| e.with_file(output))?;
-    write_atomically(output, &data)?;
+    wthor_db::atomic::write(output, &data)?;
     writeln!(
         out,
         "{}: {} records of {} written",
@@ -112,41 +112,4 @@ fn to_text(
     let counts =
         super::export::write_export(&db, &ids, &options, Some(output), &mut std::io::sink())?;
     Ok(super::export::report(&counts, Some(output)))
-}
-
-/// Writes `data` to a temporary file beside `path`, then renames it to `path`.
-pub(crate) fn write_atomically(path: &Path, data: &[u8]) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    if path.is_dir() {
-        anyhow::bail!("{}: is a directory, expected a file name", path.display());
-    }
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".wthor-convert-");
-    // The temporary file is private (0600); the output gets the permissions
-    // of the file it replaces, or the usual 0666 minus the umask.
-    match std::fs::metadata(path) {
-        Ok(meta) => {
-            builder.permissions(meta.permissions());
-        }
-        Err(_) => {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt as _;
-                builder.permissions(std::fs::Permissions::from_mode(0o666));
-            }
-        }
-    }
-    let mut temp = builder
-        .tempfile_in(dir)
-        .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
-    temp.write_all(data)
-        .and_then(|()| temp.as_file().sync_all())
-        .with_context(|| format!("{}: cannot write", path.display()))?;
-    temp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("{}: cannot replace", path.display()))?;
-    Ok(())
 }

@@ -112,7 +112,9 @@ pub(crate) fn write_export(
     out: &mut dyn Write,
 ) -> anyhow::Result<ExportCounts> {
     match output {
-        Some(path) => write_atomically(path, |w| textfmt::export(db, ids, options, w)),
+        Some(path) => Ok(wthor_db::atomic::write_with(path, |w| {
+            textfmt::export(db, ids, options, w)
+        })?),
         None => Ok(textfmt::export(db, ids, options, out)?),
     }
 }
@@ -140,42 +142,4 @@ pub(crate) fn report(counts: &ExportCounts, output: Option<&Path>) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
-}
-
-/// Writes `write`'s output to a temporary file beside `path`, syncs it,
-/// renames it to `path`; on failure the temporary file is removed and
-/// `path` untouched.
-pub(crate) fn write_atomically<T>(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<T>,
-) -> anyhow::Result<T> {
-    if path.is_dir() {
-        anyhow::bail!("{}: is a directory, expected a file name", path.display());
-    }
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".wthor-export-");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        builder.permissions(std::fs::Permissions::from_mode(0o644));
-    }
-    let mut temp = builder
-        .tempfile_in(dir)
-        .with_context(|| format!("{}: cannot create a temporary file", dir.display()))?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 16, temp.as_file_mut());
-    let value = write(&mut w)
-        .and_then(|v| w.flush().map(|()| v))
-        .with_context(|| format!("{}: cannot write", path.display()))?;
-    drop(w);
-    temp.as_file()
-        .sync_all()
-        .with_context(|| format!("{}: cannot write", path.display()))?;
-    temp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("{}: cannot replace", path.display()))?;
-    Ok(value)
 }

@@ -26,7 +26,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context as _;
 use serde::{Deserialize as _, Serialize};
 use wthor_db::id::file_label;
 use wthor_db::verify::{LogRecord, Merged, TheoryCheck, TheoryStatus, merge_results, read_results};
@@ -336,8 +335,7 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         serde_json::to_writer(&mut bytes, &r.value)?;
         bytes.push(b'\n');
     }
-    wthor_db::cache::write_atomically(&args.output, &bytes)
-        .with_context(|| format!("{}: cannot write", args.output.display()))?;
+    wthor_db::atomic::write(&args.output, &bytes)?;
     writeln!(
         out,
         "{}: {} records from {} logs ({} duplicate lines, {} conflicts)",

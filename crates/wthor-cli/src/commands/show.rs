@@ -17,7 +17,6 @@ use std::process::ExitCode;
 use othello_core::{Color, Square};
 use wthor_db::position_line::PositionLine;
 
-use super::convert::write_atomically;
 use crate::draw;
 use crate::game::{GameArg, ResolvedGame, positions, resolve_game};
 
@@ -119,12 +118,12 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         };
         let svg = draw::svg(line, &numbers, &title, options);
         if let Some(path) = &args.svg {
-            write_atomically(path, svg.as_bytes())?;
+            wthor_db::atomic::write(path, svg.as_bytes())?;
             writeln!(out, "svg: {}", path.display())?;
         }
         if let Some(path) = &args.png {
             let png = draw::png(&svg, args.scale)?;
-            write_atomically(path, &png)?;
+            wthor_db::atomic::write(path, &png)?;
             writeln!(out, "png: {}", path.display())?;
         }
     }

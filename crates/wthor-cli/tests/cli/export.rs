@@ -301,3 +301,85 @@ fn disc_ranges_past_the_board_are_usage_errors() {
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
 }
+
+/// Every command that writes a file says the same thing, naming the file
+/// and its missing folder, never the temporary file it writes first; and a
+/// new file is not private (the temporary file is 0600).
+#[test]
+fn every_writer_names_the_file_and_its_missing_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let testdata = workspace_root().join("testdata");
+    let t = |name: &str| testdata.join(name).to_str().unwrap().to_owned();
+    // A cache and a results log to merge.
+    let cache = d.join("c.bin");
+    let results = d.join("r.jsonl");
+    let (c, r) = (cache.to_str().unwrap(), results.to_str().unwrap());
+    let solve = [
+        "validate",
+        "--solve",
+        "--threads",
+        "1",
+        "--tt-bits",
+        "12",
+        "--sample",
+        "2",
+    ];
+    let mut first = solve.to_vec();
+    let wtb = t("WTH_2001.wtb");
+    first.extend(["--cache", c, "--results", r, &wtb]);
+    check(&first, 0);
+    let missing = d.join("no/such");
+    let to = |name: &str| missing.join(name).to_str().unwrap().to_owned();
+    let (csv, wtb_out, png, svg, idx, bin, jsonl, cache_out) = (
+        to("x.csv"),
+        to("x.wtb"),
+        to("x.png"),
+        to("x.svg"),
+        to("x.idx"),
+        to("m.bin"),
+        to("m.jsonl"),
+        to("c.bin"),
+    );
+    let db = t("");
+    let mut validate = solve.to_vec();
+    validate.extend(["--cache", &cache_out, &wtb]);
+    let runs: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["export", "--db", &db, "-o", &csv], &csv),
+        (vec!["convert", &wtb, "-o", &wtb_out], &wtb_out),
+        (vec!["show", &wtb, "1", "--png", &png], &png),
+        (vec!["show", &wtb, "1", "--svg", &svg], &svg),
+        (vec!["index", "build", "--db", &db, "--index", &idx], &idx),
+        (vec!["cache", "merge", c, "-o", &bin], &bin),
+        (vec!["results", "merge", r, "-o", &jsonl], &jsonl),
+        (validate, &cache_out),
+    ];
+    let folder = missing.display().to_string();
+    for (args, file) in &runs {
+        let out = wthor(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.ends_with(&format!(
+                "{file}: cannot write: folder {folder} does not exist\n"
+            )),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains(".wthor-"), "{args:?}: {err}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::create_dir_all(&missing).unwrap();
+        let mut private = Vec::new();
+        for (args, file) in &runs {
+            let out = wthor(args);
+            assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+            let mode = std::fs::metadata(file).unwrap().permissions().mode();
+            if mode & 0o044 == 0 {
+                private.push(format!("{file}: {mode:o}"));
+            }
+        }
+        assert!(private.is_empty(), "private files: {private:?}");
+    }
+}
