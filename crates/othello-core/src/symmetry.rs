@@ -21,7 +21,7 @@
 //! assert_eq!(Symmetry::ROTATE_180.board(&start), start);
 //! ```
 
-use crate::{Bitboard, Board, Size, Square};
+use crate::{Bitboard, Board, Color, Size, Square};
 
 /// One of the 8 symmetries of the square board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -107,6 +107,25 @@ impl Symmetry {
             .expect("the symmetries form a group")
     }
 
+    /// The first symmetry (in [`Symmetry::ALL`] order) taking square
+    /// `from` to square `to` on a board of `size`, if one does (the way a
+    /// game is turned to start with f5, as WTHOR files store them).
+    ///
+    /// ```
+    /// use othello_core::{Size, Square, symmetry::Symmetry};
+    ///
+    /// let sq = |n| Square::parse(n, Size::Eight).unwrap();
+    /// let s = Symmetry::taking(sq("c4"), sq("f5"), Size::Eight).unwrap();
+    /// assert_eq!(s.square(sq("e3"), Size::Eight), sq("d6"));
+    /// assert_eq!(Symmetry::taking(sq("a1"), sq("b1"), Size::Eight), None);
+    /// ```
+    #[must_use]
+    pub fn taking(from: Square, to: Square, size: Size) -> Option<Symmetry> {
+        Symmetry::ALL
+            .into_iter()
+            .find(|s| s.square(from, size) == to)
+    }
+
     /// The image of a board: discs moved, side to move kept.
     #[inline]
     #[must_use]
@@ -175,6 +194,16 @@ impl Symmetry {
     }
 }
 
+/// The symmetries that leave `board` as it is, in [`Symmetry::ALL`] order
+/// (the identity first; 4 of them for the start position).
+#[must_use]
+pub fn stabilizer<B: Board>(board: &B) -> Vec<Symmetry> {
+    Symmetry::ALL
+        .into_iter()
+        .filter(|s| s.board(board) == *board)
+        .collect()
+}
+
 /// The 8 images of a board under the symmetries, in [`Symmetry::ALL`]
 /// order (side to move kept).
 #[must_use]
@@ -182,10 +211,28 @@ pub fn images<B: Board>(board: &B) -> [B; 8] {
     Symmetry::ALL.map(|s| s.board(board))
 }
 
-/// The canonical form of a board: the smallest of its 8 images, ordered by
-/// the discs of the side to move then of the opponent (side to move kept),
-/// with a symmetry that maps the board to it. Two boards are the same
-/// position up to symmetry exactly when their canonical forms are equal.
+/// The discs `(player, opponent)` in canonical orientation, with a
+/// symmetry that maps them there: of their 8 images, the one whose pair is
+/// the smallest, compared as unsigned integers (bit `i` is square `i`: a1
+/// is bit 0, b1 bit 1, …, a2 bit 8 on 8x8 and bit 10 on 10x10), the side to
+/// move's discs first; when several symmetries give it (a symmetric
+/// position), the first of [`Symmetry::ALL`].
+///
+/// This choice is part of the files written with it (the solve cache, the
+/// position index): it never changes.
+#[must_use]
+pub fn canonical_discs<T: Bitboard>(player: T, opponent: T) -> ((T, T), Symmetry) {
+    Symmetry::ALL
+        .into_iter()
+        .map(|s| ((player.symmetric(s), opponent.symmetric(s)), s))
+        .min_by_key(|&(discs, _)| discs)
+        .expect("8 symmetries")
+}
+
+/// The canonical form of a board: the image whose discs are canonical
+/// ([`canonical_discs`]; side to move kept), with a symmetry that maps the
+/// board to it. Two boards are the same position up to symmetry exactly
+/// when their canonical forms are equal.
 ///
 /// ```
 /// use othello_core::{Board, Board8, Move, Size, Square};
@@ -201,11 +248,101 @@ pub fn images<B: Board>(board: &B) -> [B; 8] {
 /// ```
 #[must_use]
 pub fn canonical<B: Board>(board: &B) -> (B, Symmetry) {
-    Symmetry::ALL
-        .into_iter()
-        .map(|s| (s.board(board), s))
-        .min_by_key(|(b, _)| (b.player(), b.opponent()))
-        .expect("8 symmetries")
+    let ((player, opponent), sym) = canonical_discs(board.player(), board.opponent());
+    (
+        B::from_discs_unchecked(player, opponent, board.side_to_move()),
+        sym,
+    )
+}
+
+/// The key of a position up to symmetry: the board size, the side to move
+/// and the discs in canonical orientation ([`canonical_discs`]). Equal keys
+/// are the same position (same discs, same side to move) up to one of the
+/// 8 symmetries; the one key for the solve cache, the position index,
+/// openings and duplicates.
+///
+/// Its 64-bit hash ([`PositionKey::hash64`]) is XXH3-64 (seed 0) of the 34
+/// bytes of [`PositionKey::bytes`]: stable across builds and platforms,
+/// stored in index files.
+///
+/// ```
+/// use othello_core::{Board, Board8, Move, Size, Square};
+/// use othello_core::symmetry::{PositionKey, Symmetry};
+///
+/// let f5 = Square::parse("f5", Size::Eight).unwrap();
+/// let after = Board8::start().play(Move::Play(f5)).unwrap();
+/// let key = PositionKey::of(&after);
+/// for s in Symmetry::ALL {
+///     assert_eq!(PositionKey::of(&s.board(&after)), key);
+/// }
+/// assert_ne!(PositionKey::of(&Board8::start()), key);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PositionKey {
+    size: Size,
+    side_to_move: Color,
+    player: u128,
+    opponent: u128,
+}
+
+impl PositionKey {
+    /// The key of `board`.
+    #[must_use]
+    pub fn of<B: Board>(board: &B) -> PositionKey
+    where
+        B::Bits: Into<u128>,
+    {
+        let ((player, opponent), _) = canonical_discs(board.player(), board.opponent());
+        PositionKey {
+            size: B::SIZE,
+            side_to_move: board.side_to_move(),
+            player: player.into(),
+            opponent: opponent.into(),
+        }
+    }
+
+    /// The board size.
+    #[must_use]
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub fn side_to_move(&self) -> Color {
+        self.side_to_move
+    }
+
+    /// The side to move's discs, in canonical orientation.
+    #[must_use]
+    pub fn player(&self) -> u128 {
+        self.player
+    }
+
+    /// The other side's discs, in canonical orientation.
+    #[must_use]
+    pub fn opponent(&self) -> u128 {
+        self.opponent
+    }
+
+    /// The key as bytes: the board side (8 or 10), the side to move (0
+    /// black, 1 white), then the player's and the opponent's discs as
+    /// 16-byte little-endian integers.
+    #[must_use]
+    pub fn bytes(&self) -> [u8; 34] {
+        let mut key = [0u8; 34];
+        key[0] = self.size.side();
+        key[1] = u8::from(self.side_to_move == Color::White);
+        key[2..18].copy_from_slice(&self.player.to_le_bytes());
+        key[18..34].copy_from_slice(&self.opponent.to_le_bytes());
+        key
+    }
+
+    /// XXH3-64 of [`PositionKey::bytes`].
+    #[must_use]
+    pub fn hash64(&self) -> u64 {
+        xxhash_rust::xxh3::xxh3_64(&self.bytes())
+    }
 }
 
 #[cfg(test)]
@@ -236,6 +373,29 @@ mod tests {
                 .collect();
             assert_eq!(perms.len(), 8);
         }
+    }
+
+    /// The key's layout and hash are stored in index files: pinned.
+    #[test]
+    fn the_position_key_is_stable() {
+        use crate::{Board8, Board10, Move};
+        let f5 = Square::parse("f5", Size::Eight).unwrap();
+        let after = Board8::start().play(Move::Play(f5)).unwrap();
+        let key = PositionKey::of(&after);
+        // White's d4 (bit 27) is the smallest image of white's one disc;
+        // of the two symmetries keeping it, the identity gives the smaller
+        // black discs (e4, d5, e5, f5; the diagonal flip has e6).
+        assert_eq!(key.player(), 1 << 27);
+        assert_eq!(
+            key.opponent(),
+            (1 << 28) | (1 << 35) | (1 << 36) | (1 << 37)
+        );
+        assert_eq!(key.side_to_move(), Color::White);
+        assert_eq!(key.bytes()[..2], [8, 1]);
+        assert_eq!(key.hash64(), 0xdbf0_afe4_ac97_8082);
+        let ten = PositionKey::of(&Board10::start());
+        assert_eq!(ten.bytes()[..2], [10, 0]);
+        assert_eq!(ten.hash64(), 0xef60_7039_76ee_6389);
     }
 
     #[test]

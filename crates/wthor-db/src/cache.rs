@@ -7,11 +7,13 @@
 //! side to move depends on nothing else (not on its colour), so this is
 //! the board and side to move in one, and a position with the colours
 //! swapped shares the entry. Of the 8 images of `(p, o)` under the
-//! symmetries of the board, the smallest (as a pair of integers) is kept.
+//! symmetries of the board, the canonical one is kept
+//! ([`othello_core::symmetry::canonical_discs`], the orientation of every
+//! position key of the workspace).
 //!
 //! ```
-//! use wthor_db::cache::{SolveCache, canonical};
-//! use othello_core::symmetry::Symmetry;
+//! use wthor_db::cache::SolveCache;
+//! use othello_core::symmetry::{Symmetry, canonical_discs};
 //!
 //! let cache = SolveCache::new();
 //! let (p, o) = (0x0000_0008_1000_0000_u64, 0x0000_0010_0800_0000_u64);
@@ -20,7 +22,7 @@
 //! for s in Symmetry::ALL {
 //!     assert_eq!(cache.get(s.bits8(p), s.bits8(o)), Some(0));
 //! }
-//! assert_eq!(canonical(p, o), canonical(Symmetry::MIRROR.bits8(p), Symmetry::MIRROR.bits8(o)));
+//! assert_eq!(canonical_discs(p, o).0, canonical_discs(Symmetry::MIRROR.bits8(p), Symmetry::MIRROR.bits8(o)).0);
 //! ```
 //!
 //! # File format
@@ -28,8 +30,8 @@
 //! Little-endian: the 8 bytes `WTHSOLV1`, the entry count (`u64`), the
 //! entries sorted by key, 17 bytes each (`p: u64`, `o: u64`, `score: i8`),
 //! then the FNV-1a 64 hash of everything before it (`u64`). Files are
-//! written to a temporary file in the same directory and renamed over the
-//! old one, so a crash leaves either the old or the new cache.
+//! written atomically ([`crate::atomic`]), so a crash leaves either the old
+//! or the new cache.
 
 use std::collections::HashMap;
 use std::io;
@@ -37,22 +39,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use othello_core::symmetry::Symmetry;
+use othello_core::symmetry::canonical_discs;
 
 const MAGIC: &[u8; 8] = b"WTHSOLV1";
 const MAGIC_TEXT: &str = "WTHSOLV1";
 const ENTRY_LEN: usize = 17;
-
-/// The canonical form of a position `(p, o)` (side to move, opponent):
-/// the smallest of its 8 images under the symmetries of the board.
-#[must_use]
-pub fn canonical(p: u64, o: u64) -> (u64, u64) {
-    Symmetry::ALL
-        .iter()
-        .map(|s| (s.bits8(p), s.bits8(o)))
-        .min()
-        .expect("8 symmetries")
-}
 
 /// The FNV-1a 64-bit hash: stable across builds and platforms (unlike the
 /// standard hasher), used for move lists and cache files.
@@ -227,7 +218,7 @@ impl SolveCache {
     /// The exact score of `(p, o)` for the side to move, if known (counted
     /// as a hit or a miss).
     pub fn get(&self, p: u64, o: u64) -> Option<i32> {
-        let found = self.lock().get(&canonical(p, o)).copied();
+        let found = self.lock().get(&canonical_discs(p, o).0).copied();
         let counter = if found.is_some() {
             &self.hits
         } else {
@@ -246,7 +237,7 @@ impl SolveCache {
             .ok()
             .filter(|s| (-64..=64).contains(s))
             .expect("an exact score lies in -64..=64");
-        if self.lock().insert(canonical(p, o), score).is_none() {
+        if self.lock().insert(canonical_discs(p, o).0, score).is_none() {
             self.added.fetch_add(1, Ordering::Relaxed);
         }
     }

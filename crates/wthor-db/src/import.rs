@@ -164,9 +164,7 @@ const F5: Square = Square::new_unchecked(4 * 8 + 5);
 
 /// The symmetry taking `first` (a first move) to f5, if one does.
 fn to_f5(first: Square) -> Option<Symmetry> {
-    Symmetry::ALL
-        .into_iter()
-        .find(|s| s.square(first, Size::Eight) == F5)
+    Symmetry::taking(first, F5, Size::Eight)
 }
 
 /// Raw 8x8 move bytes turned, like [`prepare`] turns an input, by the

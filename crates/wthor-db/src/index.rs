@@ -54,7 +54,7 @@ use std::sync::Mutex;
 
 use memmap2::Mmap;
 use othello_core::replay::{Step, replay_with, wthor_tokens};
-use othello_core::symmetry::Symmetry;
+use othello_core::symmetry::PositionKey;
 use othello_core::{Bitboard, Board, Board8, Board10, Move};
 use rayon::prelude::*;
 use wthor_format::BoardSize;
@@ -276,46 +276,13 @@ fn describe(db: &Database) -> Vec<(usize, IndexedFile)> {
         .collect()
 }
 
-/// A bitboard widened to 128 bits.
-trait Wide: Bitboard {
-    fn wide(self) -> u128;
-}
-
-impl Wide for u64 {
-    #[inline]
-    fn wide(self) -> u128 {
-        u128::from(self)
-    }
-}
-
-impl Wide for u128 {
-    #[inline]
-    fn wide(self) -> u128 {
-        self
-    }
-}
-
-/// The 64-bit hash of a position in canonical orientation.
+/// The 64-bit hash of a position up to symmetry: its
+/// [`PositionKey::hash64`], stored in the index.
 fn position_hash<B: Board>(board: &B) -> u64
 where
-    B::Bits: Wide,
+    B::Bits: Into<u128>,
 {
-    let (p, o) = Symmetry::ALL
-        .iter()
-        .map(|&s| {
-            (
-                board.player().symmetric(s).wide(),
-                board.opponent().symmetric(s).wide(),
-            )
-        })
-        .min()
-        .expect("8 symmetries");
-    let mut key = [0u8; 34];
-    key[0] = B::SIZE.side();
-    key[1] = u8::from(board.side_to_move() == othello_core::Color::White);
-    key[2..18].copy_from_slice(&p.to_le_bytes());
-    key[18..34].copy_from_slice(&o.to_le_bytes());
-    xxh3_64(&key)
+    PositionKey::of(board).hash64()
 }
 
 /// The sort key of an entry: the top 40 bits of the hash above the game.
@@ -339,7 +306,7 @@ fn stored_key(key: u64, dir_bits: u32) -> u64 {
 /// to move too), up to its end or its first illegal move.
 fn game_entries<B: Board>(raw: &[u8], game: u32, out: &mut Vec<u64>)
 where
-    B::Bits: Wide,
+    B::Bits: Into<u128>,
 {
     replay_with::<B, _, _>(wthor_tokens::<B>(raw), |step: &Step<B>| {
         if !matches!(step.mv, Move::Play(_)) {
@@ -942,6 +909,7 @@ pub enum IndexedError {
 mod tests {
     use super::*;
     use othello_core::Size;
+    use othello_core::symmetry::Symmetry;
 
     #[test]
     fn the_hash_does_not_depend_on_orientation() {

@@ -334,12 +334,7 @@ struct NextTarget<B: Board> {
 impl<B: Board> NextTarget<B> {
     fn new(board: &B) -> NextTarget<B> {
         let images = Symmetry::ALL.map(|s| s.board(board));
-        let stabilizer = Symmetry::ALL
-            .into_iter()
-            .zip(&images)
-            .filter(|(_, img)| *img == board)
-            .map(|(s, _)| s)
-            .collect();
+        let stabilizer = othello_core::symmetry::stabilizer(board);
         NextTarget {
             ply: (board.player() | board.opponent())
                 .count()
@@ -452,10 +447,7 @@ struct Plan<'q> {
 }
 
 fn start_stabilizer<B: Board>() -> Vec<Symmetry> {
-    Symmetry::ALL
-        .into_iter()
-        .filter(|s| s.board(&B::start()) == B::start())
-        .collect()
+    othello_core::symmetry::stabilizer(&B::start())
 }
 
 impl Plan<'_> {
