@@ -180,6 +180,14 @@ fn random_bytes_are_no_wthor_file() {
         ),
         "{text}"
     );
+    assert!(text.contains("; expected the header of games ("), "{text}");
+    let err = parse_any(&bytes, Some(FileKind::Games10), &lenient()).unwrap_err();
+    assert!(
+        one_line(&err).ends_with(
+            "; expected for 10x10 games (.wtd): P1 = 10, P2 = 0, N2 = 0, then 104-byte records from byte 16"
+        ),
+        "{err}"
+    );
     // Never a panic, whatever the hint or the length.
     for len in 0..600 {
         let bytes = random_bytes(len, len as u64 + 1);
