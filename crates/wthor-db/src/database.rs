@@ -23,16 +23,21 @@ pub struct OpenOptions {
     pub recursive: bool,
     /// Memory-map the files (the default) rather than read them into memory.
     pub mmap: bool,
-    /// How to parse the files (strict mode, name encoding).
+    /// How to parse the files (strict mode, name encoding). By default a
+    /// database reads a file cut inside a record up to its last whole
+    /// record, with a warning ([`ReadOptions::read_cut_records`]); strict
+    /// mode refuses it.
     pub read: ReadOptions,
 }
 
 impl Default for OpenOptions {
     fn default() -> Self {
+        let mut read = ReadOptions::default();
+        read.read_cut_records = true;
         OpenOptions {
             recursive: false,
             mmap: true,
-            read: ReadOptions::default(),
+            read,
         }
     }
 }
