@@ -62,6 +62,10 @@ class Database:
     A game file listed without names files has no names (``None``), as with
     ``wthor search --db FILE``.
 
+    A file cut inside a record, or whose header announces more records
+    than it holds, gives its whole records and a ``UserWarning`` (as
+    ``wthor search`` warns on stderr).
+
     Raises ``FileNotFoundError`` (or another ``OSError``) for a path that
     cannot be read, ``FormatError`` for a file that is no WTHOR file,
     ``WthorError`` for a ``players=`` / ``tournaments=`` file of another

@@ -1,6 +1,8 @@
 //! `--db DIR` (repeatable) or `WTHOR_DIR`: the database of the commands
 //! that read one, opened leniently (a damaged file is reported once on
-//! stderr and left out; the others still answer).
+//! stderr and left out; a file cut inside a record, or whose header
+//! announces more records than it holds, answers from its whole records
+//! with a warning; the others still answer), or with `--strict` refused.
 
 use std::path::PathBuf;
 
@@ -23,6 +25,11 @@ pub(crate) struct DbArgs {
     /// with `.TRN` files).
     #[arg(long, value_name = "FILE")]
     pub(crate) tournaments: Option<PathBuf>,
+    /// Refuse a damaged database file (cut inside a record, a header count
+    /// above its records, any format warning) rather than read what it can
+    /// with a warning or leave it out: exit 2.
+    #[arg(long)]
+    pub(crate) strict: bool,
 }
 
 impl DbArgs {
@@ -41,12 +48,14 @@ impl DbArgs {
     }
 
     /// Opens the database with `options` (e.g. the names encoding), `extra`
-    /// files added; each damaged file is reported once on stderr.
+    /// files added; each damaged file is reported once on stderr (with
+    /// `--strict`, the first one is the error).
     pub(crate) fn open_with_options(
         &self,
         extra: &[PathBuf],
-        options: wthor_db::OpenOptions,
+        mut options: wthor_db::OpenOptions,
     ) -> anyhow::Result<Database> {
+        options.read.strict |= self.strict;
         let sources = self.sources();
         if sources.is_empty() && extra.is_empty() {
             return Err(anyhow::anyhow!(
@@ -55,7 +64,7 @@ impl DbArgs {
         }
         let mut builder = DatabaseBuilder::new()
             .options(options)
-            .skip_damaged(true)
+            .skip_damaged(!self.strict)
             .require_games(true);
         for source in sources.iter().chain(extra) {
             if !source.exists() {
@@ -75,15 +84,27 @@ impl DbArgs {
         let db = builder
             .open()
             .map_err(|e| anyhow::Error::new(e).context("opening the database"))?;
-        for skipped in db.skipped() {
-            eprintln!("wthor: warning: {skipped}; file skipped");
-        }
+        report_damage(&db);
         Ok(db)
     }
 
     /// Opens the database.
     pub(crate) fn open(&self) -> anyhow::Result<Database> {
         self.open_with(&[])
+    }
+}
+
+/// Prints on stderr what the database leaves out: each damaged file set
+/// aside, and each file read only up to its last whole record (cut inside a
+/// record, or with a header count above its records).
+pub(crate) fn report_damage(db: &Database) {
+    for skipped in db.skipped() {
+        eprintln!("wthor: warning: {skipped}; file skipped");
+    }
+    for file in db.files() {
+        if let Some(w) = file.incomplete() {
+            eprintln!("wthor: warning: {}: {w}", file.path().display());
+        }
     }
 }
 

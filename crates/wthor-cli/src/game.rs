@@ -123,14 +123,13 @@ pub(crate) fn open_game(
 /// Game `index` of the game file `path`, in a database of that file and
 /// the names files of its directory.
 fn file_game(db_args: &DbArgs, path: &Path, index: usize) -> anyhow::Result<(Database, GameId)> {
-    let (db, f) = open_file_with_names(
+    let (db, f) = open_file_with_names_strict(
         path,
         db_args.players.as_deref(),
         db_args.tournaments.as_deref(),
+        db_args.strict,
     )?;
-    for e in db.skipped() {
-        eprintln!("wthor: warning: {e}; file skipped");
-    }
+    crate::db_args::report_damage(&db);
     let file = &db.files()[f];
     if file.board_size().is_none() {
         anyhow::bail!("{}: not a game file ({})", path.display(), file.kind());
@@ -158,7 +157,23 @@ pub(crate) fn open_file_with_names(
     players: Option<&Path>,
     tournaments: Option<&Path>,
 ) -> anyhow::Result<(Database, usize)> {
+    open_file_with_names_strict(path, players, tournaments, false)
+}
+
+/// [`open_file_with_names`], with `strict` reading the files strictly
+/// (`--strict`: a format warning is an error).
+pub(crate) fn open_file_with_names_strict(
+    path: &Path,
+    players: Option<&Path>,
+    tournaments: Option<&Path>,
+    strict: bool,
+) -> anyhow::Result<(Database, usize)> {
     let mut builder = wthor_db::DatabaseBuilder::new().source(path);
+    if strict {
+        let mut options = wthor_db::OpenOptions::default();
+        options.read.strict = true;
+        builder = builder.options(options);
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -182,7 +197,7 @@ pub(crate) fn open_file_with_names(
     if let Some(t) = tournaments {
         builder = builder.tournaments(t);
     }
-    let db = builder.skip_damaged(true).open()?;
+    let db = builder.skip_damaged(!strict).open()?;
     // The file itself must have opened.
     if let Some(e) = db.skipped().iter().find(|e| e.path() == path) {
         return Err(anyhow::anyhow!("{e}"));

@@ -112,6 +112,8 @@ pub(crate) const CONVERT: &str = "\
 Examples:
   wthor convert testdata/WTH_2001.wtb -o copy.wtb
   wthor convert --strict testdata/WTHOR.JOU -o players.jou
+  wthor convert testdata/WTHOR.JOU -o players.csv
+  wthor convert testdata/WTHOR.TRN -o tournaments.jsonl
 
 Exit status: 0 ok, 2 usage or I/O error (nothing is written then).";
 

@@ -23,16 +23,21 @@ pub struct OpenOptions {
     pub recursive: bool,
     /// Memory-map the files (the default) rather than read them into memory.
     pub mmap: bool,
-    /// How to parse the files (strict mode, name encoding).
+    /// How to parse the files (strict mode, name encoding). By default a
+    /// database reads a file cut inside a record up to its last whole
+    /// record, with a warning ([`ReadOptions::read_cut_records`]); strict
+    /// mode refuses it.
     pub read: ReadOptions,
 }
 
 impl Default for OpenOptions {
     fn default() -> Self {
+        let mut read = ReadOptions::default();
+        read.read_cut_records = true;
         OpenOptions {
             recursive: false,
             mmap: true,
-            read: ReadOptions::default(),
+            read,
         }
     }
 }
@@ -143,7 +148,8 @@ impl DatabaseBuilder {
     /// [`skip_damaged`](DatabaseBuilder::skip_damaged)),
     /// [`Error::WrongKind`] when an explicit names file is of another kind,
     /// [`Error::NoGameFiles`] when [`require_games`](DatabaseBuilder::require_games)
-    /// is set and no game file was found.
+    /// is set and no game file was found (the error of the first game file
+    /// set aside, when one was).
     pub fn open(self) -> Result<Database, Error> {
         let mut paths = Vec::new();
         for source in &self.sources {
@@ -165,6 +171,16 @@ impl DatabaseBuilder {
             }
         }
         if self.require_games && !files.iter().any(|f| f.board_size().is_some()) {
+            // A game file set aside explains better than "no game files".
+            let game_file = |e: &Error| {
+                matches!(
+                    FileKind::from_path(e.path()),
+                    Some(FileKind::Games8 | FileKind::Games10)
+                )
+            };
+            if let Some(i) = skipped.iter().position(game_file) {
+                return Err(skipped.swap_remove(i));
+            }
             return Err(Error::NoGameFiles {
                 path: self.sources.first().cloned().unwrap_or_default(),
             });

@@ -8,7 +8,9 @@ use std::ops::{Deref, Range};
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
-use wthor_format::{BoardSize, FileKind, GameView, Header, ReadOptions, Warning, WthorFile};
+use wthor_format::{
+    BoardSize, FileKind, GameView, Header, ReadOptions, Warning, WarningKind, WthorFile,
+};
 
 use crate::{Error, OpenOptions};
 
@@ -183,6 +185,19 @@ impl DbFile {
     #[must_use]
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
+    }
+
+    /// The warning saying that the file holds fewer records than its header
+    /// announces (cut inside a record, or a count above its whole records),
+    /// when it does: the records read are the whole ones, and whoever
+    /// answers from them should say so.
+    #[must_use]
+    pub fn incomplete(&self) -> Option<&Warning> {
+        self.warnings.iter().find(|w| match w.kind {
+            WarningKind::CutRecord { .. } => true,
+            WarningKind::CountMismatch { header, actual, .. } => u64::from(header) > actual,
+            _ => false,
+        })
     }
 
     /// The board size of a game file, `None` for other kinds.

@@ -189,3 +189,68 @@ fn parallel_check_splits_large_files_and_equals_sequential() {
         .collect();
     assert_eq!(findings, expected);
 }
+
+/// A year file cut inside a record, or whose header announces more records
+/// than it holds, is read by a database up to its last whole record, with
+/// a warning of the file (issue 29, item 12); strict reading refuses the
+/// cut one.
+#[test]
+fn a_cut_game_file_is_read_to_its_last_whole_record() {
+    use wthor_format::WarningKind;
+    let testdata = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let full = std::fs::read(testdata.join("WTH_2001.wtb")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("WTH_2001.wtb"), &full[..16 + 68 * 10 + 30]).unwrap();
+    let mut high = std::fs::read(testdata.join("WTH_2002.wtb")).unwrap();
+    high[4..8].copy_from_slice(&25u32.to_le_bytes());
+    std::fs::write(dir.path().join("WTH_2002.wtb"), &high).unwrap();
+    std::fs::copy(testdata.join("WTHOR.JOU"), dir.path().join("WTHOR.JOU")).unwrap();
+
+    let db = wthor_db::DatabaseBuilder::new()
+        .source(dir.path())
+        .require_games(true)
+        .open()
+        .unwrap();
+    assert!(db.skipped().is_empty());
+    let mut files: Vec<_> = db.files().iter().collect();
+    assert_eq!(files.len(), 3);
+    // `WTHOR.JOU` sorts first.
+    assert_eq!(files.remove(0).file_name(), "WTHOR.JOU");
+    assert_eq!(files[0].game_count(), 10);
+    assert!(matches!(
+        files[0].warnings(),
+        [w] if matches!(w.kind, WarningKind::CutRecord { header: 24, whole: 10, len: 30, .. })
+    ));
+    assert_eq!(
+        files[0].warnings()[0].to_string(),
+        "byte 696 (record 10): the file ends inside this record (30 of its 68 bytes; header N1 \
+         says 24 records): 10 whole records read, 30 bytes ignored"
+    );
+    for (i, game) in files[0].games().enumerate() {
+        assert_eq!(game.as_bytes(), &full[16 + 68 * i..16 + 68 * (i + 1)]);
+    }
+    assert_eq!(files[1].game_count(), 20);
+    assert!(matches!(
+        files[1].warnings(),
+        [w] if matches!(w.kind, WarningKind::CountMismatch { header: 25, actual: 20, .. })
+    ));
+    assert!(files.iter().all(|f| f.incomplete().is_some()));
+    assert_eq!(db.game_count(), 30);
+    assert_eq!(db.par_check_games().totals.games, 30);
+
+    // Strict: an error naming the file and where it is cut.
+    let mut options = OpenOptions::default();
+    options.read.strict = true;
+    let err = wthor_db::DatabaseBuilder::new()
+        .source(dir.path())
+        .options(options)
+        .open()
+        .unwrap_err();
+    assert_eq!(
+        wthor_db::message(&err),
+        format!(
+            "{}: byte 696 (record 10): truncated record: expected 68 bytes, found 30",
+            dir.path().join("WTH_2001.wtb").display()
+        )
+    );
+}

@@ -76,6 +76,22 @@ pub enum WarningKind {
         /// The record length of the file kind.
         record_len: usize,
     },
+    /// The file ends inside a record, before the count the header states
+    /// (read with [`ReadOptions::read_cut_records`](crate::ReadOptions)):
+    /// the whole records before it are read, its bytes are ignored and not
+    /// written back.
+    CutRecord {
+        /// The header field holding the count (N1 or N2).
+        field: HeaderField,
+        /// The count the header states.
+        header: u32,
+        /// The number of whole records read.
+        whole: u64,
+        /// The bytes of the cut record, ignored.
+        len: u64,
+        /// The record length of the file kind.
+        record_len: usize,
+    },
     /// A header field with a value that the file kind does not use.
     HeaderField {
         /// Which field.
@@ -145,6 +161,18 @@ impl fmt::Display for WarningKind {
             Self::TrailingBytes { len, record_len } => write!(
                 f,
                 "{len} trailing bytes after the last record (records are {record_len} bytes)"
+            ),
+            Self::CutRecord {
+                field,
+                header,
+                whole,
+                len,
+                record_len,
+            } => write!(
+                f,
+                "the file ends inside this record ({len} of its {record_len} bytes; \
+                 header {field} says {header} records): {whole} whole records read, \
+                 {len} bytes ignored"
             ),
             Self::HeaderField {
                 field,
@@ -388,13 +416,16 @@ impl From<std::io::Error> for Error {
 /// Collects warnings, or fails at the first one in strict mode.
 pub(crate) struct Sink {
     strict: bool,
+    /// [`ReadOptions::read_cut_records`](crate::ReadOptions), and not strict.
+    pub(crate) read_cut_records: bool,
     pub(crate) list: Vec<Warning>,
 }
 
 impl Sink {
-    pub(crate) const fn new(strict: bool) -> Self {
+    pub(crate) const fn new(options: &crate::ReadOptions) -> Self {
         Self {
-            strict,
+            strict: options.strict,
+            read_cut_records: options.read_cut_records && !options.strict,
             list: Vec::new(),
         }
     }

@@ -545,7 +545,7 @@ pub fn parse_game_file_as<'a>(
     options: &ReadOptions,
 ) -> Result<GameFile<'a>, Error> {
     let header = read_header(bytes)?;
-    let mut sink = Sink::new(options.strict);
+    let mut sink = Sink::new(options);
     let p1_ok = header.board_size() == Some(size);
     let p1_expected = match size {
         BoardSize::Eight => "0 or 8 (8x8)",

@@ -94,6 +94,19 @@ impl FileKind {
         }
     }
 
+    /// What a file of this kind holds, in the words of the header fields
+    /// that [`header_fits`](Self::header_fits) checks, for error messages.
+    fn expected(self) -> String {
+        let fields = match self {
+            Self::Games8 => "P1 = 0 or 8, P2 = 0, N2 = 0",
+            Self::Games10 => "P1 = 10, P2 = 0, N2 = 0",
+            Self::Players | Self::Tournaments => "N1 = 0, P2 = 0",
+            Self::Solitaires => "P1 = 0 or 8, P2 = 1",
+        };
+        let (start, record) = self.layout();
+        format!("{fields}, then {record}-byte records from byte {start}")
+    }
+
     /// Whether the header fields (not the size) fit the kind.
     fn header_fits(self, h: &Header) -> bool {
         match self {
@@ -192,8 +205,18 @@ pub fn detect_kind(bytes: &[u8], hint: Option<FileKind>) -> Result<FileKind, Err
     if let Some(kind) = hint.filter(|k| k.size_fits(&header, len, false)) {
         return Ok(kind);
     }
+    let expected = match hint {
+        Some(kind) => format!(
+            "expected for {kind} (.{}): {}",
+            kind.extension(),
+            kind.expected()
+        ),
+        None => "expected the header of games (P1 = 0, 8 or 10, P2 = 0, N2 = 0), \
+                 names (N1 = 0, P2 = 0) or solitaires (P1 = 0 or 8, P2 = 1)"
+            .to_owned(),
+    };
     Err(unknown(format!(
-        "no kind fits a {len}-byte file with header N1 = {}, N2 = {}, P1 = {}, P2 = {}",
+        "no kind fits a {len}-byte file with header N1 = {}, N2 = {}, P1 = {}, P2 = {}; {expected}",
         header.n1, header.n2, header.p1, header.p2
     )))
 }

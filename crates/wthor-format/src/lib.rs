@@ -97,6 +97,13 @@ pub struct ReadOptions {
     /// reads its header and counts only (no per-game work) and a bad byte
     /// is found when the game is replayed.
     pub check_moves: bool,
+    /// Read a file cut inside a record (fewer whole records than the header
+    /// announces, then part of one: a copy or download that stopped) up to
+    /// its last whole record, with a [`WarningKind::CutRecord`] warning,
+    /// instead of failing with [`ErrorKind::Truncated`]. Off by default (a
+    /// file to rewrite or install is refused); what a database reads with.
+    /// Strict mode refuses the file whatever this says.
+    pub read_cut_records: bool,
 }
 
 impl Default for ReadOptions {
@@ -105,6 +112,7 @@ impl Default for ReadOptions {
             strict: false,
             encoding: WINDOWS_1252,
             check_moves: true,
+            read_cut_records: false,
         }
     }
 }

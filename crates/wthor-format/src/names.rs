@@ -355,7 +355,7 @@ pub fn parse_names_file<'a>(
     options: &ReadOptions,
 ) -> Result<NamesFile<'a>, Error> {
     let header = read_header(bytes)?;
-    let mut sink = Sink::new(options.strict);
+    let mut sink = Sink::new(options);
     expect_zero(
         &mut sink,
         &header,

@@ -11,7 +11,9 @@ use crate::{Error, ErrorKind};
 ///
 /// - more whole records than the header says: warning, all are read;
 /// - fewer, ending on a record boundary: warning, the records present are read;
-/// - fewer, ending inside a record: the file is cut, an error even when lenient;
+/// - fewer, ending inside a record: the file is cut, an error even when
+///   lenient, unless [`ReadOptions::read_cut_records`](crate::ReadOptions)
+///   (not strict): a warning, the whole records are read;
 /// - a partial record after all the records announced: trailing-bytes warning.
 ///
 /// Never allocates from the header count.
@@ -29,6 +31,20 @@ pub(crate) fn whole_records<'a>(
     let whole_u64 = whole as u64;
     let rest_offset = (body_offset + whole * record_len) as u64;
     if whole_u64 < u64::from(header_count) && rest > 0 {
+        if sink.read_cut_records {
+            sink.warn(
+                rest_offset,
+                Some(whole_u64),
+                WarningKind::CutRecord {
+                    field,
+                    header: header_count,
+                    whole: whole_u64,
+                    len: rest as u64,
+                    record_len,
+                },
+            )?;
+            return Ok(&body[..whole * record_len]);
+        }
         return Err(Error::new(
             ErrorKind::Truncated {
                 what: "record",

@@ -547,7 +547,7 @@ pub fn parse_solitaire_file<'a>(
     options: &ReadOptions,
 ) -> Result<SolitaireFile<'a>, Error> {
     let header = read_header(bytes)?;
-    let mut sink = Sink::new(options.strict);
+    let mut sink = Sink::new(options);
     let after_header = bytes.get(HEADER_LEN..).unwrap_or_default();
     let table_bytes = after_header.get(..PRESENCE_TABLE_LEN).unwrap_or_default();
     let (_, table) = parse_presence_table(after_header).map_err(|_| {

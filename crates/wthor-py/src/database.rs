@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use numpy::PyArray1;
 use othello_core::notation::write_transcript;
 use othello_core::{Move, Size, Square};
-use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wthor_db::stats::StatsOptions;
@@ -294,8 +294,20 @@ impl PyDatabase {
         tournaments: Option<PathBuf>,
     ) -> PyResult<PyDatabase> {
         let paths = paths_of(path_or_paths)?;
-        py.detach(|| open(&paths, players, tournaments).map(PyDatabase::from_db))
-            .map_err(|e| db_error(py, &e))
+        let db = py
+            .detach(|| open(&paths, players, tournaments))
+            .map_err(|e| db_error(py, &e))?;
+        // A file read only up to its last whole record: a UserWarning, as
+        // `wthor` says it on stderr.
+        for file in db.files() {
+            if let Some(w) = file.incomplete() {
+                let text = format!("{}: {w}", file.path().display());
+                let text = std::ffi::CString::new(text.replace('\0', " "))
+                    .expect("no NUL left in the message");
+                PyErr::warn(py, &py.get_type::<PyUserWarning>(), &text, 1)?;
+            }
+        }
+        Ok(PyDatabase::from_db(db))
     }
 
     /// The number of games (8x8 and 10x10).

@@ -1,10 +1,11 @@
 //! `wthor convert IN -o OUT`: parse a WTHOR file and write it again, or
-//! write its games as text.
+//! write its games (or names) as text.
 //!
 //! The output format is chosen by OUT's extension: the same WTHOR kind as
 //! IN, or for a game file a text format of `wthor export` (`.csv`,
 //! `.jsonl`, `.ggf`, `.txt` transcripts, `.obf`), names joined from IN's
-//! directory. The output is
+//! directory, or for a players or tournaments file `.csv` or `.jsonl`
+//! (one row per name: its number and the name). The output is
 //! written to a temporary file in OUT's directory and renamed over OUT, so a
 //! failure leaves no partial file and an existing OUT intact. OUT may be IN
 //! itself (rewritten in place through the same rename).
@@ -30,7 +31,8 @@ pub(crate) struct Args {
     input: PathBuf,
     /// The file to write; its extension chooses the format
     /// (.wtb, .wtd, .jou, .trn, .pzz; for games also .csv, .jsonl, .ggf,
-    /// .txt, .obf).
+    /// .txt, .obf; for players and tournaments also .csv, .jsonl: number
+    /// and name).
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
     /// Refuse input with any warning.
@@ -42,11 +44,16 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let input = &args.input;
     let output = &args.output;
     if let Some(format) = crate::textfmt::Format::from_path(output) {
-        return to_text(input, output, format);
+        return match FileKind::from_path(input) {
+            Some(kind @ (FileKind::Players | FileKind::Tournaments)) => {
+                names_to_text(input, kind, output, format, args.strict, out)
+            }
+            _ => to_text(input, output, format),
+        };
     }
     let out_kind = FileKind::from_path(output).with_context(|| {
         format!(
-            "{}: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn, .pzz, or for games .csv, .jsonl, .ggf, .txt, .obf)",
+            "{}: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn, .pzz, or for games .csv, .jsonl, .ggf, .txt, .obf, for names .csv, .jsonl)",
             output.display()
         )
     })?;
@@ -89,7 +96,7 @@ fn to_text(
         Some(FileKind::Games8 | FileKind::Games10)
     ) {
         anyhow::bail!(
-            "{}: only game files (.wtb, .wtd) convert to {}",
+            "{}: only game files (.wtb, .wtd) and names files (.jou, .trn) convert to {}",
             input.display(),
             output.display()
         );
@@ -112,4 +119,70 @@ fn to_text(
     let counts =
         super::export::write_export(&db, &ids, &options, Some(output), &mut std::io::sink())?;
     Ok(super::export::report(&counts, Some(output)))
+}
+
+/// Writes the names of a players or tournaments file as CSV (a header
+/// line `number,name`) or JSON Lines (`{"number": 0, "name": "…"}`), one
+/// row per record: its number, the one game records use, and its name
+/// decoded as the database decodes it (Windows-1252).
+fn names_to_text(
+    input: &Path,
+    kind: FileKind,
+    output: &Path,
+    format: crate::textfmt::Format,
+    strict: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    use crate::textfmt::Format;
+    if !matches!(format, Format::Csv | Format::Jsonl) {
+        anyhow::bail!(
+            "{}: {kind} convert to .csv or .jsonl, not to {}",
+            input.display(),
+            output.display()
+        );
+    }
+    let mut options = wthor_db::OpenOptions::default();
+    options.read.strict = strict;
+    let db = wthor_db::DatabaseBuilder::new()
+        .options(options)
+        .source(input)
+        .open()?;
+    let file = &db.files()[0];
+    if file.kind() != kind {
+        anyhow::bail!(
+            "{}: expected a {kind} file, found a {} file",
+            input.display(),
+            file.kind()
+        );
+    }
+    for warning in file.warnings() {
+        eprintln!("wthor: {}: warning: {warning}", input.display());
+    }
+    let names = db.names(0).context("a names file has names")?;
+    let numbers = 0..u16::try_from(names.len()).unwrap_or(u16::MAX);
+    let data = match format {
+        Format::Csv => {
+            let mut w = ::csv::Writer::from_writer(Vec::new());
+            w.write_record(["number", "name"])?;
+            for n in numbers {
+                w.write_record([n.to_string().as_str(), names.get(n).unwrap_or_default()])?;
+            }
+            w.into_inner()
+                .map_err(|e| anyhow::anyhow!("{}", e.error()))?
+        }
+        _ => {
+            let mut data = Vec::new();
+            for n in numbers {
+                serde_json::to_writer(
+                    &mut data,
+                    &serde_json::json!({"number": n, "name": names.get(n).unwrap_or_default()}),
+                )?;
+                data.push(b'\n');
+            }
+            data
+        }
+    };
+    wthor_db::atomic::write(output, &data)?;
+    writeln!(out, "{}: {} {kind} written", output.display(), names.len())?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -116,7 +116,8 @@ fn refusal(why: &Refusal) -> String {
         Refusal::NameChanged { number } => {
             format!("name #{number} differs from the installed one: games would change names")
         }
-        Refusal::Unreadable(e) => format!("not a WTHOR file: {e}"),
+        // The parse error says what is wrong (and "not a WTHOR file" when so).
+        Refusal::Unreadable(e) => e.clone(),
         Refusal::InstalledUnreadable(e) => {
             format!("the installed file does not parse ({e}); --force to replace it")
         }

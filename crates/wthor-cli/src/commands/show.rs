@@ -5,7 +5,9 @@
 //! or the one with N empty squares, or by default the last one. The text
 //! board has `X` for black, `O` for white, `.` for empty, the last disc
 //! played in lower case, and with `--legal` `*` on the legal moves of the
-//! side to move. `--svg` and `--png` draw the same position (see `draw.rs`);
+//! side to move; `--numbers` adds a board of move numbers (the move that
+//! put each disc down, the start discs by colour). `--svg` and `--png`
+//! draw the same position (see `draw.rs`);
 //! both files are written to a temporary file and renamed. A game with an
 //! illegal move shows its positions up to that move, reports it, and exits
 //! with 1.
@@ -45,7 +47,8 @@ pub(crate) struct Args {
     /// Draw the position to FILE as PNG.
     #[arg(long, value_name = "FILE")]
     png: Option<PathBuf>,
-    /// Write on each disc the number of the move that put it there.
+    /// Write on each disc the number of the move that put it there (in text,
+    /// a second board of move numbers).
     #[arg(long)]
     numbers: bool,
     /// Mark the legal moves of the side to move.
@@ -81,8 +84,18 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         (None, None) => last,
     };
     let line = &lines[index];
+    // The number of the move that put each disc down (none for the start).
+    let mut numbers = vec![None; squares];
+    for (k, l) in lines.iter().enumerate().take(index + 1).skip(1) {
+        if let Some(sq) = l.last_move() {
+            numbers[sq.index()] = Some(k as u32);
+        }
+    }
     write_header(&game, out)?;
     write_position(line, index, args.legal, out)?;
+    if args.numbers {
+        write_numbers(line, &numbers, out)?;
+    }
     let mut code = ExitCode::SUCCESS;
     if let Some(bad) = played.illegal {
         writeln!(
@@ -94,12 +107,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         code = ExitCode::FAILURE;
     }
     if args.svg.is_some() || args.png.is_some() {
-        let mut numbers = vec![None; squares];
-        for (k, l) in lines.iter().enumerate().take(index + 1).skip(1) {
-            if let Some(sq) = l.last_move() {
-                numbers[sq.index()] = Some(k as u32);
-            }
-        }
         let title = format!(
             "{} - {}, {} {}, {}",
             or_number(&game.black),
@@ -232,6 +239,38 @@ fn write_position(
         line.discs(Color::Black),
         line.discs(Color::White)
     )?;
+    Ok(())
+}
+
+/// With `--numbers`: the board of move numbers, each disc played showing
+/// the number of the move that put it down (two digits: at most 96 moves),
+/// the start discs their colour (`X`, `O`), empty squares `.`.
+fn write_numbers(
+    line: &PositionLine,
+    numbers: &[Option<u32>],
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let n = line.size().side();
+    writeln!(out, "moves:")?;
+    write!(out, "  ")?;
+    for c in 0..n {
+        write!(out, " {:>2}", char::from(b'a' + c))?;
+    }
+    writeln!(out)?;
+    for r in 0..n {
+        write!(out, "{:>2}", r + 1)?;
+        for c in 0..n {
+            let sq = Square::new_unchecked(r * n + c);
+            let cell = match (numbers.get(sq.index()).copied().flatten(), line.at(sq)) {
+                (Some(k), Some(_)) => k.to_string(),
+                (None, Some(Color::Black)) => "X".to_owned(),
+                (None, Some(Color::White)) => "O".to_owned(),
+                (_, None) => ".".to_owned(),
+            };
+            write!(out, " {cell:>2}")?;
+        }
+        writeln!(out)?;
+    }
     Ok(())
 }
 

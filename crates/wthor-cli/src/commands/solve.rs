@@ -272,6 +272,7 @@ fn db_game(args: &Args, id: &str) -> anyhow::Result<(String, Vec<u8>)> {
         db: args.db.clone(),
         players: None,
         tournaments: None,
+        strict: false,
     };
     if db_args.sources().is_empty() {
         let Some((file, index)) = id.rsplit_once(':') else {

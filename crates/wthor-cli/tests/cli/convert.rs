@@ -196,14 +196,20 @@ fn convert_refuses_other_kinds_and_unknown_extensions() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "wthor: x.xls: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn, .pzz, or for games .csv, .jsonl, .ggf, .txt, .obf)\n"
+        "wthor: x.xls: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn, .pzz, or for games .csv, .jsonl, .ggf, .txt, .obf, for names .csv, .jsonl)\n"
     );
-    // A text format is for game files only.
-    let out = wthor_in(dir.path(), &["convert", "WTHOR.JOU", "-o", "x.csv"]);
+    // Names files convert to CSV and JSON Lines only; puzzles to none.
+    let out = wthor_in(dir.path(), &["convert", "WTHOR.JOU", "-o", "x.ggf"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "wthor: WTHOR.JOU: only game files (.wtb, .wtd) convert to x.csv\n"
+        "wthor: WTHOR.JOU: players convert to .csv or .jsonl, not to x.ggf\n"
+    );
+    let out = wthor_in(dir.path(), &["convert", "Solitaires_1.pzz", "-o", "x.csv"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "wthor: Solitaires_1.pzz: only game files (.wtb, .wtd) and names files (.jou, .trn) convert to x.csv\n"
     );
     let out = wthor_in(
         dir.path(),
@@ -214,7 +220,48 @@ fn convert_refuses_other_kinds_and_unknown_extensions() {
         stderr(&out),
         "wthor: no-such-dir/x.wtb: cannot write: folder no-such-dir does not exist\n"
     );
-    for name in ["x.jou", "x.xls", "x.csv"] {
+    for name in ["x.jou", "x.xls", "x.csv", "x.ggf"] {
         assert!(!dir.path().join(name).exists());
+    }
+}
+
+/// Players and tournaments files to CSV and JSON Lines (issue 29, item 8):
+/// one row per name, its number (the one game records use) and the name
+/// decoded as everywhere else.
+#[test]
+fn convert_names_files_to_csv_and_jsonl() {
+    let dir = tempfile::tempdir().unwrap();
+    let testdata = crate::workspace_root().join("testdata");
+    for f in ["WTHOR.JOU", "WTHOR.TRN"] {
+        std::fs::copy(testdata.join(f), dir.path().join(f)).unwrap();
+    }
+    let out = wthor_in(dir.path(), &["convert", "WTHOR.JOU", "-o", "players.csv"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "players.csv: 36 players written\n");
+    let csv = std::fs::read_to_string(dir.path().join("players.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 37);
+    assert_eq!(
+        lines[..3],
+        ["number,name", "0,Hélène Dupré", "1,José Núñez"]
+    );
+    let out = wthor_in(
+        dir.path(),
+        &["convert", "WTHOR.TRN", "-o", "tournaments.jsonl"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "tournaments.jsonl: 6 tournaments written\n");
+    let jsonl = std::fs::read_to_string(dir.path().join("tournaments.jsonl")).unwrap();
+    let rows: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 6);
+    assert_eq!(
+        rows[1],
+        serde_json::json!({"number": 1, "name": "Open de Suède"})
+    );
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["number"], i);
     }
 }

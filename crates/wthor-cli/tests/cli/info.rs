@@ -366,3 +366,51 @@ fn json_gives_a_depth_to_game_files_only() {
         assert_eq!(v.get("depth").is_some(), depth, "{file}: {v}");
     }
 }
+
+/// 128 pseudo-random bytes named `.wtb` (issue 29, item 10): every command
+/// that reads it says once that it is no WTHOR file, naming the file and
+/// what a `.wtb` file was expected to hold.
+#[test]
+fn a_random_wtb_is_refused_once_naming_the_file_and_what_was_expected() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let random: Vec<u8> = (0..128)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 24) as u8
+        })
+        .collect();
+    std::fs::write(d.join("random.wtb"), random).unwrap();
+    std::fs::create_dir(d.join("db")).unwrap();
+    for args in [
+        &["info", "random.wtb"][..],
+        &["validate", "random.wtb"],
+        &["install", "--into", "db", "random.wtb"],
+        &["search", "--db", "random.wtb", "--count"],
+    ] {
+        let out = wthor_in(d, args);
+        let text = format!("{}{}", stdout(&out), stderr(&out));
+        let line = text
+            .lines()
+            .find(|l| l.contains("not a WTHOR file"))
+            .unwrap_or_else(|| panic!("{args:?}: {text}"));
+        assert_eq!(
+            line.matches("not a WTHOR file").count(),
+            1,
+            "{args:?}: {line}"
+        );
+        assert!(line.contains("random.wtb"), "{args:?}: {line}");
+        assert!(
+            line.contains("expected for 8x8 games (.wtb): P1 = 0 or 8, P2 = 0, N2 = 0"),
+            "{args:?}: {line}"
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(if args[0] == "install" { 1 } else { 2 }),
+            "{args:?}: {text}"
+        );
+    }
+}

@@ -469,3 +469,39 @@ fn reverse_sorts_in_descending_order() {
     let out = wthor(&["search", "--db", "testdata", "--reverse"]);
     assert_eq!(out.status.code(), Some(2), "--reverse needs --sort");
 }
+
+/// A year file cut in the middle of a record answers from its whole
+/// records, with a warning naming the file, the records used and the
+/// bytes ignored (issue 29, item 12); `--strict` refuses it.
+#[test]
+fn a_cut_year_file_answers_from_its_whole_records_unless_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let testdata = workspace_root().join("testdata");
+    let full = std::fs::read(testdata.join("WTH_2001.wtb")).unwrap();
+    std::fs::write(dir.path().join("WTH_2001.wtb"), &full[..16 + 68 * 7 + 40]).unwrap();
+    std::fs::copy(testdata.join("WTHOR.JOU"), dir.path().join("WTHOR.JOU")).unwrap();
+    let db = dir.path().to_str().unwrap();
+    let file = dir.path().join("WTH_2001.wtb");
+    let out = wthor(&["search", "--db", db, "--count"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "7\n");
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: warning: {}: byte 492 (record 7): the file ends inside this record (40 of \
+             its 68 bytes; header N1 says 24 records): 7 whole records read, 40 bytes ignored\n",
+            file.display()
+        )
+    );
+    let out = wthor(&["search", "--db", db, "--count", "--strict"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: opening the database: {}: byte 492 (record 7): truncated record: expected 68 \
+             bytes, found 40\n",
+            file.display()
+        )
+    );
+}

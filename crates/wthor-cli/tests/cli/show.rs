@@ -276,3 +276,35 @@ fn pictures_replace_a_file_whole_or_not_at_all() {
         .collect();
     assert_eq!(names, ["p.png"]);
 }
+
+/// `--numbers` in text mode draws the move numbers too (issue 29, item 8):
+/// a second board where each disc played shows the number of its move and
+/// the four start discs their colour.
+#[test]
+fn show_text_numbers_draws_a_board_of_move_numbers() {
+    let text = check(
+        &[
+            "show",
+            "testdata/WTH_2001.wtb",
+            "3",
+            "--move",
+            "20",
+            "--numbers",
+        ],
+        0,
+    );
+    let plain = check(&["show", "testdata/WTH_2001.wtb", "3", "--move", "20"], 0);
+    assert!(text.starts_with(&plain), "{text}");
+    insta::assert_snapshot!(&text[plain.len()..]);
+    let ten = check(&["show", "testdata/WTH_2001.wtd", "3", "--numbers"], 0);
+    // 96 moves: every number up to 96 shows once.
+    for k in 1..=96 {
+        let cells = ten
+            .lines()
+            .skip_while(|l| *l != "moves:")
+            .flat_map(str::split_whitespace)
+            .filter(|c| *c == k.to_string())
+            .count();
+        assert!(cells >= 1, "{k}: {ten}");
+    }
+}

@@ -95,6 +95,67 @@ fn a_file_cut_on_a_record_boundary_is_a_count_warning() {
     );
 }
 
+/// With `read_cut_records` (what a database reads with), a file cut inside
+/// a record gives its whole records and one warning saying what was left;
+/// strict mode and the default still refuse it.
+#[test]
+fn a_file_cut_inside_a_record_is_read_to_its_last_whole_record_on_request() {
+    let bytes = games_file(3);
+    let cut = &bytes[..16 + 68 + 20];
+    let mut options = lenient();
+    options.read_cut_records = true;
+    let file = parse_game_file(cut, &options).unwrap();
+    assert_eq!(file.len(), 1);
+    let warnings: Vec<String> = file.warnings().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        warnings,
+        [
+            "byte 84 (record 1): the file ends inside this record (20 of its 68 bytes; \
+          header N1 says 3 records): 1 whole records read, 20 bytes ignored"
+        ]
+    );
+    let mut back = Vec::new();
+    file.write_to(&mut back).unwrap();
+    assert_eq!(back.len(), 16 + 68);
+    assert_eq!(&back[4..8], &1u32.to_le_bytes());
+    for options in [lenient(), {
+        let mut strict = ReadOptions::strict();
+        strict.read_cut_records = true;
+        strict
+    }] {
+        let err = parse_game_file(cut, &options).unwrap_err();
+        assert_eq!(
+            one_line(&err),
+            "byte 84 (record 1): truncated record: expected 68 bytes, found 20"
+        );
+    }
+    // Every kind: whole records read, the rest ignored.
+    for kind in FileKind::ALL {
+        let mut header = vec![0u8; 16];
+        header[4..8].copy_from_slice(&u32::MAX.to_le_bytes());
+        header[8..10].copy_from_slice(&u16::MAX.to_le_bytes());
+        if kind == FileKind::Solitaires {
+            header[13] = 1;
+            header.extend_from_slice(&[0; 256]);
+        }
+        header.extend_from_slice(&[1; 7]);
+        let file = wthor_format::parse_kind(&header, kind, &options).unwrap();
+        assert_eq!(file.len(), 0, "{kind}");
+        assert!(
+            file.warnings().iter().any(|w| matches!(
+                w.kind,
+                WarningKind::CutRecord {
+                    len: 7,
+                    whole: 0,
+                    ..
+                }
+            )),
+            "{kind}: {:?}",
+            file.warnings()
+        );
+    }
+}
+
 #[test]
 fn a_header_claiming_u32_max_records_allocates_nothing_and_is_reported() {
     let mut bytes = games_file(2);
@@ -179,6 +240,14 @@ fn random_bytes_are_no_wthor_file() {
             "byte 0: not a WTHOR file: no kind fits a 1001-byte file with header N1 = "
         ),
         "{text}"
+    );
+    assert!(text.contains("; expected the header of games ("), "{text}");
+    let err = parse_any(&bytes, Some(FileKind::Games10), &lenient()).unwrap_err();
+    assert!(
+        one_line(&err).ends_with(
+            "; expected for 10x10 games (.wtd): P1 = 10, P2 = 0, N2 = 0, then 104-byte records from byte 16"
+        ),
+        "{err}"
     );
     // Never a panic, whatever the hint or the length.
     for len in 0..600 {
