@@ -405,19 +405,28 @@ fn family(path: &Path) -> String {
     }
 }
 
+/// The folder of a file, `.` for a bare name (as `./NAME` gives it), so that
+/// `WTH_2001.wtb` and `./WTHOR.JOU` are in the same one.
+fn folder(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
 /// Each game file (and puzzle file: its puzzles name the players of the
 /// games they come from) joined with the newest names files (by header
 /// creation date, then size) of its own release in its directory: same
 /// family ([`family`]: `Solitaires.jou` for `Solitaires_6.pzz`), else the
 /// FFO's (`WTH`/`WTHOR`); none otherwise.
 fn default_joins(files: &[DbFile]) -> Vec<Join> {
-    type Key<'a> = (Option<&'a Path>, String, FileKind);
+    type Key<'a> = (&'a Path, String, FileKind);
     let mut newest: BTreeMap<Key<'_>, usize> = BTreeMap::new();
     for (i, f) in files.iter().enumerate() {
         if !matches!(f.kind(), FileKind::Players | FileKind::Tournaments) {
             continue;
         }
-        let key = (f.path().parent(), family(f.path()), f.kind());
+        let key = (folder(f.path()), family(f.path()), f.kind());
         let rank = |f: &DbFile| (f.header().created, f.len());
         match newest.get(&key) {
             Some(&j) if rank(&files[j]) >= rank(f) => {}
@@ -432,7 +441,7 @@ fn default_joins(files: &[DbFile]) -> Vec<Join> {
             if f.board_size().is_none() && f.kind() != FileKind::Solitaires {
                 return Join::default();
             }
-            let dir = f.path().parent();
+            let dir = folder(f.path());
             let own = family(f.path());
             let find = |kind| {
                 newest

@@ -308,3 +308,26 @@ fn show_text_numbers_draws_a_board_of_move_numbers() {
         assert!(cells >= 1, "{k}: {ten}");
     }
 }
+
+/// A game file named without a folder (`WTH_2001.wtb`, run from its
+/// folder) is joined with the names files beside it, as `./WTH_2001.wtb`.
+#[test]
+fn a_bare_file_name_is_joined_with_the_names_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["WTH_2001.wtb", "WTHOR.JOU", "WTHOR.TRN"] {
+        std::fs::copy(
+            workspace_root().join("testdata").join(name),
+            dir.path().join(name),
+        )
+        .unwrap();
+    }
+    let bare = crate::info::wthor_in(dir.path(), &["show", "WTH_2001.wtb", "3"]);
+    let dotted = crate::info::wthor_in(dir.path(), &["show", "./WTH_2001.wtb", "3"]);
+    assert!(bare.status.success(), "{}", stderr(&bare));
+    assert!(
+        stdout(&bare).contains("black: Logistello (buro) (#5)"),
+        "{}",
+        stdout(&bare)
+    );
+    assert_eq!(stdout(&bare), stdout(&dotted));
+}
