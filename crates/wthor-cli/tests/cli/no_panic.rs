@@ -27,7 +27,21 @@ fn fixtures() -> Vec<PathBuf> {
 fn no_command_panics_on_any_fixture() {
     let out_dir = tempfile::tempdir().unwrap();
     let mut runs = 0;
-    for file in fixtures() {
+    // 128 pseudo-random bytes named as a game file (issue 29, item 10).
+    let random = out_dir.path().join("random.wtb");
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let bytes: Vec<u8> = (0..128)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    std::fs::write(&random, bytes).unwrap();
+    let mut files = fixtures();
+    files.push(random);
+    for file in files {
         let f = file.to_str().unwrap();
         let name = file.file_name().unwrap().to_str().unwrap();
         let converted = out_dir.path().join(name);
@@ -38,6 +52,10 @@ fn no_command_panics_on_any_fixture() {
         let merged_log = merged_log.to_str().unwrap();
         let merged_cache = out_dir.path().join("merged.bin");
         let merged_cache = merged_cache.to_str().unwrap();
+        let as_csv = out_dir.path().join(format!("{name}.csv"));
+        let as_csv = as_csv.to_str().unwrap();
+        let into = out_dir.path().join("into");
+        let into = into.to_str().unwrap();
         let results = out_dir.path().join(format!("{name}.jsonl"));
         let results = results.to_str().unwrap();
         let commands: Vec<Vec<&str>> = vec![
@@ -73,6 +91,12 @@ fn no_command_panics_on_any_fixture() {
             ],
             vec!["convert", f, "-o", converted],
             vec!["convert", f, "-o", other],
+            vec!["convert", f, "-o", as_csv],
+            vec!["show", f, "1", "--numbers"],
+            vec!["search", "--db", f, "--count"],
+            vec!["search", "--db", f, "--strict", "--count"],
+            vec!["stats", "--db", f, "--position-after", "f5d6"],
+            vec!["import", f, "--into", into, "--dry-run"],
             vec!["replay", f, "0"],
             vec!["replay", f, "1000000"],
             vec!["puzzles", f],
