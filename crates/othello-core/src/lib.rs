@@ -69,7 +69,7 @@ pub mod textgame;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Board8, Board10, IllegalReason, PlayError, PositionError};
-pub use square::{Color, Move, Size, Square, SquareError};
+pub use square::{Color, Move, Size, SizeError, Square, SquareError};
 
 /// xorshift64: the seeded pseudo-random numbers of the tests.
 #[cfg(test)]

@@ -64,6 +64,31 @@ pub enum Size {
     Ten,
 }
 
+/// `8` or `10` (also `8x8`, `10x10`), as the front ends take a board size.
+///
+/// ```
+/// use othello_core::Size;
+/// assert_eq!("10".parse::<Size>(), Ok(Size::Ten));
+/// assert_eq!("8x8".parse::<Size>(), Ok(Size::Eight));
+/// assert!("9".parse::<Size>().is_err());
+/// ```
+impl std::str::FromStr for Size {
+    type Err = SizeError;
+
+    fn from_str(s: &str) -> Result<Size, SizeError> {
+        match s.trim() {
+            "8" | "8x8" => Ok(Size::Eight),
+            "10" | "10x10" => Ok(Size::Ten),
+            _ => Err(SizeError(s.to_owned())),
+        }
+    }
+}
+
+/// A board size other than 8 or 10.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the board size is 8 or 10")]
+pub struct SizeError(pub String);
+
 impl Size {
     /// The number of rows (and of columns): 8 or 10.
     #[inline]

@@ -7,9 +7,10 @@
 //! than as substrings; it is about names only (the exact solver scores of
 //! `wthor stats` are `--solve`).
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
 use othello_core::Size;
 use wthor_db::Query;
-use wthor_db::query::{Filters, FiltersError, Outcome, SortKey, TextFilter};
+use wthor_db::query::{Filters, FiltersError, Outcome, SortKey, Span, TextFilter};
 
 /// The filters of a query (all combined with AND).
 #[derive(Debug, Clone, clap::Args)]
@@ -37,18 +38,18 @@ pub(crate) struct QueryArgs {
     #[arg(long, value_name = "TEXT")]
     pub(crate) tournament: Option<String>,
     /// Years A..B (inclusive; `2020..`, `..1985`, `2001`).
-    #[arg(long, value_name = "A..B", value_parser = parse_years)]
-    pub(crate) year: Option<(Option<u16>, Option<u16>)>,
+    #[arg(long, value_name = "A..B", value_parser = str::parse::<Span<u16>>)]
+    pub(crate) year: Option<Span<u16>>,
     /// The result: black, white or draw.
-    #[arg(long, value_enum)]
-    pub(crate) result: Option<ResultArg>,
+    #[arg(long, value_parser = result_parser())]
+    pub(crate) result: Option<Outcome>,
     /// Black's stored discs in A..B (inclusive, e.g. `33..64`).
-    #[arg(long, value_name = "A..B", value_parser = parse_discs)]
-    pub(crate) black_discs: Option<(Option<u8>, Option<u8>)>,
+    #[arg(long, value_name = "A..B", value_parser = str::parse::<Span<u8>>)]
+    pub(crate) black_discs: Option<Span<u8>>,
     /// The stored theoretical score (black's discs after perfect play) in
     /// A..B (inclusive).
-    #[arg(long, value_name = "A..B", value_parser = parse_discs)]
-    pub(crate) theoretical: Option<(Option<u8>, Option<u8>)>,
+    #[arg(long, value_name = "A..B", value_parser = str::parse::<Span<u8>>)]
+    pub(crate) theoretical: Option<Span<u8>>,
     /// Games that start with these moves, under any of the 8 symmetries.
     #[arg(long, value_name = "TRANSCRIPT")]
     pub(crate) opening: Option<String>,
@@ -69,11 +70,11 @@ pub(crate) struct QueryArgs {
     #[arg(long, value_name = "TRANSCRIPT")]
     pub(crate) position_after: Option<String>,
     /// Board size of --opening and --position-after: 8 or 10.
-    #[arg(long, default_value_t = 8, value_parser = parse_size)]
-    pub(crate) size: u8,
+    #[arg(long, default_value = "8", value_parser = str::parse::<Size>)]
+    pub(crate) size: Size,
     /// Sort by year, black, white, tournament or score (ascending; ties in
     /// database order).
-    #[arg(long, value_name = "KEY", value_parser = parse_sort)]
+    #[arg(long, value_name = "KEY", value_parser = str::parse::<SortKey>)]
     pub(crate) sort: Option<SortKey>,
     /// Sort in descending order (the highest score, the latest year first).
     #[arg(long, requires = "sort")]
@@ -94,15 +95,14 @@ pub(crate) enum Format {
     Jsonl,
 }
 
-/// A result filter.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub(crate) enum ResultArg {
-    /// Black won.
-    Black,
-    /// White won.
-    White,
-    /// A draw.
-    Draw,
+/// `--result`: the library's names, listed in `--help` with their meaning.
+fn result_parser() -> impl clap::builder::TypedValueParser<Value = Outcome> {
+    PossibleValuesParser::new([
+        PossibleValue::new("black").help("Black won"),
+        PossibleValue::new("white").help("White won"),
+        PossibleValue::new("draw").help("A draw"),
+    ])
+    .try_map(|s| s.parse::<Outcome>())
 }
 
 impl QueryArgs {
@@ -117,22 +117,14 @@ impl QueryArgs {
             human: self.human,
             tournament: self.tournament.clone(),
             years: self.year,
-            result: self.result.map(|r| match r {
-                ResultArg::Black => Outcome::BlackWin,
-                ResultArg::White => Outcome::WhiteWin,
-                ResultArg::Draw => Outcome::Draw,
-            }),
+            result: self.result,
             black_discs: self.black_discs,
             theoretical: self.theoretical,
             opening: self.opening.clone(),
             as_played: self.as_played,
             position: self.position.clone(),
             position_after: self.position_after.clone(),
-            size: if self.size == 10 {
-                Size::Ten
-            } else {
-                Size::Eight
-            },
+            size: self.size,
             sort: self.sort,
             descending: self.reverse,
             limit: self.limit,
@@ -142,13 +134,12 @@ impl QueryArgs {
     /// The query; a malformed transcript or OBF is a one-line error naming
     /// the option and the character.
     pub(crate) fn build(&self) -> anyhow::Result<Query> {
-        if self.player.len() > 2 {
-            anyhow::bail!(
-                "--player is given at most twice (games between two players), got {}",
-                self.player.len()
-            );
-        }
         self.filters().to_query().map_err(|e| match &e {
+            FiltersError::TooManyPlayers(n) => {
+                anyhow::anyhow!(
+                    "--player is given at most twice (games between two players), got {n}"
+                )
+            }
             FiltersError::Text { filter, .. } => {
                 let option = match filter {
                     TextFilter::Opening => "--opening",
@@ -160,58 +151,5 @@ impl QueryArgs {
             // The conflicts, which clap rules out before.
             _ => e.into(),
         })
-    }
-}
-
-/// `A..B`, `A..`, `..B` or `A` (inclusive), as numbers of type `T`.
-fn parse_range<T: std::str::FromStr + PartialOrd + Copy + std::fmt::Display>(
-    text: &str,
-) -> Result<(Option<T>, Option<T>), String> {
-    let num = |s: &str| -> Result<Option<T>, String> {
-        let s = s.trim();
-        if s.is_empty() {
-            return Ok(None);
-        }
-        s.parse()
-            .map(Some)
-            .map_err(|_| format!("{s:?} is not a number (expected A..B, A.., ..B or A)"))
-    };
-    let (low, high) = match text.split_once("..") {
-        Some((a, b)) => (num(a)?, num(b)?),
-        None => {
-            let v = num(text)?;
-            if v.is_none() {
-                return Err("expected A..B, A.., ..B or A".to_owned());
-            }
-            (v, v)
-        }
-    };
-    if let (Some(l), Some(h)) = (low, high)
-        && l > h
-    {
-        return Err(format!("empty range: {l} is above {h}"));
-    }
-    Ok((low, high))
-}
-
-fn parse_years(text: &str) -> Result<(Option<u16>, Option<u16>), String> {
-    parse_range(text)
-}
-
-/// Discs `A..B`; an open end is 0 or 255 (see [`Filters::black_discs`]).
-fn parse_discs(text: &str) -> Result<(Option<u8>, Option<u8>), String> {
-    parse_range(text)
-}
-
-fn parse_sort(text: &str) -> Result<SortKey, String> {
-    text.parse()
-        .map_err(|e: wthor_db::QueryError| e.to_string())
-}
-
-fn parse_size(text: &str) -> Result<u8, String> {
-    match text {
-        "8" => Ok(8),
-        "10" => Ok(10),
-        _ => Err("the board size is 8 or 10".to_owned()),
     }
 }

@@ -33,7 +33,7 @@ use crate::{Database, GameId};
 
 mod filters;
 
-pub use filters::{Filters, FiltersError, Found, TextFilter};
+pub use filters::{Filters, FiltersError, Found, Span, SpanError, TextFilter};
 
 /// The result of a game for black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,6 +44,31 @@ pub enum Outcome {
     WhiteWin,
     /// Half each.
     Draw,
+}
+
+/// `black`, `white` or `draw`, as the CLI's `--result` and the Python
+/// `result=` take it.
+impl std::str::FromStr for Outcome {
+    type Err = QueryError;
+
+    fn from_str(s: &str) -> Result<Outcome, QueryError> {
+        Ok(match s {
+            "black" => Outcome::BlackWin,
+            "white" => Outcome::WhiteWin,
+            "draw" => Outcome::Draw,
+            _ => return Err(QueryError::UnknownOutcome(s.to_owned())),
+        })
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Outcome::BlackWin => "black",
+            Outcome::WhiteWin => "white",
+            Outcome::Draw => "draw",
+        })
+    }
 }
 
 impl Outcome {
@@ -256,6 +281,9 @@ pub enum QueryError {
     /// A sort key other than year, black, white, tournament, score.
     #[error("unknown sort key {0:?} (expected year, black, white, tournament or score)")]
     UnknownSortKey(String),
+    /// A result other than black, white, draw.
+    #[error("unknown result {0:?} (expected black, white or draw)")]
+    UnknownOutcome(String),
 }
 
 /// A set of filters, all combined with AND, with an order and a limit.

@@ -18,12 +18,14 @@
 //! | `sort` | `"year"`, `"black"`, `"white"`, `"tournament"`, `"score"` | `--sort` |
 //! | `limit` | int | `--limit` |
 //!
-//! A keyword given as None is left out. The checks the CLI makes while
-//! parsing its flags (one of `program`/`human`, `as_played` only with an
-//! opening, one of `position`/`position_after`, size 8 or 10) raise
-//! `ValueError` here; the query's own checks (an empty range, more than two
-//! players, an unknown sort key) are `wthor-db`'s and raise
-//! `wthor.WthorError` with its message when the query runs.
+//! A keyword given as None is left out. The checks of
+//! `wthor_db::query::Filters::to_query` (more than two players, one of
+//! `program`/`human`, `as_played` only with an opening, one of
+//! `position`/`position_after`, a range past the board) raise
+//! `ValueError`; a size other than 8 or 10 or an unknown result raise
+//! `ValueError` when read; the query's own checks (an empty range) are
+//! `wthor-db`'s and raise `wthor.WthorError` with its message when the
+//! query runs.
 //!
 //! The keywords fill a `wthor_db::query::Filters`, the struct the flags of
 //! `wthor search` fill, and its `to_query` makes the query: the checks
@@ -35,7 +37,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use wthor_db::Query;
-use wthor_db::query::{Filters, Outcome};
+use wthor_db::query::{Filters, Outcome, Span};
 
 use crate::board::PyBoard;
 use crate::errors::{filters_error, query_error};
@@ -111,13 +113,14 @@ pub(crate) fn to_query(filters: &Filters) -> PyResult<Query> {
 fn pair<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
     key: &str,
     v: &Bound<'py, PyAny>,
-) -> PyResult<(Option<T>, Option<T>)> {
-    v.extract::<(Option<T>, Option<T>)>().map_err(|_| {
+) -> PyResult<Span<T>> {
+    let (low, high) = v.extract::<(Option<T>, Option<T>)>().map_err(|_| {
         PyTypeError::new_err(format!(
             "{key}= expects a pair (a, b) of ints, either end None, got {}",
             v.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string())
         ))
-    })
+    })?;
+    Ok(Span::new(low, high))
 }
 
 /// Reads keyword `key` of `method` into `f`.
@@ -159,34 +162,26 @@ fn set(f: &mut Filters, method: &str, key: &str, v: &Bound<'_, PyAny>) -> PyResu
         "as_played" => f.as_played = v.extract()?,
         "years" => {
             f.years = Some(match v.extract::<u16>() {
-                Ok(y) => (Some(y), Some(y)),
+                Ok(y) => Span::new(Some(y), Some(y)),
                 Err(_) => pair::<u16>(key, v)?,
             });
         }
         "black_discs" => f.black_discs = Some(pair::<u8>(key, v)?),
         "theoretical" => f.theoretical = Some(pair::<u8>(key, v)?),
         "result" => {
-            f.result = Some(match text(v)?.as_str() {
-                "black" => Outcome::BlackWin,
-                "white" => Outcome::WhiteWin,
-                "draw" => Outcome::Draw,
-                other => {
-                    return Err(PyValueError::new_err(format!(
-                        "result={other:?}: expected \"black\", \"white\" or \"draw\""
-                    )));
-                }
-            });
+            let t = text(v)?;
+            f.result = Some(t.parse::<Outcome>().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "result={t:?}: expected \"black\", \"white\" or \"draw\""
+                ))
+            })?);
         }
         "size" => {
-            f.size = match v.extract::<u8>()? {
-                8 => Size::Eight,
-                10 => Size::Ten,
-                size => {
-                    return Err(PyValueError::new_err(format!(
-                        "size={size}: the board size is 8 or 10"
-                    )));
-                }
-            };
+            let size = v.extract::<u8>()?;
+            f.size = size
+                .to_string()
+                .parse::<Size>()
+                .map_err(|e| PyValueError::new_err(format!("size={size}: {e}")))?;
         }
         "sort" => f.sort = Some(text(v)?.parse().map_err(|e| query_error(&e))?),
         "limit" => f.limit = Some(v.extract()?),

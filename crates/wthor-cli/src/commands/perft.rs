@@ -10,14 +10,14 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use othello_core::perft::{perft, perft_parallel};
-use othello_core::{Board, Board8, Board10};
+use othello_core::{Board, Board8, Board10, Size};
 
 /// Arguments of `wthor perft`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Board size: 8 or 10.
-    #[arg(long, default_value_t = 8, value_parser = parse_size)]
-    size: u8,
+    #[arg(long, default_value = "8", value_parser = str::parse::<Size>)]
+    size: Size,
     /// Depth in plies (a pass is a ply).
     #[arg(long, short)]
     depth: u32,
@@ -29,8 +29,8 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let n = match args.size {
-        10 => count::<Board10>(args)?,
-        _ => count::<Board8>(args)?,
+        Size::Ten => count::<Board10>(args)?,
+        Size::Eight => count::<Board8>(args)?,
     };
     writeln!(out, "{n}")?;
     Ok(ExitCode::SUCCESS)
@@ -47,14 +47,5 @@ fn count<B: Board>(args: &Args) -> anyhow::Result<u64> {
             Ok(pool.install(|| perft_parallel(&B::start(), args.depth)))
         }
         None => Ok(perft_parallel(&B::start(), args.depth)),
-    }
-}
-
-/// A board size argument: 8 or 10.
-fn parse_size(text: &str) -> Result<u8, String> {
-    match text {
-        "8" => Ok(8),
-        "10" => Ok(10),
-        _ => Err("the board size is 8 or 10".to_owned()),
     }
 }

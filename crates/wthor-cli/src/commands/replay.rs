@@ -41,8 +41,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "TRANSCRIPT", conflicts_with_all = ["game", "index"])]
     moves: Option<String>,
     /// Board size of the transcript: 8 or 10.
-    #[arg(long, default_value_t = 8, value_parser = parse_size)]
-    size: u8,
+    #[arg(long, default_value = "8", value_parser = str::parse::<Size>)]
+    size: Size,
     /// Print only the final position and the summary.
     #[arg(long)]
     final_only: bool,
@@ -50,11 +50,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     if let Some(text) = &args.moves {
-        let size = if args.size == 10 {
-            Size::Ten
-        } else {
-            Size::Eight
-        };
+        let size = args.size;
         let moves = parse_transcript(text, size).context("reading the transcript")?;
         let tokens: Vec<Token> = moves.into_iter().map(Token::Move).collect();
         return match size {
@@ -175,13 +171,4 @@ fn show<B: Board>(
         return Ok(ExitCode::from(super::FINDINGS));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A board size argument: 8 or 10.
-fn parse_size(text: &str) -> Result<u8, String> {
-    match text {
-        "8" => Ok(8),
-        "10" => Ok(10),
-        _ => Err("the board size is 8 or 10".to_owned()),
-    }
 }

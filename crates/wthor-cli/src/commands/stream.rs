@@ -60,8 +60,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["file", "index"])]
     follow: Option<PathBuf>,
     /// Board size of a followed transcript: 8 or 10 (a GGF game gives its own).
-    #[arg(long, default_value_t = 8, value_parser = parse_size, requires = "follow")]
-    size: u8,
+    #[arg(long, default_value = "8", value_parser = str::parse::<Size>, requires = "follow")]
+    size: Size,
     /// With --follow: stop after SECS seconds without a change of the file.
     #[arg(long, value_name = "SECS", requires = "follow")]
     timeout: Option<f64>,
@@ -72,11 +72,7 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.follow {
-        let size = if args.size == 10 {
-            Size::Ten
-        } else {
-            Size::Eight
-        };
+        let size = args.size;
         return follow(path, size, args, out);
     }
     let Some(game) = &args.file else {
@@ -186,13 +182,4 @@ fn named(mut played: GamePositions, game: &Followed) -> GamePositions {
         line.year = game.year;
     }
     played
-}
-
-/// A board size argument: 8 or 10.
-fn parse_size(text: &str) -> Result<u8, String> {
-    match text {
-        "8" => Ok(8),
-        "10" => Ok(10),
-        _ => Err("the board size is 8 or 10".to_owned()),
-    }
 }

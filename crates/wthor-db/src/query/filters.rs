@@ -2,23 +2,184 @@
 //! ranges with open ends, the opening and positions still as text), turned
 //! into a [`Query`] in one place. The flags of `wthor search`, `stats` and
 //! `export` and the keyword arguments of the Python `Database` methods both
-//! fill a `Filters` and call [`Filters::to_query`].
+//! fill a `Filters` and call [`Filters::to_query`]; a web query string
+//! deserialises into one (`Deserialize`, the keys named as the CLI's flags:
+//! `player` (repeatable), `year=2001..2005`, `result=draw`, `size=10`,
+//! `sort=score`, `reverse=true`…). Its pieces read their text form with
+//! [`FromStr`]: [`Span`] (`A..B`), [`Outcome`] (`black`, `white`, `draw`),
+//! [`SortKey`], and [`othello_core::Size`] (`8`, `10`).
+
+use std::fmt;
+use std::str::FromStr;
 
 use othello_core::Size;
+use serde::{Deserialize, Deserializer};
 
 use super::{Opening, Outcome, PlayerKind, Position, PositionError, Query, SortKey};
 use crate::names::NamePattern;
+
+/// An inclusive range with open ends: `A..B`, `A..`, `..B`, or `A` alone
+/// (`A..A`). Read with [`FromStr`] (an empty range, `B` below `A`, is
+/// refused), written back by [`Display`](fmt::Display).
+///
+/// ```
+/// use wthor_db::query::Span;
+///
+/// let y: Span<u16> = "2001..".parse()?;
+/// assert_eq!((y.low, y.high), (Some(2001), None));
+/// assert_eq!("1990".parse::<Span<u16>>()?, Span::new(Some(1990), Some(1990)));
+/// assert!("2005..2001".parse::<Span<u16>>().is_err());
+/// assert_eq!(y.to_string(), "2001..");
+/// # Ok::<(), wthor_db::query::SpanError>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span<T> {
+    /// The lowest value, if bounded.
+    pub low: Option<T>,
+    /// The highest value, if bounded.
+    pub high: Option<T>,
+}
+
+impl<T> Span<T> {
+    /// The range `low..=high`, either end open.
+    #[must_use]
+    pub const fn new(low: Option<T>, high: Option<T>) -> Span<T> {
+        Span { low, high }
+    }
+}
+
+/// Why a range could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpanError {
+    /// An end is not a number of the range's type.
+    #[error("{0:?} is not a number (expected A..B, A.., ..B or A)")]
+    NotANumber(String),
+    /// Nothing given.
+    #[error("expected A..B, A.., ..B or A")]
+    Empty,
+    /// The low end above the high end.
+    #[error("empty range: {low} is above {high}")]
+    Reversed {
+        /// The low end given.
+        low: String,
+        /// The high end given.
+        high: String,
+    },
+}
+
+impl<T: FromStr + PartialOrd + Clone + fmt::Display> FromStr for Span<T> {
+    type Err = SpanError;
+
+    fn from_str(text: &str) -> Result<Span<T>, SpanError> {
+        let num = |s: &str| -> Result<Option<T>, SpanError> {
+            let s = s.trim();
+            if s.is_empty() {
+                return Ok(None);
+            }
+            s.parse()
+                .map(Some)
+                .map_err(|_| SpanError::NotANumber(s.to_owned()))
+        };
+        let (low, high) = match text.split_once("..") {
+            Some((a, b)) => (num(a)?, num(b)?),
+            None => match num(text)? {
+                Some(v) => (Some(v.clone()), Some(v)),
+                None => return Err(SpanError::Empty),
+            },
+        };
+        if let (Some(l), Some(h)) = (&low, &high)
+            && l > h
+        {
+            return Err(SpanError::Reversed {
+                low: l.to_string(),
+                high: h.to_string(),
+            });
+        }
+        Ok(Span { low, high })
+    }
+}
+
+impl<T: fmt::Display> fmt::Display for Span<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(low) = &self.low {
+            write!(f, "{low}")?;
+        }
+        f.write_str("..")?;
+        if let Some(high) = &self.high {
+            write!(f, "{high}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A value read from its text form, or from a number (a JSON number, or a
+/// query-string value): what the `Deserialize` of the filter pieces share.
+fn from_text<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    struct Text;
+    impl serde::de::Visitor<'_> for Text {
+        type Value = String;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string or a number")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<String, E> {
+            Ok(v.to_owned())
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<String, E> {
+            Ok(v.to_string())
+        }
+    }
+    let text = d.deserialize_any(Text)?;
+    text.parse().map_err(serde::de::Error::custom)
+}
+
+fn from_text_opt<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    from_text(d).map(Some)
+}
+
+impl<'de, T: FromStr + PartialOrd + Clone + fmt::Display> Deserialize<'de> for Span<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Span<T>, D::Error> {
+        from_text(d)
+    }
+}
+
+/// One name or several: `player=a` once or repeated in a query string, a
+/// string or a list in JSON.
+fn one_or_more<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMore {
+        One(String),
+        More(Vec<String>),
+    }
+    Ok(match OneOrMore::deserialize(d)? {
+        OneOrMore::One(s) => vec![s],
+        OneOrMore::More(v) => v,
+    })
+}
 
 /// The filters of a query as given, before they are checked together and
 /// read: plain data, every field public, [`Filters::default`] filtering
 /// nothing.
 ///
 /// ```
-/// use wthor_db::query::Filters;
+/// use wthor_db::query::{Filters, Span};
 ///
 /// let filters = Filters {
 ///     players: vec!["Edax".to_owned()],
-///     years: Some((Some(2001), None)),
+///     years: Some(Span::new(Some(2001), None)),
 ///     opening: Some("f5d6".to_owned()),
 ///     ..Filters::default()
 /// };
@@ -26,10 +187,12 @@ use crate::names::NamePattern;
 /// # let _ = query;
 /// # Ok::<(), wthor_db::query::FiltersError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct Filters {
     /// Games where each name plays either colour (two: games between the
-    /// two); see [`Query::player`].
+    /// two, at most two); see [`Query::player`].
+    #[serde(rename = "player", deserialize_with = "one_or_more")]
     pub players: Vec<String>,
     /// Games where this name has black.
     pub black: Option<String>,
@@ -44,13 +207,16 @@ pub struct Filters {
     /// Games of tournaments whose name matches.
     pub tournament: Option<String>,
     /// Years from..to (inclusive, either end open).
-    pub years: Option<(Option<u16>, Option<u16>)>,
+    #[serde(rename = "year")]
+    pub years: Option<Span<u16>>,
     /// The result.
+    #[serde(deserialize_with = "from_text_opt")]
     pub result: Option<Outcome>,
-    /// Black's stored discs low..high (inclusive; an open end is 0 or 255).
-    pub black_discs: Option<(Option<u8>, Option<u8>)>,
+    /// Black's stored discs low..high (inclusive; an open end is 0 or the
+    /// board's squares).
+    pub black_discs: Option<Span<u8>>,
     /// The stored theoretical score low..high (as `black_discs`).
-    pub theoretical: Option<(Option<u8>, Option<u8>)>,
+    pub theoretical: Option<Span<u8>>,
     /// Games that start with this transcript, under any of the 8
     /// symmetries unless `as_played`.
     pub opening: Option<String>,
@@ -63,12 +229,16 @@ pub struct Filters {
     /// orientation (excludes `position`).
     pub position_after: Option<String>,
     /// The board size of `opening` and `position_after`.
+    #[serde(deserialize_with = "from_text")]
     pub size: Size,
     /// The order of the games.
+    #[serde(deserialize_with = "from_text_opt")]
     pub sort: Option<SortKey>,
     /// Sort in descending order.
+    #[serde(rename = "reverse")]
     pub descending: bool,
     /// At most this many games (after sorting).
+    #[serde(deserialize_with = "from_text_opt")]
     pub limit: Option<usize>,
 }
 
@@ -128,6 +298,9 @@ pub enum FiltersError {
     /// Both `program` and `human`.
     #[error("program and human exclude each other")]
     ProgramAndHuman,
+    /// More than two players (two: the games between them).
+    #[error("at most two players (games between them), got {0}")]
+    TooManyPlayers(usize),
     /// `as_played` without an `opening`.
     #[error("as played needs an opening")]
     AsPlayedWithoutOpening,
@@ -191,16 +364,18 @@ impl FiltersError {
 }
 
 impl Filters {
-    /// The query: the conflicts checked (`program` with `human`,
-    /// `as_played` without `opening`, `position` with `position_after`),
-    /// then the opening and the positions read. The query's own checks (an
-    /// empty range, more than two players) are left to the database, when
-    /// the query runs.
+    /// The query: every check made here, once for every front end (more
+    /// than two players, `program` with `human`, `as_played` without
+    /// `opening`, `position` with `position_after`, a disc range past the
+    /// board), then the opening and the positions read.
     ///
     /// # Errors
     /// A [`FiltersError`]: a conflict, or the first text filter that cannot
     /// be read (opening, position, position after), naming the character.
     pub fn to_query(&self) -> Result<Query, FiltersError> {
+        if self.players.len() > 2 {
+            return Err(FiltersError::TooManyPlayers(self.players.len()));
+        }
         if self.program && self.human {
             return Err(FiltersError::ProgramAndHuman);
         }
@@ -218,7 +393,7 @@ impl Filters {
             ("black discs", self.black_discs),
             ("theoretical score", self.theoretical),
         ] {
-            if let Some((low, high)) = range
+            if let Some(Span { low, high }) = range
                 && low.max(high).is_some_and(|end| end > squares)
             {
                 let end = |v: Option<u8>| v.map(|v| v.to_string()).unwrap_or_default();
@@ -249,16 +424,16 @@ impl Filters {
         if let Some(t) = &self.tournament {
             q = q.tournament(t);
         }
-        if let Some((from, to)) = self.years {
-            q = q.years(from, to);
+        if let Some(Span { low, high }) = self.years {
+            q = q.years(low, high);
         }
         if let Some(r) = self.result {
             q = q.result(r);
         }
-        if let Some((low, high)) = self.black_discs {
+        if let Some(Span { low, high }) = self.black_discs {
             q = q.black_discs(low.unwrap_or(0), high.unwrap_or(u8::MAX));
         }
-        if let Some((low, high)) = self.theoretical {
+        if let Some(Span { low, high }) = self.theoretical {
             q = q.theoretical(low.unwrap_or(0), high.unwrap_or(u8::MAX));
         }
         if let Some(text) = &self.opening {
@@ -308,10 +483,13 @@ mod tests {
 
     #[test]
     fn disc_ranges_past_the_board_are_refused() {
-        let past = |black_discs, theoretical, size| {
+        let past = |black_discs: Option<(Option<u8>, Option<u8>)>,
+                    theoretical: Option<(Option<u8>, Option<u8>)>,
+                    size| {
+            let span = |r: Option<(Option<u8>, Option<u8>)>| r.map(|(l, h)| Span::new(l, h));
             Filters {
-                black_discs,
-                theoretical,
+                black_discs: span(black_discs),
+                theoretical: span(theoretical),
                 size,
                 ..Filters::default()
             }
@@ -341,6 +519,93 @@ mod tests {
     }
 
     #[test]
+    fn pieces_read_their_text_form() {
+        let span = |t: &str| t.parse::<Span<u16>>();
+        assert_eq!(span("2001..2005"), Ok(Span::new(Some(2001), Some(2005))));
+        assert_eq!(span("..1985"), Ok(Span::new(None, Some(1985))));
+        assert_eq!(span(" 2001 "), Ok(Span::new(Some(2001), Some(2001))));
+        assert_eq!(span(".."), Ok(Span::new(None, None)));
+        assert_eq!(span(""), Err(SpanError::Empty));
+        assert_eq!(
+            span("2001..x").unwrap_err().to_string(),
+            "\"x\" is not a number (expected A..B, A.., ..B or A)"
+        );
+        assert_eq!(
+            span("2005..2001").unwrap_err().to_string(),
+            "empty range: 2005 is above 2001"
+        );
+        for text in ["2001..2005", "2001..", "..1985", ".."] {
+            assert_eq!(span(text).unwrap().to_string(), text);
+        }
+        assert!("300".parse::<Span<u8>>().is_err());
+        for o in [Outcome::BlackWin, Outcome::WhiteWin, Outcome::Draw] {
+            assert_eq!(o.to_string().parse::<Outcome>(), Ok(o));
+        }
+        assert!("won".parse::<Outcome>().is_err());
+    }
+
+    #[test]
+    fn a_query_string_or_json_object_deserialises_into_filters() {
+        let f: Filters = serde_json::from_value(serde_json::json!({
+            "player": ["Edax", "Tastet"],
+            "exact": true,
+            "human": true,
+            "year": "2001..",
+            "result": "draw",
+            "black_discs": "33..",
+            "theoretical": "..32",
+            "opening": "f5d6",
+            "as_played": true,
+            "position_after": "f5d6c3",
+            "sort": "score",
+            "limit": "3",
+        }))
+        .unwrap();
+        let built = Query::new()
+            .exact(true)
+            .player("Edax")
+            .player("Tastet")
+            .kind(PlayerKind::Human)
+            .years(Some(2001), None)
+            .result(Outcome::Draw)
+            .black_discs(33, u8::MAX)
+            .theoretical(0, 32)
+            .opening(Opening::parse("f5d6", Size::Eight).unwrap())
+            .as_played(true)
+            .position(Position::after_transcript("f5d6c3", Size::Eight).unwrap())
+            .sort(SortKey::Score)
+            .limit(3);
+        assert_eq!(format!("{:?}", f.to_query().unwrap()), format!("{built:?}"));
+        // One name alone, numbers as numbers, the size as text or number.
+        let f: Filters = serde_json::from_value(serde_json::json!({
+            "player": "Edax", "year": 2001, "size": 10, "reverse": true, "sort": "year", "limit": 5
+        }))
+        .unwrap();
+        assert_eq!(f.players, ["Edax"]);
+        assert_eq!(f.years, Some(Span::new(Some(2001), Some(2001))));
+        assert_eq!((f.size, f.descending, f.limit), (Size::Ten, true, Some(5)));
+        let f: Filters = serde_json::from_value(serde_json::json!({"size": "8"})).unwrap();
+        assert_eq!(f, Filters::default());
+        // Unknown keys and bad values are errors naming them.
+        let err = |v| {
+            serde_json::from_value::<Filters>(v)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err(serde_json::json!({"players": "x"})).contains("unknown field `players`"));
+        assert!(err(serde_json::json!({"size": 9})).contains("the board size is 8 or 10"));
+        assert!(err(serde_json::json!({"result": "won"})).contains("unknown result"));
+        assert!(err(serde_json::json!({"year": "2005..2001"})).contains("empty range"));
+        // The checks together are to_query's, for every front end.
+        let three: Filters =
+            serde_json::from_value(serde_json::json!({"player": ["a", "b", "c"]})).unwrap();
+        assert_eq!(
+            three.to_query().unwrap_err(),
+            FiltersError::TooManyPlayers(3)
+        );
+    }
+
+    #[test]
     fn no_filter_is_the_empty_query() {
         let q = Filters::default().to_query().unwrap();
         assert_eq!(format!("{q:?}"), format!("{:?}", Query::new()));
@@ -352,10 +617,10 @@ mod tests {
             players: vec!["Edax".to_owned(), "Tastet".to_owned()],
             exact: true,
             human: true,
-            years: Some((Some(2001), None)),
+            years: Some(Span::new(Some(2001), None)),
             result: Some(Outcome::Draw),
-            black_discs: Some((Some(33), None)),
-            theoretical: Some((None, Some(32))),
+            black_discs: Some(Span::new(Some(33), None)),
+            theoretical: Some(Span::new(None, Some(32))),
             opening: Some("f5d6".to_owned()),
             as_played: true,
             position_after: Some("f5d6c3".to_owned()),
