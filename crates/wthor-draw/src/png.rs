@@ -35,15 +35,16 @@ pub fn png(svg: &str, scale: f32) -> Result<Vec<u8>, Error> {
         .to_int_size()
         .scale_by(scale)
         .ok_or(Error::EmptyPicture(scale))?;
-    let mut pixmap =
-        tiny_skia::Pixmap::new(size.width(), size.height()).ok_or(Error::Pixmap {
-            width: size.width(),
-            height: size.height(),
-        })?;
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height()).ok_or(Error::Pixmap {
+        width: size.width(),
+        height: size.height(),
+    })?;
     resvg::render(
         &tree,
         tiny_skia::Transform::from_scale(scale, scale),
         &mut pixmap.as_mut(),
     );
-    pixmap.encode_png().map_err(|e| Error::Encode(e.to_string()))
+    pixmap
+        .encode_png()
+        .map_err(|e| Error::Encode(e.to_string()))
 }

@@ -72,7 +72,10 @@ fn the_discs_drawn_are_the_boards() {
         assert_eq!(d.black as u32, board.count(Color::Black), "{transcript}");
         assert_eq!(d.white as u32, board.count(Color::White), "{transcript}");
         assert_eq!(d.last, usize::from(last.is_some()));
-        assert_eq!((d.width.as_str(), d.view_box.as_str()), ("440", "0 0 440 440"));
+        assert_eq!(
+            (d.width.as_str(), d.view_box.as_str()),
+            ("440", "0 0 440 440")
+        );
     }
     let (board, last) = after::<Board10>("g6e7");
     let p = Position::from_board(&board).with_last_move(last).unwrap();
@@ -113,7 +116,10 @@ fn options_change_what_is_drawn() {
     let d = read(&svg(&p, &bare));
     assert!(d.texts.is_empty());
     assert_eq!(d.last, 0);
-    assert_eq!((d.width.as_str(), d.view_box.as_str()), ("392", "0 0 392 392"));
+    assert_eq!(
+        (d.width.as_str(), d.view_box.as_str()),
+        ("392", "0 0 392 392")
+    );
     assert_eq!(picture_side(Size::Ten, &bare), 488);
 
     let full = Options {
@@ -124,7 +130,10 @@ fn options_change_what_is_drawn() {
         ..Options::default()
     };
     let d = read(&svg(&p, &full));
-    assert_eq!((d.width.as_str(), d.view_box.as_str()), ("300", "0 0 440 440"));
+    assert_eq!(
+        (d.width.as_str(), d.view_box.as_str()),
+        ("300", "0 0 440 440")
+    );
     let mut drawn: Vec<u32> = d.texts[16..].iter().map(|t| t.parse().unwrap()).collect();
     drawn.sort_unstable();
     assert_eq!(drawn, [1, 2, 3, 4, 5]);
@@ -160,7 +169,10 @@ fn legal_moves_are_those_of_the_side_that_plays_next() {
     let p = Position::from_board(&board);
     let q = Position::new(Size::Ten, p.squares().to_vec(), Some(Color::White)).unwrap();
     assert_eq!(p, q);
-    assert_eq!(q.legal_moves(), board.legal_moves().squares().collect::<Vec<_>>());
+    assert_eq!(
+        q.legal_moves(),
+        board.legal_moves().squares().collect::<Vec<_>>()
+    );
 }
 
 #[test]
