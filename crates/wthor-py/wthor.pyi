@@ -470,6 +470,25 @@ class Board:
     def wthor_score(self) -> Tuple[int, int]:
         """``(black, white)`` under the WTHOR rule (empties to the winner)."""
     def obf(self) -> str: ...
+    def to_svg(
+        self,
+        size: Optional[int] = None,
+        coordinates: bool = True,
+        legal: bool = False,
+        last_move: Union[str, int, None] = None,
+        title: Optional[str] = None,
+    ) -> str:
+        """The board drawn as SVG text, the picture of ``wthor show --svg``:
+        ``size`` its width and height in pixels (default 440 on 8x8, 536 on
+        10x10; 392 and 488 without coordinates), ``coordinates`` the
+        letters and numbers around it, ``legal`` dots on the legal moves of
+        the side that plays next (the other side when the side to move must
+        pass), ``last_move`` a square (name or index) whose disc gets the
+        red dot of the last move, ``title`` the picture's ``<title>``.
+        Raises ``ValueError`` for ``size=0`` or a pass as ``last_move``,
+        ``NotationError`` for a bad square."""
+    def _repr_svg_(self) -> str:
+        """``to_svg()`` with the defaults: a board draws itself in Jupyter."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 

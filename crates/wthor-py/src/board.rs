@@ -300,6 +300,53 @@ impl PyBoard {
         on!(self.0, b => b.to_obf())
     }
 
+    /// The board drawn as SVG (the picture of `wthor show --svg`): `size`
+    /// its width and height in pixels (default 440 on 8x8, 536 on 10x10
+    /// with the coordinates), `coordinates` the letters and numbers
+    /// around it, `legal` dots on the legal moves of the side that plays
+    /// next, `last_move` a square (name or index) whose disc gets the
+    /// red dot of the last move, `title` the picture's `<title>`.
+    #[pyo3(name = "to_svg", signature = (size = None, coordinates = true, legal = false, last_move = None, title = None))]
+    fn svg(
+        &self,
+        size: Option<u32>,
+        coordinates: bool,
+        legal: bool,
+        last_move: Option<&Bound<'_, PyAny>>,
+        title: Option<String>,
+    ) -> PyResult<String> {
+        if size == Some(0) {
+            return Err(PyValueError::new_err(
+                "size=0: a picture is 1 pixel wide or more",
+            ));
+        }
+        let last = match last_move {
+            None => None,
+            Some(arg) => match parse_move(arg, self.size())? {
+                Move::Play(sq) => Some(sq),
+                Move::Pass => {
+                    return Err(PyValueError::new_err("last_move is a square, not a pass"));
+                }
+            },
+        };
+        let position = on!(&self.0, b => wthor_draw::Position::from_board(b))
+            .with_last_move(last)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let options = wthor_draw::Options {
+            size,
+            coordinates,
+            legal,
+            title,
+            ..wthor_draw::Options::default()
+        };
+        Ok(wthor_draw::svg(&position, &options))
+    }
+
+    /// The SVG picture with the default options: how Jupyter shows a board.
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.svg(None, true, false, None, None)
+    }
+
     /// An ASCII diagram.
     fn __str__(&self) -> String {
         on!(self.0, b => b.diagram().to_string())

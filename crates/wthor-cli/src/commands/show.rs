@@ -7,8 +7,8 @@
 //! played in lower case, and with `--legal` `*` on the legal moves of the
 //! side to move; `--numbers` adds a board of move numbers (the move that
 //! put each disc down, the start discs by colour). `--svg` and `--png`
-//! draw the same position (see `draw.rs`);
-//! both files are written to a temporary file and renamed. A game with an
+//! draw the same position (`wthor-draw`);
+//! both files are written atomically (`wthor_db::atomic`). A game with an
 //! illegal move shows its positions up to that move, reports it, and exits
 //! with 1.
 
@@ -19,7 +19,6 @@ use std::process::ExitCode;
 use othello_core::{Color, Square};
 use wthor_db::position_line::PositionLine;
 
-use crate::draw;
 use crate::game::{GameArg, ResolvedGame, positions, resolve_game};
 
 /// Arguments of `wthor show`.
@@ -119,17 +118,23 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 format!("after move {index}")
             }
         );
-        let options = draw::Options {
+        let options = wthor_draw::Options {
             numbers: args.numbers,
             legal: args.legal,
+            title: Some(title),
+            ..wthor_draw::Options::default()
         };
-        let svg = draw::svg(line, &numbers, &title, options);
+        let position =
+            wthor_draw::Position::new(line.size(), line.squares().to_vec(), line.to_move())?
+                .with_last_move(line.last_move())?
+                .with_numbers(numbers)?;
+        let svg = wthor_draw::svg(&position, &options);
         if let Some(path) = &args.svg {
             wthor_db::atomic::write(path, svg.as_bytes())?;
             writeln!(out, "svg: {}", path.display())?;
         }
         if let Some(path) = &args.png {
-            let png = draw::png(&svg, args.scale)?;
+            let png = wthor_draw::png(&svg, args.scale)?;
             wthor_db::atomic::write(path, &png)?;
             writeln!(out, "png: {}", path.display())?;
         }
