@@ -260,7 +260,7 @@ class Database:
     def stats(
         self,
         *,
-        next_moves: bool = False,
+        next_moves: Optional[bool] = None,
         solve: bool = False,
         player_records: bool = False,
         by_year: bool = False,
@@ -293,8 +293,10 @@ class Database:
         - ``totals``: ``games``, ``black_wins``, ``draws``,
           ``black_losses``, ``mean_black_discs`` and ``median_black_discs``
           (None without games);
-        - ``next_moves`` (None unless ``next_moves=True`` or
-          ``solve=True``): the moves played from the ``position`` /
+        - ``next_moves`` (given when ``position`` or ``position_after``
+          is, as ``wthor stats`` does, or with ``next_moves=True`` or
+          ``solve=True``; ``next_moves=False`` hides it; else None): the
+          moves played from the ``position`` /
           ``position_after`` filter (the start without one), named in the
           orientation the position was given in, moves that a symmetry of
           the position makes equivalent counted as one (from the start,

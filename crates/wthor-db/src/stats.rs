@@ -43,6 +43,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+mod report;
+
+pub use report::{
+    NextMovesReport, NextRow, OpeningRow, PlayerRow, RecordRow, ResultsRow, SolvedField,
+    StatsReport, TotalsRow, YearRow,
+};
+
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::symmetry::Symmetry;

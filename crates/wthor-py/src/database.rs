@@ -421,8 +421,10 @@ impl PyDatabase {
     }
 
     /// Statistics of the games matching the keyword filters (as
-    /// `search`): totals, and on request the next moves from the position
-    /// filter (or the start; `solve=True` adds exact scores), player
+    /// `search`): totals, and the next moves from the position filter
+    /// (shown by default when a position is given, as `wthor stats` does;
+    /// `next_moves=True` asks for them from the start, `False` hides them;
+    /// `solve=True` adds exact scores), player
     /// records (only of the `player` names when given; `by_year=True`
     /// splits them by year) and the most frequent openings of `openings`
     /// moves; `top` cuts the player and opening tables. A dict with the
@@ -430,7 +432,7 @@ impl PyDatabase {
     /// parallel, without the GIL.
     #[pyo3(signature = (
         *,
-        next_moves = false,
+        next_moves = None,
         solve = false,
         player_records = false,
         by_year = false,
@@ -442,7 +444,7 @@ impl PyDatabase {
     fn stats<'py>(
         &self,
         py: Python<'py>,
-        next_moves: bool,
+        next_moves: Option<bool>,
         solve: bool,
         player_records: bool,
         by_year: bool,
@@ -452,13 +454,14 @@ impl PyDatabase {
     ) -> PyResult<Bound<'py, PyDict>> {
         let parsed = query::parse("stats", filters)?;
         let query = query::to_query(&parsed)?;
-        let options = StatsOptions {
-            next_moves: next_moves || solve,
+        let options = StatsOptions::asked(
+            next_moves,
             solve,
-            players: player_records || by_year,
+            player_records,
             by_year,
             openings,
-        };
+            query.position_filter().is_some(),
+        );
         let stats = py
             .detach(|| self.db.stats(&query, &options))
             .map_err(|e| query_error(&e))?;

@@ -17,6 +17,9 @@ FIXTURE_CASES = [
     ({}, {"years": 2003, "result": "draw"}),
     ({"next_moves": True}, {}),
     ({"next_moves": True}, {"position_after": "f5d6c3"}),
+    # A position given shows its next moves unless told not to, as the CLI.
+    ({}, {"position_after": "f5d6c3"}),
+    ({"next_moves": False}, {"position_after": "f5d6c3"}),
     ({"next_moves": True}, {"position_after": "f5f6e6f4", "human": True}),
     ({"player_records": True}, {}),
     ({"player_records": True, "top": 5}, {"years": (2003, None)}),
@@ -33,10 +36,12 @@ OPTION_FLAGS = {"next_moves": "--next", "solve": "--solve", "player_records": "-
 
 def cli_stats(cli_text, source, options: dict, filters: dict) -> dict:
     """`wthor stats --format jsonl` as the dict `Database.stats` returns
-    (without the keys the CLI does not print: `known`, `openings_shorter`)."""
+    (without the key the CLI does not print: `openings_shorter`)."""
     args = ["stats", "--db", str(source), "--no-index", "--format", "jsonl", *cli_args(filters)]
     for key, value in options.items():
-        if key in OPTION_FLAGS and value:
+        if key == "next_moves" and value is False:
+            args.append("--no-next")
+        elif key in OPTION_FLAGS and value:
             args.append(OPTION_FLAGS[key])
         elif key in ("openings", "top"):
             args += [f"--{key}", str(value)]
@@ -63,7 +68,6 @@ def cli_stats(cli_text, source, options: dict, filters: dict) -> dict:
 def comparable(stats: dict) -> dict:
     stats = dict(stats)
     stats.pop("openings_shorter")
-    stats["players"] = [{k: v for k, v in p.items() if k != "known"} for p in stats["players"]]
     return stats
 
 

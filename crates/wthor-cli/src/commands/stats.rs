@@ -18,7 +18,9 @@ use othello_core::{Board, Size};
 use serde_json::json;
 use wthor_db::Stats;
 use wthor_db::query::Position;
-use wthor_db::stats::{NextMoves, PlayerRecord, Record, Results, Solved, StatsOptions};
+use wthor_db::stats::{
+    NextMoves, PlayerRecord, Record, Results, Solved, StatsOptions, StatsReport,
+};
 
 use crate::commands::index::IndexArgs;
 use anyhow::Context as _;
@@ -88,18 +90,18 @@ enum Table {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let query = args.query.build()?;
     let db = args.db.open()?;
-    let options = StatsOptions {
-        // A position given is asked for its next moves.
-        next_moves: !args.no_next
-            && (args.next
-                || args.solve
-                || args.query.position.is_some()
-                || args.query.position_after.is_some()),
-        solve: args.solve,
-        players: args.player_records || args.by_year,
-        by_year: args.by_year,
-        openings: args.openings.unwrap_or(0),
-    };
+    let options = StatsOptions::asked(
+        if args.no_next {
+            Some(false)
+        } else {
+            args.next.then_some(true)
+        },
+        args.solve,
+        args.player_records,
+        args.by_year,
+        args.openings.unwrap_or(0),
+        query.position_filter().is_some(),
+    );
     let stats = match args.index.for_query(&db, &query) {
         Some(ix) => match db.stats_indexed(&query, &options, &ix) {
             Ok(s) => s,
@@ -111,23 +113,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         None => db.stats(&query, &options).context("statistics")?,
     };
     let patterns = args.query.filters().player_patterns();
-    let players: Vec<&PlayerRecord> = if patterns.is_empty() {
-        stats.players.iter().collect()
-    } else {
-        stats
-            .players
-            .iter()
-            .filter(|p| p.known && patterns.iter().any(|pat| pat.matches(&p.name)))
-            .collect()
-    };
-    let top = |n: usize| if args.top == 0 { n } else { n.min(args.top) };
-    let players = &players[..top(players.len())];
-    let openings = &stats.openings[..top(stats.openings.len())];
+    let top = (args.top != 0).then_some(args.top);
+    let players = stats.players_shown(&patterns);
+    let cut = |n: usize| top.map_or(n, |t| n.min(t));
     let view = View {
         stats: &stats,
-        players,
-        openings,
+        players: &players[..cut(players.len())],
+        openings: &stats.openings[..cut(stats.openings.len())],
         options,
+        report: StatsReport::new(&stats, &patterns, args.by_year, top),
     };
     match args.format {
         Format::Table => table(&view, out)?,
@@ -143,6 +137,8 @@ struct View<'a> {
     players: &'a [&'a PlayerRecord],
     openings: &'a [wthor_db::stats::OpeningStats],
     options: StatsOptions,
+    /// The same rows as data: what JSON Lines prints.
+    report: StatsReport,
 }
 
 fn pct(x: f64) -> String {
@@ -163,17 +159,6 @@ fn square_name(sq: othello_core::Square, size: Size) -> String {
 
 fn exact(e: Option<i32>) -> String {
     e.map_or_else(String::new, |v| format!("{v:+}"))
-}
-
-fn solved_note(s: Solved) -> Option<String> {
-    match s {
-        Solved::NotAsked | Solved::Yes => None,
-        Solved::TooManyEmpties(n) => Some(format!(
-            "not solved: {n} empty squares (--solve solves at most 24)"
-        )),
-        Solved::TenByTen => Some("not solved: the exact solver is 8x8 only".to_owned()),
-        Solved::NoMove => Some("not solved: the side to move must pass".to_owned()),
-    }
 }
 
 fn diagram(p: &Position) -> String {
@@ -298,7 +283,7 @@ fn next_table(next: &NextMoves, out: &mut dyn Write) -> anyhow::Result<()> {
         }
         writeln!(out)?;
     }
-    if let Some(note) = solved_note(next.solved) {
+    if let Some(note) = next.solved.note() {
         writeln!(out, "{note}")?;
     }
     Ok(())
@@ -483,85 +468,40 @@ fn csv(v: &View<'_>, table: Table, out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn results_json(r: &Results) -> serde_json::Value {
-    json!({
-        "games": r.games,
-        "black_wins": r.black_wins,
-        "draws": r.draws,
-        "black_losses": r.black_losses,
-        "mean_black_discs": r.mean_black_discs(),
-    })
+/// A row of the report as a JSON object tagged with its table (`kind`).
+fn tagged(row: &impl serde::Serialize, kind: &str) -> anyhow::Result<serde_json::Value> {
+    let mut v = serde_json::to_value(row)?;
+    v["kind"] = json!(kind);
+    Ok(v)
 }
 
-fn record_json(r: &Record) -> serde_json::Value {
-    json!({
-        "games": r.games,
-        "wins": r.wins,
-        "draws": r.draws,
-        "losses": r.losses,
-        "score_percent": r.score_percent(),
-        "mean_disc_difference": r.mean_disc_difference(),
-        "first_year": r.first_year,
-        "last_year": r.last_year,
-    })
-}
-
-/// JSON Lines: one object per row, `kind` telling which table.
+/// JSON Lines: one object per row of the report, `kind` telling which
+/// table (`totals`, `position` — the position row, its OBF as `obf` —,
+/// `next`, `player`, `opening`).
 fn jsonl(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
-    let t = &v.stats.totals;
-    let mut totals = results_json(&t.results);
-    totals["kind"] = json!("totals");
-    totals["median_black_discs"] = json!(t.median_black_discs);
-    writeln!(out, "{totals}")?;
-    if let Some(next) = &v.stats.next_moves {
-        let solved = match next.solved {
-            Solved::NotAsked => json!(null),
-            Solved::Yes => json!(true),
-            other => json!(solved_note(other)),
-        };
+    let r = &v.report;
+    writeln!(out, "{}", tagged(&r.totals, "totals")?)?;
+    if let Some(next) = &r.next_moves {
         writeln!(
             out,
             "{}",
             json!({
                 "kind": "position",
-                "obf": next.position.to_obf(),
+                "obf": next.position,
                 "reached": next.reached,
                 "ended": next.ended,
-                "solved": solved,
+                "solved": next.solved,
             })
         )?;
         for m in &next.moves {
-            let mut row = results_json(&m.results);
-            row["kind"] = json!("next");
-            row["move"] = json!(square_name(m.square, next.position.size()));
-            row["share"] = json!(m.share);
-            row["exact"] = json!(m.exact);
-            writeln!(out, "{row}")?;
+            writeln!(out, "{}", tagged(m, "next")?)?;
         }
     }
-    for p in v.players {
-        let mut row = record_json(&p.record);
-        row["kind"] = json!("player");
-        row["player"] = json!(p.name);
-        if v.options.by_year {
-            row["by_year"] = p
-                .by_year
-                .iter()
-                .map(|(y, r)| {
-                    let mut r = record_json(r);
-                    r["year"] = json!(y);
-                    r
-                })
-                .collect();
-        }
-        writeln!(out, "{row}")?;
+    for p in &r.players {
+        writeln!(out, "{}", tagged(p, "player")?)?;
     }
-    for o in v.openings {
-        let mut row = results_json(&o.results);
-        row["kind"] = json!("opening");
-        row["opening"] = json!(opening_text(o));
-        row["share"] = json!(o.share);
-        writeln!(out, "{row}")?;
+    for o in &r.openings {
+        writeln!(out, "{}", tagged(o, "opening")?)?;
     }
     Ok(())
 }
