@@ -15,7 +15,7 @@ use othello_core::replay::{Token, wthor_tokens};
 use othello_core::{Board8, Board10, Size};
 use wthor_db::position_line::{GamePositions, game_positions};
 use wthor_db::{Database, GameId};
-use wthor_format::{BoardSize, FileKind};
+use wthor_format::FileKind;
 
 use crate::db_args::DbArgs;
 
@@ -62,10 +62,7 @@ pub(crate) fn resolve_game(arg: &GameArg) -> anyhow::Result<ResolvedGame> {
     let (db, id) = open_game(&arg.game, arg.index, &arg.db)?;
     let game = db.game(id).expect("a game of the database");
     let file = db.file_of(id).expect("its file");
-    let size = match game.board_size() {
-        BoardSize::Eight => Size::Eight,
-        BoardSize::Ten => Size::Ten,
-    };
+    let size = wthor_db::rules_size(game.board_size());
     let tokens = match size {
         Size::Eight => wthor_tokens::<Board8>(game.moves_raw()).collect(),
         Size::Ten => wthor_tokens::<Board10>(game.moves_raw()).collect(),

@@ -253,10 +253,7 @@ fn describe(db: &Database) -> Vec<(usize, IndexedFile)> {
         .par_iter()
         .enumerate()
         .filter_map(|(i, f)| {
-            let side = match f.board_size()? {
-                BoardSize::Eight => 8,
-                BoardSize::Ten => 10,
-            };
+            let side = f.board_size()?.side();
             let bytes = f.bytes();
             let mut header = [0u8; 16];
             let n = bytes.len().min(16);

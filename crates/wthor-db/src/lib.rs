@@ -101,3 +101,14 @@ pub use names::{NamePattern, NameRef, NameSet, NamesTable};
 pub use query::{Query, QueryError};
 pub use scan::GameRef;
 pub use stats::{Stats, StatsOptions};
+
+/// The rules' board size ([`othello_core::Size`]) of a file's board size
+/// ([`wthor_format::BoardSize`]): the one bridge between the two crates,
+/// which do not depend on each other.
+#[must_use]
+pub const fn rules_size(size: wthor_format::BoardSize) -> othello_core::Size {
+    match size {
+        wthor_format::BoardSize::Eight => othello_core::Size::Eight,
+        wthor_format::BoardSize::Ten => othello_core::Size::Ten,
+    }
+}

@@ -75,10 +75,7 @@ impl Outcome {
     /// The outcome of a stored score (black's discs) on a board of `size`.
     #[must_use]
     pub fn of_score(black_discs: u8, size: BoardSize) -> Outcome {
-        let half = match size {
-            BoardSize::Eight => 32,
-            BoardSize::Ten => 50,
-        };
+        let half = size.squares() / 2;
         match black_discs.cmp(&half) {
             std::cmp::Ordering::Greater => Outcome::BlackWin,
             std::cmp::Ordering::Less => Outcome::WhiteWin,
@@ -156,6 +153,18 @@ pub enum PositionError {
         /// Why.
         reason: IllegalReason,
     },
+}
+
+impl From<Board8> for Position {
+    fn from(b: Board8) -> Position {
+        Position::Eight(b)
+    }
+}
+
+impl From<Board10> for Position {
+    fn from(b: Board10) -> Position {
+        Position::Ten(b)
+    }
 }
 
 impl Position {

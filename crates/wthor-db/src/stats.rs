@@ -521,10 +521,7 @@ fn square_order(sq: Square, size: Size) -> (u8, u8) {
 }
 
 fn total_discs(size: BoardSize) -> u8 {
-    match size {
-        BoardSize::Eight => 64,
-        BoardSize::Ten => 100,
-    }
+    size.squares()
 }
 
 /// The first `depth` moves of a game in canonical orientation (square

@@ -32,6 +32,13 @@ impl BoardSize {
         }
     }
 
+    /// Number of squares: 64 or 100 (the discs of a full board).
+    #[must_use]
+    #[inline]
+    pub const fn squares(self) -> u8 {
+        self.side() * self.side()
+    }
+
     /// Number of move bytes in a game record: 60 or 96.
     #[must_use]
     #[inline]

@@ -10,24 +10,8 @@ use pyo3::prelude::*;
 
 use crate::errors::{illegal_move, notation_error};
 
-/// A board of either size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum AnyBoard {
-    Eight(Board8),
-    Ten(Board10),
-}
-
-impl From<Board8> for AnyBoard {
-    fn from(b: Board8) -> Self {
-        AnyBoard::Eight(b)
-    }
-}
-
-impl From<Board10> for AnyBoard {
-    fn from(b: Board10) -> Self {
-        AnyBoard::Ten(b)
-    }
-}
+/// A board of either size: the library's position type.
+use wthor_db::query::Position as AnyBoard;
 
 /// Runs `$e` with `$b` bound to the board of either size.
 macro_rules! on {

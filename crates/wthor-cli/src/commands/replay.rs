@@ -65,10 +65,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let game = db.game(id).expect("a game of the database");
     let file = db.file_of(id).expect("its file");
     let size = game.board_size();
-    let total = match size {
-        BoardSize::Eight => 64,
-        BoardSize::Ten => 100,
-    };
+    let total = i32::from(size.squares());
     for name in [db.black(id), db.white(id), db.tournament(id)] {
         if !name.is_known() {
             eprintln!(

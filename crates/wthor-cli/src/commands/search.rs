@@ -13,9 +13,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use othello_core::Size;
 use wthor_db::{Database, GameId, NameRef};
-use wthor_format::BoardSize;
 
 use crate::commands::index::IndexArgs;
 use crate::db_args::DbArgs;
@@ -75,10 +73,8 @@ struct Row<'a> {
 fn row(db: &Database, id: GameId) -> Row<'_> {
     let game = db.game(id).expect("a game found by the search");
     let file = db.file_of(id).expect("its file");
-    let (total, size) = match game.board_size() {
-        BoardSize::Eight => (64, Size::Eight),
-        BoardSize::Ten => (100, Size::Ten),
-    };
+    let total = game.board_size().squares();
+    let size = wthor_db::rules_size(game.board_size());
     let moves: Vec<othello_core::Move> = game
         .moves_raw()
         .iter()
