@@ -66,6 +66,13 @@ class Database:
     than it holds, gives its whole records and a ``UserWarning`` (as
     ``wthor search`` warns on stderr).
 
+    Queries with a position filter (``search``, ``count``, ``stats``) use
+    the position index ``wthor index build`` writes (``wthor.idx`` in the
+    directory) when it is fresh, as ``wthor search`` does: ``index=PATH``
+    names another, ``index=False`` never uses one. An index that cannot be
+    used (stale, damaged, or missing at a path given) is a ``UserWarning``;
+    the answer is the same, by a scan.
+
     Raises ``FileNotFoundError`` (or another ``OSError``) for a path that
     cannot be read, ``FormatError`` for a file that is no WTHOR file,
     ``WthorError`` for a ``players=`` / ``tournaments=`` file of another
@@ -78,6 +85,7 @@ class Database:
         *,
         players: Optional[StrPath] = None,
         tournaments: Optional[StrPath] = None,
+        index: Union[StrPath, bool, None] = None,
     ) -> None: ...
     def __len__(self) -> int:
         """The number of games, 8x8 and 10x10."""

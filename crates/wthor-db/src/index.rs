@@ -76,6 +76,18 @@ const MAX_DIR_BITS: u32 = 20;
 const MIN_DIR_BITS: u32 = 8;
 const BLOCK_BITS: u32 = 10;
 
+/// Which position index a query may use (see [`Database::index_for`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum IndexChoice {
+    /// The index at [`default_path`], when there is a fresh one.
+    #[default]
+    Default,
+    /// The index at this path (a note when it cannot be used).
+    At(PathBuf),
+    /// Never an index: scan.
+    Never,
+}
+
 /// The file name of the index beside a database directory.
 pub const DEFAULT_NAME: &str = "wthor.idx";
 
@@ -887,6 +899,88 @@ impl Database {
         };
         let candidates = index.candidates(self, position)?;
         Ok(self.stats_among(query, options, &candidates)?)
+    }
+
+    /// The index to answer `query` with — the rule every front end
+    /// follows: none when the query has no position filter or when
+    /// `index` is [`IndexChoice::Never`]; the index at the path asked for,
+    /// or at [`default_path`], when it is fresh. An index that cannot be
+    /// used (stale, damaged, or missing at a path asked for) gives `None`
+    /// and a note saying why, ending "scanning every game"; a missing
+    /// index at the default path says nothing (the index is optional: its
+    /// absence is the normal case, not news).
+    #[must_use]
+    pub fn index_for(
+        &self,
+        query: &Query,
+        index: &IndexChoice,
+    ) -> (Option<PositionIndex>, Option<String>) {
+        let asked = match index {
+            IndexChoice::Never => return (None, None),
+            IndexChoice::At(path) => Some(path.as_path()),
+            IndexChoice::Default => None,
+        };
+        if query.position_filter().is_none() {
+            return (None, None);
+        }
+        let path = asked.map_or_else(|| default_path(self), Path::to_path_buf);
+        let why = match self.index_status(&path) {
+            IndexStatus::Fresh(ix) => return (Some(ix), None),
+            IndexStatus::Missing if asked.is_none() => return (None, None),
+            IndexStatus::Missing => "missing".to_owned(),
+            IndexStatus::Stale(reason) => format!("stale: {reason}"),
+            IndexStatus::Corrupt(e) => format!("not used: {e}"),
+        };
+        (
+            None,
+            Some(format!(
+                "index {} {why}; scanning every game",
+                path.display()
+            )),
+        )
+    }
+
+    /// [`search`](Database::search) through the index [`index_for`]
+    /// chooses, with its note.
+    ///
+    /// # Errors
+    /// As [`search_indexed`](Database::search_indexed).
+    pub fn search_with(
+        &self,
+        query: &Query,
+        index: &IndexChoice,
+    ) -> Result<(Vec<GameId>, Option<String>), IndexedError> {
+        let (ix, note) = self.index_for(query, index);
+        let ids = match &ix {
+            Some(ix) => self.search_indexed(query, ix)?,
+            None => self.search(query)?,
+        };
+        Ok((ids, note))
+    }
+
+    /// [`stats`](Database::stats) through the index [`index_for`]
+    /// chooses, with its note; an index that fails while answering is
+    /// left for a scan, the note saying why.
+    ///
+    /// # Errors
+    /// As [`stats`](Database::stats).
+    pub fn stats_with(
+        &self,
+        query: &Query,
+        options: &StatsOptions,
+        index: &IndexChoice,
+    ) -> Result<(Stats, Option<String>), QueryError> {
+        let (ix, note) = self.index_for(query, index);
+        if let Some(ix) = ix {
+            match self.stats_indexed(query, options, &ix) {
+                Ok(stats) => return Ok((stats, note)),
+                Err(e) => {
+                    let note = Some(format!("{e}; scanning every game"));
+                    return Ok((self.stats(query, options)?, note));
+                }
+            }
+        }
+        Ok((self.stats(query, options)?, note))
     }
 }
 

@@ -8,11 +8,12 @@ use othello_core::{Move, Size, Square};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use wthor_db::index::IndexChoice;
 use wthor_db::stats::StatsOptions;
 use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError};
 use wthor_format::{BoardSize, GameView};
 
-use crate::errors::{db_error, notation_error, query_error};
+use crate::errors::{db_error, indexed_error, notation_error, query_error};
 use crate::positions::{self, Columns, GameRows};
 use crate::query::{self, query_of};
 
@@ -39,6 +40,18 @@ pub struct PyDatabase {
     /// For each file of `db`, its position in `files` (game files only).
     slot: Vec<Option<usize>>,
     len: usize,
+    /// The position index queries may use (see `Database::index_for`).
+    index: IndexChoice,
+}
+
+/// A note of the index choice (an index not used, and why) as a
+/// `UserWarning`, as `wthor` says it on stderr.
+fn warn_note(py: Python<'_>, note: Option<String>) -> PyResult<()> {
+    if let Some(note) = note {
+        let text = std::ffi::CString::new(note.replace('\0', " ")).expect("no NUL left");
+        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &text, 1)?;
+    }
+    Ok(())
 }
 
 /// Opens the sources with `wthor-db`'s builder (directories not
@@ -86,6 +99,7 @@ impl PyDatabase {
             files,
             slot,
             len: start,
+            index: IndexChoice::Default,
         }
     }
 
@@ -198,8 +212,11 @@ impl PyDatabase {
         filters: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Vec<GameId>> {
         let query = query_of(method, filters)?;
-        py.detach(|| self.db.search(&query))
-            .map_err(|e| query_error(&e))
+        let (ids, note) = py
+            .detach(|| self.db.search_with(&query, &self.index))
+            .map_err(|e| indexed_error(&e))?;
+        warn_note(py, note)?;
+        Ok(ids)
     }
 
     /// Every 8x8 game as the input of [`positions::collect`].
@@ -286,13 +303,31 @@ impl PyDatabase {
     /// its release among the files opened, in its directory, or with the
     /// `players` / `tournaments` files given.
     #[new]
-    #[pyo3(signature = (path_or_paths, *, players = None, tournaments = None))]
+    ///
+    /// Queries with a position filter use the position index `wthor index
+    /// build` writes (`wthor.idx` in the directory) when it is fresh, as
+    /// `wthor search` does; `index=PATH` names another, `index=False`
+    /// never uses one. An index that cannot be used is a `UserWarning`
+    /// (the answer is the same, by a scan).
+    #[pyo3(signature = (path_or_paths, *, players = None, tournaments = None, index = None))]
     fn new(
         py: Python<'_>,
         path_or_paths: &Bound<'_, PyAny>,
         players: Option<PathBuf>,
         tournaments: Option<PathBuf>,
+        index: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyDatabase> {
+        let index = match index {
+            None => IndexChoice::Default,
+            Some(v) if v.is_instance_of::<pyo3::types::PyBool>() => {
+                if v.extract::<bool>()? {
+                    IndexChoice::Default
+                } else {
+                    IndexChoice::Never
+                }
+            }
+            Some(v) => IndexChoice::At(v.extract::<PathBuf>()?),
+        };
         let paths = paths_of(path_or_paths)?;
         let db = py
             .detach(|| open(&paths, players, tournaments))
@@ -307,7 +342,9 @@ impl PyDatabase {
                 PyErr::warn(py, &py.get_type::<PyUserWarning>(), &text, 1)?;
             }
         }
-        Ok(PyDatabase::from_db(db))
+        let mut this = PyDatabase::from_db(db);
+        this.index = index;
+        Ok(this)
     }
 
     /// The number of games (8x8 and 10x10).
@@ -380,8 +417,13 @@ impl PyDatabase {
     #[pyo3(signature = (**filters))]
     fn count(&self, py: Python<'_>, filters: Option<&Bound<'_, PyDict>>) -> PyResult<usize> {
         let query = query_of("count", filters)?;
-        py.detach(|| self.db.count(&query))
-            .map_err(|e| query_error(&e))
+        let (ix, note) = py.detach(|| self.db.index_for(&query, &self.index));
+        warn_note(py, note)?;
+        py.detach(|| match &ix {
+            Some(ix) => self.db.count_indexed(&query, ix),
+            None => Ok(self.db.count(&query)?),
+        })
+        .map_err(|e| indexed_error(&e))
     }
 
     /// Every position of the 8x8 games as a dict of equal-length NumPy
@@ -463,8 +505,10 @@ impl PyDatabase {
             query.position_filter().is_some(),
         );
         let stats = py
-            .detach(|| self.db.stats(&query, &options))
+            .detach(|| self.db.stats_with(&query, &options, &self.index))
             .map_err(|e| query_error(&e))?;
+        let (stats, note) = stats;
+        warn_note(py, note)?;
         crate::stats::to_dict(py, &stats, &parsed.player_patterns(), by_year, top)
     }
 

@@ -212,3 +212,35 @@ def test_search_and_count_match_the_cli_on_the_real_files(real_dir, cli_text, fi
     db = wthor.Database(real_dir)
     games = check_against_cli(db, cli_text, real_dir, filters)
     assert 0 < len(games) < len(db), filters
+
+
+def test_a_fresh_index_answers_position_queries_and_a_stale_one_warns(tmp_path, testdata, cli_text):
+    """The index `wthor index build` writes is used as `wthor search` uses
+    it: same answers; a stale one is a UserWarning and a scan."""
+    import shutil
+    import warnings
+
+    for f in testdata.iterdir():
+        if f.is_file() and f.suffix != ".md":
+            shutil.copy(f, tmp_path / f.name)
+    cli_text("index", "build", "--db", str(tmp_path))
+    assert (tmp_path / "wthor.idx").is_file()
+    filters = {"position_after": "f5d6c3d3"}
+    scanned = wthor.Database(tmp_path, index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        indexed = wthor.Database(tmp_path)
+        assert [g.id for g in indexed.search(**filters)] == [g.id for g in scanned.search(**filters)]
+        assert indexed.count(**filters) == scanned.count(**filters) > 0
+        assert indexed.stats(**filters) == scanned.stats(**filters)
+    # An index asked for by path that is not there.
+    missing = wthor.Database(tmp_path, index=tmp_path / "nowhere.idx")
+    with pytest.warns(UserWarning, match="nowhere.idx missing; scanning every game"):
+        assert missing.count(**filters) == scanned.count(**filters)
+    # A game file changed after the build: stale, said, and scanned.
+    with open(tmp_path / "WTH_2001.wtb", "ab") as f:
+        f.write(bytes(68))
+    changed = wthor.Database(tmp_path)
+    with pytest.warns(UserWarning, match="stale"):
+        n = changed.count(**filters)
+    assert n == wthor.Database(tmp_path, index=False).count(**filters)

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use wthor_db::index::{IndexStatus, PositionIndex, default_path};
-use wthor_db::{Database, Query};
+use wthor_db::Database;
+use wthor_db::index::{IndexChoice, IndexStatus, PositionIndex, default_path};
 
 use anyhow::Context as _;
 
@@ -78,25 +78,14 @@ impl IndexArgs {
         self.index.clone().unwrap_or_else(|| default_path(db))
     }
 
-    /// The index to answer `query`'s position filter with: `None` when the
-    /// query has no position filter, with `--no-index`, or when the index
-    /// is not fresh — then a line on stderr says why, except for a missing
-    /// index at the default path (the index is optional: its absence is
-    /// the normal case, not news).
-    pub(crate) fn for_query(&self, db: &Database, query: &Query) -> Option<PositionIndex> {
-        if self.no_index || query.position_filter().is_none() {
-            return None;
+    /// The library's index choice of these flags (see
+    /// [`Database::index_for`] for the rule).
+    pub(crate) fn choice(&self) -> IndexChoice {
+        match (&self.index, self.no_index) {
+            (_, true) => IndexChoice::Never,
+            (Some(path), false) => IndexChoice::At(path.clone()),
+            (None, false) => IndexChoice::Default,
         }
-        let path = self.path(db);
-        let why = match db.index_status(&path) {
-            IndexStatus::Fresh(ix) => return Some(ix),
-            IndexStatus::Missing if self.index.is_none() => return None,
-            IndexStatus::Missing => "missing".to_owned(),
-            IndexStatus::Stale(reason) => format!("stale: {reason}"),
-            IndexStatus::Corrupt(e) => format!("not used: {e}"),
-        };
-        eprintln!("wthor: index {} {why}; scanning every game", path.display());
-        None
     }
 }
 

@@ -40,7 +40,10 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let query = args.query.build()?;
     let db = args.db.open()?;
-    let index = args.index.for_query(&db, &query);
+    let (index, note) = db.index_for(&query, &args.index.choice());
+    if let Some(note) = note {
+        eprintln!("wthor: {note}");
+    }
     if args.count {
         let n = match &index {
             Some(ix) => db.count_indexed(&query, ix).context("searching")?,

@@ -102,16 +102,12 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         args.openings.unwrap_or(0),
         query.position_filter().is_some(),
     );
-    let stats = match args.index.for_query(&db, &query) {
-        Some(ix) => match db.stats_indexed(&query, &options, &ix) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("wthor: {e}; scanning every game");
-                db.stats(&query, &options).context("statistics")?
-            }
-        },
-        None => db.stats(&query, &options).context("statistics")?,
-    };
+    let (stats, note) = db
+        .stats_with(&query, &options, &args.index.choice())
+        .context("statistics")?;
+    if let Some(note) = note {
+        eprintln!("wthor: {note}");
+    }
     let patterns = args.query.filters().player_patterns();
     let top = (args.top != 0).then_some(args.top);
     let players = stats.players_shown(&patterns);
