@@ -414,6 +414,10 @@ pub enum ImportError {
         #[source]
         source: std::io::Error,
     },
+    /// The directory could not be listed (the database's error, kept
+    /// whole).
+    #[error(transparent)]
+    List(#[from] crate::Error),
     /// A file could not be written (see [`crate::atomic`]): it is intact.
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
@@ -450,10 +454,7 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ImportError + '_ {
 /// The newest file of `kind` in `dir` (by creation date, then size), as
 /// [`Database`](crate::Database) joins them.
 fn newest(dir: &Path, kind: FileKind) -> Result<Option<(PathBuf, Vec<u8>)>, ImportError> {
-    let paths = crate::list_files(dir, false).map_err(|e| ImportError::Io {
-        path: e.path().to_owned(),
-        source: std::io::Error::other(e.to_string()),
-    })?;
+    let paths = crate::list_files(dir, false)?;
     let mut best: Option<((CreationDate, usize), PathBuf, Vec<u8>)> = None;
     for path in paths {
         if FileKind::from_path(&path) != Some(kind) {
@@ -606,10 +607,7 @@ pub fn plan(dir: &Path, games: &[Prepared], options: &ImportOptions) -> Result<P
     let enc = options.encoding;
     let mut players = NamesChange::open(dir, NameKind::Players, enc)?;
     let mut tournaments = NamesChange::open(dir, NameKind::Tournaments, enc)?;
-    let existing = crate::list_files(dir, false).map_err(|e| ImportError::Io {
-        path: e.path().to_owned(),
-        source: std::io::Error::other(e.to_string()),
-    })?;
+    let existing = crate::list_files(dir, false)?;
     let mut files: Vec<FileChange> = Vec::new();
     let mut planned = Vec::with_capacity(games.len());
     let mut duplicates = Vec::new();
