@@ -127,6 +127,21 @@ impl Database {
         V: Fn(&mut T, GameRef<'a>) + Sync + Send,
         M: Fn(T, T) -> T + Sync + Send,
     {
+        self.par_chunks_ids(ids, &init, visit)
+            .into_iter()
+            .fold(init(), merge)
+    }
+
+    /// The games `ids` folded chunk by chunk in parallel, as
+    /// [`par_fold_ids`](Database::par_fold_ids), the accumulator of each
+    /// chunk handed back in order (for results that are concatenated in
+    /// one step rather than merged pairwise: columns of positions).
+    pub fn par_chunks_ids<'a, T, I, V>(&'a self, ids: &[GameId], init: I, visit: V) -> Vec<T>
+    where
+        T: Send,
+        I: Fn() -> T + Sync + Send,
+        V: Fn(&mut T, GameRef<'a>) + Sync + Send,
+    {
         ids.par_chunks(CHUNK)
             .map(|chunk| {
                 let mut acc = init();
@@ -135,7 +150,7 @@ impl Database {
                 }
                 acc
             })
-            .reduce(&init, &merge)
+            .collect()
     }
 
     /// The units of parallel work: `(file, games)`, in database order.

@@ -219,14 +219,14 @@ impl PyDatabase {
         Ok(ids)
     }
 
-    /// Every 8x8 game as the input of [`positions::collect`].
-    fn rows(&self) -> Vec<GameRows<'_>> {
+    /// Every 8x8 game, in database order.
+    fn ids_8x8(&self) -> Vec<GameId> {
         let mut out = Vec::with_capacity(self.len);
         for g in &self.files {
             if self.db.files()[g.file].board_size() != Some(BoardSize::Eight) {
                 continue;
             }
-            out.extend((0..g.len).map(|i| self.game_rows(GameId::new(g.file, i))));
+            out.extend((0..g.len).map(|i| GameId::new(g.file, i)));
         }
         out
     }
@@ -266,14 +266,16 @@ fn columns_dict<'py>(py: Python<'py>, c: Columns) -> PyResult<Bound<'py, PyDict>
     Ok(d)
 }
 
-/// Columns, augmented on request, built without the GIL.
+/// The columns of the games `ids`, augmented on request, built without
+/// the GIL.
 fn build<'py>(
     py: Python<'py>,
-    rows: &[GameRows<'_>],
+    db: &PyDatabase,
+    ids: &[GameId],
     augment: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let c = py.detach(|| {
-        let c = positions::collect(rows);
+        let c = positions::collect(&db.db, ids, |g| db.game_rows(g.id));
         if augment { positions::augment(&c) } else { c }
     });
     columns_dict(py, c)
@@ -455,11 +457,8 @@ impl PyDatabase {
             }
             None => None,
         };
-        let rows = match ids {
-            Some(ids) => ids.into_iter().map(|id| self.game_rows(id)).collect(),
-            None => self.rows(),
-        };
-        build(py, &rows, augment)
+        let ids = ids.unwrap_or_else(|| self.ids_8x8());
+        build(py, self, &ids, augment)
     }
 
     /// Statistics of the games matching the keyword filters (as
@@ -730,12 +729,12 @@ impl PyGame {
                 "positions() holds 8x8 positions (uint64 bitboards); this is a 10x10 game",
             ));
         }
-        let rows = [GameRows {
+        let rows = GameRows {
             view: self.view(),
             depth: self.depth,
             game: u32::try_from(self.number).unwrap_or(u32::MAX),
-        }];
-        build(py, &rows, false)
+        };
+        columns_dict(py, positions::of_game(&rows))
     }
 
     fn __repr__(&self) -> String {

@@ -28,6 +28,8 @@ use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::symmetry::Symmetry;
 use othello_core::{Board, Board8, Color, Move, Size, Square};
 use rayon::prelude::*;
+use wthor_db::scan::GameRef;
+use wthor_db::{Database, GameId};
 use wthor_format::{BoardSize, GameView};
 
 /// The `move` of a pass.
@@ -168,23 +170,32 @@ impl Columns {
     }
 }
 
-/// The rows of `games`, in the order given, built in parallel on rayon's
-/// current pool (chunks of games; the result does not depend on the
-/// number of threads).
+/// The rows of the games `ids`, in the order given, built in parallel on
+/// the database's walk over a list of games
+/// ([`Database::par_chunks_ids`]; the result does not depend on the number
+/// of threads), `rows` giving what each game needs.
 #[must_use]
-pub fn collect(games: &[GameRows<'_>]) -> Columns {
-    const CHUNK: usize = 2048;
-    let parts: Vec<Columns> = games
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut c = Columns::with_capacity(chunk.len() * 61);
-            for g in chunk {
-                c.push_game(g);
-            }
-            c
-        })
-        .collect();
+pub fn collect<'a>(
+    db: &'a Database,
+    ids: &[GameId],
+    rows: impl Fn(GameRef<'a>) -> GameRows<'a> + Sync + Send,
+) -> Columns {
+    // About 61 positions a game, in chunks of at most 256 games.
+    let capacity = 61 * ids.len().min(256);
+    let parts = db.par_chunks_ids(
+        ids,
+        || Columns::with_capacity(capacity),
+        |c, g| c.push_game(&rows(g)),
+    );
     Columns::concat(&parts)
+}
+
+/// The rows of one game.
+#[must_use]
+pub fn of_game(game: &GameRows<'_>) -> Columns {
+    let mut c = Columns::default();
+    c.push_game(game);
+    c
 }
 
 /// The 8 symmetric images of every row: 8 blocks of `columns.len()` rows,
