@@ -20,7 +20,6 @@ mod commands;
 mod cpu_time;
 mod db_args;
 mod draw;
-mod follow;
 mod game;
 mod help;
 mod interrupt;
