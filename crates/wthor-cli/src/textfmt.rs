@@ -2,7 +2,9 @@
 //! (one reader and one writer per format): the values of `--format`, and
 //! the CSV fields of the CLI's own small tables.
 
-pub(crate) use wthor_db::text::{ExportCounts, ExportOptions, Format, export};
+pub(crate) use wthor_db::text::{
+    ExportCounts, ExportOptions, Format, check_empties, export, export_file,
+};
 
 /// The readers of `wthor import` (and `convert`'s names files).
 pub(crate) mod read {

@@ -76,24 +76,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         .open_with_options(&[], open_options(args.encoding.as_deref())?)?;
     let ids = db.search(&query)?;
     if let Some(empties) = args.empties {
-        // The most empty squares a game selected can have.
-        let most = ids
-            .iter()
-            .filter_map(|&id| db.file_of(id)?.board_size())
-            .map(|s| {
-                if s == wthor_format::BoardSize::Ten {
-                    96
-                } else {
-                    60
-                }
-            })
-            .max()
-            .unwrap_or(60);
-        if empties > most {
-            anyhow::bail!(
-                "--empties {empties}: the games selected have at most {most} empty squares"
-            );
-        }
+        textfmt::check_empties(&db, &ids, empties)
+            .with_context(|| format!("--empties {empties}"))?;
     }
     let options = ExportOptions {
         format,
@@ -112,9 +96,7 @@ pub(crate) fn write_export(
     out: &mut dyn Write,
 ) -> anyhow::Result<ExportCounts> {
     match output {
-        Some(path) => Ok(wthor_db::atomic::write_with(path, |w| {
-            textfmt::export(db, ids, options, w)
-        })?),
+        Some(path) => Ok(textfmt::export_file(db, ids, options, path)?),
         None => Ok(textfmt::export(db, ids, options, out)?),
     }
 }

@@ -227,6 +227,53 @@ pub fn export(
     Ok(total)
 }
 
+/// Writes the games `ids` of `db` in the format to the file `path`
+/// atomically ([`crate::atomic::write_with`]: the file is whole or not
+/// written); what [`export`] returns.
+///
+/// # Errors
+/// The step of the atomic write that failed, naming `path`.
+pub fn export_file(
+    db: &Database,
+    ids: &[GameId],
+    options: &ExportOptions,
+    path: &Path,
+) -> Result<ExportCounts, crate::atomic::WriteError> {
+    crate::atomic::write_with(path, |w| export(db, ids, options, w))
+}
+
+/// Positions asked for at more empty squares than any game selected has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the games selected have at most {most} empty squares")]
+pub struct EmptiesError {
+    /// The empties asked for.
+    pub asked: u8,
+    /// The most empty squares a game selected can have: 60 (8x8), 96
+    /// (10x10).
+    pub most: u8,
+}
+
+/// Checks the empties of an OBF export against the games `ids` (60 empty
+/// squares at most on 8x8, 96 on 10x10; 60 when no game is selected).
+///
+/// # Errors
+/// [`EmptiesError`] when `empties` is more than any game can have.
+pub fn check_empties(db: &Database, ids: &[GameId], empties: u8) -> Result<(), EmptiesError> {
+    let most = ids
+        .iter()
+        .filter_map(|&id| db.file_of(id)?.board_size())
+        .map(|s| if s == BoardSize::Ten { 96 } else { 60 })
+        .max()
+        .unwrap_or(60);
+    if empties > most {
+        return Err(EmptiesError {
+            asked: empties,
+            most,
+        });
+    }
+    Ok(())
+}
+
 /// A number's decimal digits in `buf`.
 #[inline]
 pub(crate) fn digits(n: u32, buf: &mut [u8; 10]) -> &[u8] {
