@@ -168,6 +168,44 @@ class Database:
         ``position_after``, ``as_played`` without ``opening``),
         ``TypeError`` for an unknown keyword or a value of the wrong type.
         """
+    def export(
+        self,
+        path: StrPath,
+        format: Optional[Literal["csv", "jsonl", "ggf", "transcript", "txt", "obf"]] = None,
+        *,
+        empties: Optional[int] = None,
+        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
+        black: Optional[str] = None,
+        white: Optional[str] = None,
+        exact: bool = False,
+        program: bool = False,
+        human: bool = False,
+        tournament: Optional[str] = None,
+        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
+        result: Optional[Literal["black", "white", "draw"]] = None,
+        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
+        opening: Optional[str] = None,
+        as_played: bool = False,
+        position: Union[str, Board, None] = None,
+        position_after: Optional[str] = None,
+        size: int = 8,
+        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
+        limit: Optional[int] = None,
+    ) -> Dict[str, int]:
+        """Writes the games ``search`` with the same filters finds (all by
+        default, in its order) to ``path`` in a text format: ``format``,
+        else the extension of ``path`` (``.csv .jsonl .ggf .txt .obf``).
+        The bytes ``wthor export -o PATH`` writes for the same filters
+        (the same library writes them), written whole or not at all (a
+        temporary file renamed over ``path``). ``empties``: OBF positions
+        at that many empty squares (default each file's depth). Returns
+        ``{"written", "bad_moves", "short"}``: games (positions) written,
+        games written up to a move that is no square or illegal (skipped
+        in OBF), OBF games ending before the position (skipped). Raises
+        ``ValueError`` for an unknown format or ``empties`` beyond every
+        game, ``OSError`` when the file cannot be written, and as
+        ``search`` for the filters."""
     def count(
         self,
         *,
@@ -528,3 +566,18 @@ def solve(
     move only (faster). Raises ``NotationError`` for bad OBF, ``ValueError``
     for a 10x10 position.
     """
+
+def read_games(path: StrPath, *, errors: Literal["raise", "skip"] = "raise") -> List[Dict[str, object]]:
+    """The games of a text file, read as ``wthor import`` reads its inputs
+    (by the extension: ``.ggf``, ``.jsonl``, ``.csv`` — ours, the Japanese
+    article's, eOthello's —, a WTHOR ``.wtb``; otherwise transcripts,
+    Logistello or Egaroucid lines). Each game is a dict: ``moves`` (square
+    names, ``"pa"`` for a pass written in the input), ``transcript``,
+    ``black``, ``white`` (``"?"`` when the input has none),
+    ``tournament``, ``year``, ``score`` (black's discs), ``winner`` (1, 0,
+    -1), ``theoretical_score`` and ``depth``, ``line`` (from 1; the record
+    from 0 for a WTHOR file); None where the input does not tell. A line
+    that is no game raises ``NotationError`` naming the file and line,
+    unless ``errors="skip"``; ``OSError`` when the file cannot be read.
+    The GGF date rule is the CLI's (``2003.12.15…``, ``2014-02-21…``, Unix
+    seconds)."""

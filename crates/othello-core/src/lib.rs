@@ -8,11 +8,10 @@
 //! * The [`Board`] trait, written once for both sizes, with the bitboard
 //!   boards [`Board8`] and [`Board10`] (raw kernels in [`bitboard8`] and
 //!   [`bitboard10`]) and the plain-array reference boards of [`mailbox`].
-//! * [`notation`]: OBF positions and move transcripts; WTHOR move bytes and
-//!   algebraic names are on [`Square`].
+//! * [`notation`]: OBF positions and move transcripts (colour-signed ones
+//!   too); WTHOR move bytes and algebraic names are on [`Square`]. GGF and
+//!   the other text formats of games are `wthor_db::text`'s.
 //! * [`symmetry`]: the 8 symmetries of the square board.
-//! * [`textgame`]: game records of other programs (GGF, colour-signed
-//!   transcripts) read to moves.
 //! * [`replay`]: a recorded game replayed with implicit passes, to a typed
 //!   report (illegal move and why, finished or not, the WTHOR-rule score).
 //! * [`perft`]: leaf counts of the game tree, sequential or with rayon.
@@ -65,7 +64,6 @@ pub mod replay;
 pub mod solver;
 pub mod square;
 pub mod symmetry;
-pub mod textgame;
 
 pub use bitboard::Bitboard;
 pub use board::{Board, Board8, Board10, IllegalReason, PlayError, PositionError};

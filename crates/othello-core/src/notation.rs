@@ -7,8 +7,12 @@
 //! * **Transcripts**: square names one after the other (`f5d6c3`), any case,
 //!   optionally separated by spaces, commas or dots; a pass is written `pa`,
 //!   `ps`, `pass` or `--` (any case). [`parse_transcript`] reads them,
-//!   [`write_transcript`] writes squares in lower case and passes as `pa`.
-//!   Passes may be left out: replay inserts them where forced.
+//!   [`write_transcript`] (and [`push_transcript`], the one writer under
+//!   it) writes squares in lower case and passes as `pa`. Passes may be
+//!   left out: replay inserts them where forced.
+//!   [`parse_signed_transcript`] reads Logistello's colour-signed
+//!   transcripts (`+d3-c3…`). GGF games and the other text formats of
+//!   games are `wthor_db::text`'s.
 
 use core::fmt;
 
@@ -243,12 +247,82 @@ pub fn parse_transcript(text: &str, size: Size) -> Result<Vec<Move>, TranscriptE
 /// separators (`f5d6c3pa…`).
 #[must_use]
 pub fn write_transcript(moves: &[Move], size: Size) -> String {
-    use fmt::Write;
-    let mut s = String::with_capacity(moves.len() * 2);
+    let mut out = Vec::with_capacity(moves.len() * 2);
+    push_transcript(&mut out, moves.iter().copied(), size);
+    String::from_utf8(out).expect("square names are ASCII")
+}
+
+/// Appends moves to `out` as [`write_transcript`] writes them: the one
+/// transcript writer (exports write WTHOR games through it, a move at a
+/// time, without allocating).
+///
+/// ```
+/// use othello_core::notation::push_transcript;
+/// use othello_core::{Move, Size, Square};
+///
+/// let mut out = b"moves: ".to_vec();
+/// let j10 = Square::parse("j10", Size::Ten).unwrap();
+/// push_transcript(&mut out, [Move::Play(j10), Move::Pass], Size::Ten);
+/// assert_eq!(out, b"moves: j10pa");
+/// ```
+pub fn push_transcript(out: &mut Vec<u8>, moves: impl IntoIterator<Item = Move>, size: Size) {
     for m in moves {
-        let _ = write!(s, "{}", m.name(size));
+        match m {
+            Move::Pass => out.extend_from_slice(b"pa"),
+            Move::Play(sq) => {
+                out.push(b'a' + sq.col(size));
+                let row = sq.row(size) + 1;
+                if row >= 10 {
+                    out.push(b'0' + row / 10);
+                }
+                out.push(b'0' + row % 10);
+            }
+        }
     }
-    s
+}
+
+/// Reads a transcript whose moves carry their colour, `+d3-c3+c4…`
+/// (`+` black, `-` white; Logistello's `logbook.gam`): two moves of one
+/// colour in a row get the other side's pass between them, so that
+/// replaying the moves checks the colours too. Text after the moves
+/// (`: -04 10`) must be cut off by the caller.
+///
+/// ```
+/// use othello_core::notation::parse_signed_transcript;
+/// use othello_core::{Move, Size};
+///
+/// let moves = parse_signed_transcript("+d3-c3+c4-b1-g1+h1", Size::Eight).unwrap();
+/// assert_eq!(moves[4], Move::Pass); // black passed between -b1 and -g1
+/// assert_eq!(moves.len(), 7);
+/// ```
+///
+/// # Errors
+/// [`TranscriptError`] for a token that is no square.
+pub fn parse_signed_transcript(text: &str, size: Size) -> Result<Vec<Move>, TranscriptError> {
+    let mut moves = Vec::with_capacity(text.len() / 3 + 2);
+    let mut expected = Color::Black;
+    let mut offset = 0;
+    for part in text.split_inclusive(['+', '-']) {
+        // Each part is "<square><next sign>" or the leading sign alone.
+        let body = part.trim_end_matches(['+', '-']);
+        let sign = part.as_bytes().last().copied();
+        if !body.trim().is_empty() {
+            let parsed =
+                parse_transcript(body, size).map_err(|e| e.shifted(offset, moves.len()))?;
+            moves.extend(parsed);
+        }
+        offset += part.len();
+        let color = match sign {
+            Some(b'+') => Color::Black,
+            Some(b'-') => Color::White,
+            _ => continue,
+        };
+        if color != expected {
+            moves.push(Move::Pass);
+        }
+        expected = color.other();
+    }
+    Ok(moves)
 }
 
 #[cfg(test)]
@@ -294,5 +368,28 @@ mod tests {
         assert!(parse_transcript("i1a10", Size::Ten).is_ok());
         assert!(parse_transcript("f", Size::Eight).is_err());
         assert!(parse_transcript("", Size::Eight).unwrap().is_empty());
+        // The writer names every square as the square's own name does.
+        for size in [Size::Eight, Size::Ten] {
+            let all: Vec<Move> = (0..size.squares() as u8)
+                .map(|i| Move::Play(Square::new_unchecked(i)))
+                .chain([Move::Pass])
+                .collect();
+            let named: String = all.iter().map(|m| m.name(size).to_string()).collect();
+            assert_eq!(write_transcript(&all, size), named);
+        }
+    }
+
+    #[test]
+    fn signed_transcripts_insert_passes() {
+        use crate::replay::replay_moves;
+        let moves = parse_signed_transcript("+d3-c3+c4", Size::Eight).unwrap();
+        assert_eq!(moves.len(), 3);
+        assert!(replay_moves::<Board8>(&moves).is_legal());
+        let e = parse_signed_transcript("+d3-z3", Size::Eight).unwrap_err();
+        assert_eq!(e.position(), 4);
+        // A wrong sign shows as an illegal pass on replay.
+        let moves = parse_signed_transcript("+f5+d6", Size::Eight).unwrap();
+        assert_eq!(moves[1], Move::Pass);
+        assert!(!replay_moves::<Board8>(&moves).is_legal());
     }
 }

@@ -19,7 +19,6 @@ use clap::{CommandFactory as _, Parser, Subcommand};
 mod commands;
 mod cpu_time;
 mod db_args;
-mod follow;
 mod game;
 mod help;
 mod interrupt;

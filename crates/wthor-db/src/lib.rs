@@ -38,6 +38,9 @@
 //!   kept), theoretical scores solved, files written atomically.
 //! * **Verify** ([`verify`], [`cache`]): the solver checks of theoretical
 //!   scores and puzzles, and their persistent cache.
+//! * **Text** ([`text`]): the text formats of games (CSV, JSON Lines,
+//!   GGF, transcripts, OBF), one writer and one reader each:
+//!   [`text::export`] and [`text::read::read_input`].
 //! * **Writing** ([`atomic`]): every file written whole or not at all
 //!   (temporary file, sync, rename), errors naming the target.
 //!
@@ -89,6 +92,7 @@ pub mod position_line;
 pub mod query;
 pub mod scan;
 pub mod stats;
+pub mod text;
 pub mod verify;
 
 pub use check::{CheckSummary, Counts, FileCheck, Finding, GameCheck};

@@ -11,6 +11,8 @@ mod query;
 mod real;
 #[path = "db/stats.rs"]
 mod stats;
+#[path = "db/text.rs"]
+mod text;
 
 use wthor_db::{Database, OpenOptions};
 use wthor_format::{BoardSize, Game, Header, write_game_file};

@@ -414,6 +414,41 @@ impl PyDatabase {
         Ok(ids.into_iter().map(|id| self.game(id)).collect())
     }
 
+    /// Writes the games matching every keyword filter (as `search`; all
+    /// by default) to the file `path` in a text format: `format` (`"csv"`,
+    /// `"jsonl"`, `"ggf"`, `"transcript"` or `"txt"`, `"obf"`), else the
+    /// extension of `path`; `empties` for OBF (default each file's
+    /// depth). The bytes `wthor export -o PATH` writes for the same
+    /// filters, written as it writes them (a temporary file renamed over
+    /// `path`). Returns the counts: `written`, `bad_moves` (games written
+    /// up to a move that is no square or illegal; skipped in OBF),
+    /// `short` (OBF: games ending before the position; skipped).
+    #[pyo3(signature = (path, format = None, *, empties = None, **filters))]
+    fn export<'py>(
+        &self,
+        py: Python<'py>,
+        path: PathBuf,
+        format: Option<&str>,
+        empties: Option<u8>,
+        filters: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let format = crate::text::format_of(&path, format)?;
+        let ids = self.find(py, "export", filters)?;
+        if let Some(e) = empties {
+            wthor_db::text::check_empties(&self.db, &ids, e)
+                .map_err(|err| PyValueError::new_err(format!("empties={e}: {err}")))?;
+        }
+        let options = wthor_db::text::ExportOptions { format, empties };
+        let counts = py
+            .detach(|| wthor_db::text::export_file(&self.db, &ids, &options, &path))
+            .map_err(|e| crate::errors::write_error(&e))?;
+        let d = PyDict::new(py);
+        d.set_item("written", counts.written)?;
+        d.set_item("bad_moves", counts.bad_moves)?;
+        d.set_item("short", counts.short)?;
+        Ok(d)
+    }
+
     /// The number of games matching every keyword filter (as `search`;
     /// `limit` caps it). Counted in parallel, without the GIL.
     #[pyo3(signature = (**filters))]

@@ -9,6 +9,9 @@
 //! | filters that exclude each other (`wthor_db::query::FiltersError`) | `ValueError` |
 //! | a query's OBF or transcript (`FiltersError::Text`) | `wthor.NotationError`, or `wthor.IllegalMoveError` for a move that cannot be played |
 //! | a folder without any game file (`wthor_db::Error::NoGameFiles`) | `wthor.WthorError` |
+//! | a text input that cannot be read (`wthor_db::text::read::ReadError`) | as its I/O or database error, else `wthor.WthorError` |
+//! | a line of a text input that is no game (`LineError`) | `wthor.NotationError`, naming the file and line |
+//! | an export that cannot be written (`wthor_db::atomic::WriteError`) | the `OSError` of its cause, as for I/O |
 //! | a query that cannot run (`wthor_db::QueryError`: empty range, more than two players, unknown sort key) | `wthor.WthorError` |
 //!
 //! `wthor.WthorError` (a `ValueError`) is the base of the `wthor` exceptions.
@@ -55,17 +58,22 @@ fn message(e: &(dyn std::error::Error + 'static)) -> String {
     wthor_db::message(e)
 }
 
+/// The `OSError` subclass of an I/O error's kind.
+fn os_error(kind: ErrorKind, text: String) -> PyErr {
+    match kind {
+        ErrorKind::NotFound => PyFileNotFoundError::new_err(text),
+        ErrorKind::PermissionDenied => PyPermissionError::new_err(text),
+        ErrorKind::IsADirectory => PyIsADirectoryError::new_err(text),
+        ErrorKind::NotADirectory => PyNotADirectoryError::new_err(text),
+        _ => PyOSError::new_err(text),
+    }
+}
+
 /// A database error as a Python exception.
 pub(crate) fn db_error(py: Python<'_>, e: &wthor_db::Error) -> PyErr {
     let text = message(e);
     match e {
-        wthor_db::Error::Io { source, .. } => match source.kind() {
-            ErrorKind::NotFound => PyFileNotFoundError::new_err(text),
-            ErrorKind::PermissionDenied => PyPermissionError::new_err(text),
-            ErrorKind::IsADirectory => PyIsADirectoryError::new_err(text),
-            ErrorKind::NotADirectory => PyNotADirectoryError::new_err(text),
-            _ => PyOSError::new_err(text),
-        },
+        wthor_db::Error::Io { source, .. } => os_error(source.kind(), text),
         wthor_db::Error::Format { path, source } => {
             let err = FormatError::new_err(text);
             let value = err.value(py);
@@ -78,6 +86,21 @@ pub(crate) fn db_error(py: Python<'_>, e: &wthor_db::Error) -> PyErr {
         }
         _ => WthorError::new_err(text),
     }
+}
+
+/// A text input that cannot be read.
+pub(crate) fn read_error(py: Python<'_>, e: &wthor_db::text::read::ReadError) -> PyErr {
+    use wthor_db::text::read::ReadError;
+    match e {
+        ReadError::Db(e) => db_error(py, e),
+        ReadError::Io { source, .. } => os_error(source.kind(), message(e)),
+        _ => WthorError::new_err(message(e)),
+    }
+}
+
+/// A file that cannot be written.
+pub(crate) fn write_error(e: &wthor_db::atomic::WriteError) -> PyErr {
+    os_error(e.cause.kind(), message(e))
 }
 
 /// A notation error (OBF, transcript, square, game identity).

@@ -13,7 +13,9 @@
 //! - [`query`]: the keyword filters of `search`, `count`, `positions` and
 //!   `stats` as a `wthor_db::Query`;
 //! - [`stats`]: `wthor-db`'s statistics as dicts and lists;
-//! - [`board`]: `wthor.Board` and `wthor.solve`.
+//! - [`board`]: `wthor.Board` and `wthor.solve`;
+//! - [`text`]: `wthor.read_games` and the format of `Database.export`,
+//!   through `wthor_db::text` (the CLI's `export` and `import`).
 //!
 //! Opening, game identities (`"2001:5"`), the names joined to games and the
 //! queries are `wthor-db`'s (`DatabaseBuilder`, `Database::game_name` and
@@ -32,6 +34,7 @@ pub mod errors;
 pub mod positions;
 pub mod query;
 pub mod stats;
+pub mod text;
 
 /// The `wthor` module.
 #[pymodule]
@@ -52,6 +55,7 @@ fn wthor_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PyBoard>()?;
     m.add_class::<board::PySolution>()?;
     m.add_function(wrap_pyfunction!(board::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(text::read_games, m)?)?;
     m.add("PASS", positions::PASS)?;
     m.add("NO_SCORE", positions::NO_SCORE)?;
     Ok(())

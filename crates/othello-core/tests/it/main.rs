@@ -26,5 +26,5 @@ pub(crate) fn wthor_data() -> Option<PathBuf> {
 mod differential;
 mod perft;
 mod replay;
+mod signed;
 mod solver;
-mod textgame;

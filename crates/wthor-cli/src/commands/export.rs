@@ -1,6 +1,6 @@
 //! `wthor export [filters] --format F [-o FILE]`: the games of a database
-//! in a text format (CSV, JSON Lines, GGF, transcripts, OBF; see
-//! [`crate::textfmt`]).
+//! in a text format (CSV, JSON Lines, GGF, transcripts, OBF; written by
+//! [`wthor_db::text`]).
 //!
 //! The games are those the filters select (all by default), in database
 //! order unless `--sort`. Without `-o` they go to standard output; with it,
@@ -17,7 +17,7 @@ use wthor_db::{Database, GameId, OpenOptions};
 
 use crate::db_args::DbArgs;
 use crate::query_args::QueryArgs;
-use crate::textfmt::{self, ExportCounts, ExportOptions, Format};
+use crate::textfmt::{self, ExportCounts, ExportOptions, Format, FormatArg};
 
 /// Arguments of `wthor export`.
 #[derive(Debug, clap::Args)]
@@ -30,7 +30,7 @@ pub(crate) struct Args {
     /// The format (default: from the extension of -o; CSV on standard
     /// output).
     #[arg(long, value_enum)]
-    format: Option<Format>,
+    format: Option<FormatArg>,
     /// The file to write (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -60,7 +60,7 @@ pub(crate) fn open_options(encoding: Option<&str>) -> anyhow::Result<OpenOptions
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let format = match (args.format, &args.output) {
-        (Some(f), _) => f,
+        (Some(f), _) => f.into(),
         (None, Some(path)) => Format::from_path(path).with_context(|| {
             format!(
                 "{}: give --format, or an extension .csv, .jsonl, .ggf, .txt or .obf",
@@ -76,24 +76,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         .open_with_options(&[], open_options(args.encoding.as_deref())?)?;
     let ids = db.search(&query)?;
     if let Some(empties) = args.empties {
-        // The most empty squares a game selected can have.
-        let most = ids
-            .iter()
-            .filter_map(|&id| db.file_of(id)?.board_size())
-            .map(|s| {
-                if s == wthor_format::BoardSize::Ten {
-                    96
-                } else {
-                    60
-                }
-            })
-            .max()
-            .unwrap_or(60);
-        if empties > most {
-            anyhow::bail!(
-                "--empties {empties}: the games selected have at most {most} empty squares"
-            );
-        }
+        textfmt::check_empties(&db, &ids, empties)
+            .with_context(|| format!("--empties {empties}"))?;
     }
     let options = ExportOptions {
         format,
@@ -112,9 +96,7 @@ pub(crate) fn write_export(
     out: &mut dyn Write,
 ) -> anyhow::Result<ExportCounts> {
     match output {
-        Some(path) => Ok(wthor_db::atomic::write_with(path, |w| {
-            textfmt::export(db, ids, options, w)
-        })?),
+        Some(path) => Ok(textfmt::export_file(db, ids, options, path)?),
         None => Ok(textfmt::export(db, ids, options, out)?),
     }
 }

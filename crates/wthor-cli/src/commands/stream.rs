@@ -27,8 +27,8 @@ use othello_core::{Move, Size};
 use wthor_db::position_line::{GamePositions, game_positions};
 
 use crate::db_args::DbArgs;
-use crate::follow::{Followed, read_followed};
 use crate::game::{GameArg, positions, resolve_game};
+use wthor_db::text::follow::{Followed, read_followed};
 
 /// Arguments of `wthor stream`.
 #[derive(Debug, clap::Args)]

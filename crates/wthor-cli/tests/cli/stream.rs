@@ -179,6 +179,26 @@ fn follow_a_ggf_game_written_in_steps() {
     assert!(rest.is_empty(), "{rest:?}");
 }
 
+/// `stream --follow` reads GGF with the reader of `import`: one date rule,
+/// Unix seconds included (it gave no year before).
+#[test]
+fn follow_a_ggf_game_dated_in_unix_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("unix.ggf");
+    // 1071516798 is 2003-12-15.
+    append(
+        &path,
+        "(;GM[Othello]DT[1071516798]PB[Ann]PW[Bo]TY[8]B[f5];)",
+    );
+    let mut f = Follower::start(&path, &["--timeout", "120"]);
+    let got = f.next(2);
+    assert_eq!(names(&got), ["start", "f5"]);
+    assert!(got.iter().all(|l| l.year == Some(2003)), "{got:?}");
+    let (code, err, rest) = f.finish();
+    assert_eq!((code, err.as_str()), (Some(0), ""));
+    assert!(rest.is_empty(), "{rest:?}");
+}
+
 #[test]
 fn follow_stops_at_the_end_of_the_game_an_illegal_move_or_a_rewrite() {
     let dir = tempfile::tempdir().unwrap();

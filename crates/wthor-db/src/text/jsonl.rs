@@ -4,9 +4,12 @@
 
 use std::io::Write as _;
 
-use wthor_db::{Database, NameRef};
+use crate::{Database, NameRef};
 
-use super::{ExportCounts, MoveNames, Row, digits};
+use othello_core::notation::push_transcript;
+use othello_core::{Move, Square};
+
+use super::{ExportCounts, Row, core_size, digits};
 
 fn string(out: &mut Vec<u8>, s: &str) {
     serde_json::to_writer(&mut *out, s).expect("writing JSON to memory");
@@ -26,12 +29,7 @@ fn number(out: &mut Vec<u8>, key: &str, n: u32) {
 }
 
 /// Writes one object and its newline.
-pub(crate) fn write_row(
-    row: &Row<'_>,
-    db: &Database,
-    names: &MoveNames,
-    out: &mut Vec<u8>,
-) -> ExportCounts {
+pub(crate) fn write_row(row: &Row<'_>, db: &Database, out: &mut Vec<u8>) -> ExportCounts {
     out.extend_from_slice(b"{\"game\":\"");
     // The identity is a label and a number: escape the label as a string.
     let start = out.len();
@@ -65,14 +63,21 @@ pub(crate) fn write_row(
     );
     number(out, ",\"depth\":", row.depth.into());
     out.extend_from_slice(b",\"transcript\":\"");
-    let complete = names.write_transcript(&row.game, out);
+    let complete = super::transcript::write_wthor(&row.game, out);
     out.extend_from_slice(b"\",\"moves\":[");
-    for (i, m) in names.moves(&row.game).enumerate() {
+    let size = core_size(row.size);
+    let squares = row
+        .game
+        .moves_raw()
+        .iter()
+        .take_while(|&&b| b != 0)
+        .map_while(|&b| Square::from_wthor(b, size));
+    for (i, sq) in squares.enumerate() {
         if i > 0 {
             out.push(b',');
         }
         out.push(b'"');
-        out.extend_from_slice(m.as_bytes());
+        push_transcript(out, [Move::Play(sq)], size);
         out.push(b'"');
     }
     out.extend_from_slice(b"]}\n");

@@ -1,6 +1,9 @@
-//! The text formats of export and import: CSV, JSON Lines, GGF,
-//! transcripts and OBF. Only the binary knows output formats; the library
-//! gives games, names and positions.
+//! The text formats of games: CSV, JSON Lines, GGF, transcripts and OBF,
+//! one writer and one reader each (a module per format holds its writer;
+//! [`read`] reads every input of an import, [`follow`] a file still being
+//! written). `wthor export`, `wthor convert`, `wthor import`, `wthor stream
+//! --follow` and Python's `Database.export` / `wthor.read_games` all go
+//! through here; nothing prints.
 //!
 //! Export writes games in parallel chunks (rayon), each chunk into its own
 //! pre-sized buffer, in database order; a game's fields are borrowed (names
@@ -10,24 +13,25 @@
 use std::io::Write;
 use std::path::Path;
 
-use othello_core::{Size, Square};
+use crate::{Database, GameId, NameRef};
+use othello_core::Size;
 use rayon::prelude::*;
-use wthor_db::{Database, GameId, NameRef};
 use wthor_format::{BoardSize, GameView};
 
-pub(crate) mod csv;
-pub(crate) mod ggf;
-pub(crate) mod jsonl;
-pub(crate) mod obf;
-pub(crate) mod read;
-pub(crate) mod transcript;
+pub mod csv;
+pub mod follow;
+pub mod ggf;
+pub mod jsonl;
+pub mod obf;
+pub mod read;
+pub mod transcript;
 
 /// Games per unit of parallel work.
 const CHUNK: usize = 2048;
 
 /// A text format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Format {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
     /// RFC 4180 CSV, UTF-8, a header line then one row per game.
     Csv,
     /// JSON Lines: one object per game.
@@ -42,13 +46,29 @@ pub(crate) enum Format {
 
 impl Format {
     /// The format of a file name's extension (`.csv .jsonl .ggf .txt .obf`).
-    pub(crate) fn from_path(path: &Path) -> Option<Format> {
+    #[must_use]
+    pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         Some(match ext.as_str() {
             "csv" => Format::Csv,
             "jsonl" => Format::Jsonl,
             "ggf" => Format::Ggf,
             "txt" => Format::Transcript,
+            "obf" => Format::Obf,
+            _ => return None,
+        })
+    }
+
+    /// The format of a name, as the CLI's `--format` and Python's
+    /// `format=` spell it: `csv`, `jsonl`, `ggf`, `transcript` (or `txt`),
+    /// `obf`, any case.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Format> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "csv" => Format::Csv,
+            "jsonl" => Format::Jsonl,
+            "ggf" => Format::Ggf,
+            "transcript" | "txt" => Format::Transcript,
             "obf" => Format::Obf,
             _ => return None,
         })
@@ -67,79 +87,33 @@ pub(crate) struct Row<'a> {
     pub(crate) white: NameRef<'a>,
 }
 
-/// The names of the moves bytes of both sizes, built once.
-pub(crate) struct MoveNames {
-    eight: Vec<Option<String>>,
-    ten: Vec<Option<String>>,
-}
-
-impl MoveNames {
-    pub(crate) fn new() -> MoveNames {
-        let table = |size: Size| {
-            (0..=255u8)
-                .map(|b| Square::from_wthor(b, size).map(|s| s.name(size).to_string()))
-                .collect()
-        };
-        MoveNames {
-            eight: table(Size::Eight),
-            ten: table(Size::Ten),
-        }
-    }
-
-    /// The name of a move byte (`None` for 0 and bytes off the board).
-    #[inline]
-    pub(crate) fn get(&self, byte: u8, size: BoardSize) -> Option<&str> {
-        let t = match size {
-            BoardSize::Eight => &self.eight,
-            BoardSize::Ten => &self.ten,
-        };
-        t[usize::from(byte)].as_deref()
-    }
-
-    /// The names of a game's moves, up to the first 0 or bad byte.
-    pub(crate) fn moves<'m>(&'m self, game: &GameView<'m>) -> impl Iterator<Item = &'m str> + 'm {
-        let size = game.board_size();
-        game.moves_raw()
-            .iter()
-            .take_while(|&&b| b != 0)
-            .map_while(move |&b| self.get(b, size))
-    }
-
-    /// Writes a game's transcript; returns false when a bad byte stopped it.
-    #[inline]
-    pub(crate) fn write_transcript(&self, game: &GameView<'_>, out: &mut Vec<u8>) -> bool {
-        let size = game.board_size();
-        for &b in game.moves_raw() {
-            if b == 0 {
-                return true;
-            }
-            match self.get(b, size) {
-                Some(name) => out.extend_from_slice(name.as_bytes()),
-                None => return false,
-            }
-        }
-        true
+/// The board size of `othello-core` for a file's.
+pub(crate) fn core_size(size: BoardSize) -> Size {
+    match size {
+        BoardSize::Eight => Size::Eight,
+        BoardSize::Ten => Size::Ten,
     }
 }
 
 /// Options of an export.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ExportOptions {
-    pub(crate) format: Format,
+pub struct ExportOptions {
+    /// The format.
+    pub format: Format,
     /// OBF: the empties of the positions (default each file's depth).
-    pub(crate) empties: Option<u8>,
+    pub empties: Option<u8>,
 }
 
 /// What an export wrote, and what it could not.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct ExportCounts {
+pub struct ExportCounts {
     /// Games (or positions) written.
-    pub(crate) written: usize,
+    pub written: usize,
     /// Games whose moves stop at a byte that is no square (written up to
     /// it; skipped in OBF).
-    pub(crate) bad_moves: usize,
+    pub bad_moves: usize,
     /// OBF: games that end before the position asked for (skipped).
-    pub(crate) short: usize,
+    pub short: usize,
 }
 
 impl std::ops::AddAssign for ExportCounts {
@@ -154,16 +128,15 @@ impl std::ops::AddAssign for ExportCounts {
 fn write_row(
     row: &Row<'_>,
     db: &Database,
-    names: &MoveNames,
     options: &ExportOptions,
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) -> ExportCounts {
     match options.format {
-        Format::Csv => csv::write_row(row, db, names, scratch, out),
-        Format::Jsonl => jsonl::write_row(row, db, names, out),
-        Format::Ggf => ggf::write_row(row, names, out),
-        Format::Transcript => transcript::write_row(row, names, out),
+        Format::Csv => csv::write_row(row, db, scratch, out),
+        Format::Jsonl => jsonl::write_row(row, db, out),
+        Format::Ggf => ggf::write_row(row, out),
+        Format::Transcript => transcript::write_row(row, out),
         Format::Obf => obf::write_row(row, db, options.empties, out),
     }
 }
@@ -211,13 +184,12 @@ const BATCH: usize = 16;
 ///
 /// # Errors
 /// When `out` fails.
-pub(crate) fn export(
+pub fn export(
     db: &Database,
     ids: &[GameId],
     options: &ExportOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<ExportCounts> {
-    let names = MoveNames::new();
     // Decode every names table once, before the threads race for it.
     for f in 0..db.files().len() {
         let _ = db.names(f);
@@ -240,7 +212,7 @@ pub(crate) fn export(
                 let mut counts = ExportCounts::default();
                 for &id in *chunk {
                     if let Some(r) = row(db, id) {
-                        counts += write_row(&r, db, &names, options, &mut scratch, out);
+                        counts += write_row(&r, db, options, &mut scratch, out);
                     }
                 }
                 csv::finish(&mut scratch, out);
@@ -253,6 +225,53 @@ pub(crate) fn export(
         }
     }
     Ok(total)
+}
+
+/// Writes the games `ids` of `db` in the format to the file `path`
+/// atomically ([`crate::atomic::write_with`]: the file is whole or not
+/// written); what [`export`] returns.
+///
+/// # Errors
+/// The step of the atomic write that failed, naming `path`.
+pub fn export_file(
+    db: &Database,
+    ids: &[GameId],
+    options: &ExportOptions,
+    path: &Path,
+) -> Result<ExportCounts, crate::atomic::WriteError> {
+    crate::atomic::write_with(path, |w| export(db, ids, options, w))
+}
+
+/// Positions asked for at more empty squares than any game selected has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the games selected have at most {most} empty squares")]
+pub struct EmptiesError {
+    /// The empties asked for.
+    pub asked: u8,
+    /// The most empty squares a game selected can have: 60 (8x8), 96
+    /// (10x10).
+    pub most: u8,
+}
+
+/// Checks the empties of an OBF export against the games `ids` (60 empty
+/// squares at most on 8x8, 96 on 10x10; 60 when no game is selected).
+///
+/// # Errors
+/// [`EmptiesError`] when `empties` is more than any game can have.
+pub fn check_empties(db: &Database, ids: &[GameId], empties: u8) -> Result<(), EmptiesError> {
+    let most = ids
+        .iter()
+        .filter_map(|&id| db.file_of(id)?.board_size())
+        .map(|s| if s == BoardSize::Ten { 96 } else { 60 })
+        .max()
+        .unwrap_or(60);
+    if empties > most {
+        return Err(EmptiesError {
+            asked: empties,
+            most,
+        });
+    }
+    Ok(())
 }
 
 /// A number's decimal digits in `buf`.
@@ -304,9 +323,7 @@ mod tests {
         assert_eq!(Format::from_path(Path::new("x.wtb")), None);
         assert_eq!(disc_diff(33, BoardSize::Eight), 2);
         assert_eq!(disc_diff(40, BoardSize::Ten), -20);
-        let names = MoveNames::new();
-        assert_eq!(names.get(56, BoardSize::Eight), Some("f5"));
-        assert_eq!(names.get(19, BoardSize::Eight), None);
-        assert_eq!(names.get(130, BoardSize::Ten), Some("j10"));
+        assert_eq!(Format::from_name("TXT"), Some(Format::Transcript));
+        assert_eq!(Format::from_name("wtb"), None);
     }
 }

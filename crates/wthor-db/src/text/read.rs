@@ -1,6 +1,8 @@
-//! Readers of the inputs of `wthor import`: games as
-//! [`Incoming`], each with its file and line,
-//! or a failure for the line.
+//! The one reader of games in text (and of WTHOR game files for
+//! `wthor import`): games as [`Incoming`], each with its file and line, or
+//! a failure for the line ([`LineError`]); a failure of the whole input is
+//! a [`ReadError`]. `wthor import` and Python's `wthor.read_games` read
+//! through [`read_input`].
 //!
 //! The kind of input is told by the extension, then by the first line:
 //!
@@ -8,10 +10,9 @@
 //!   file, read with the names files given, else those of its directory
 //!   whose name starts its own (`PLAYOK.JOU` for `PLAYOK_2023.wtb`), else
 //!   the newest of its directory;
-//! * `.ggf`: one GGF game per line (see
-//!   [`othello_core::textgame::parse_ggf`]): `PB`, `PW`, `PC` (the
-//!   tournament), `DT` (the year: `2003.12.15…`, `2014-02-21…` or Unix
-//!   seconds), `RE` (the score, without komi);
+//! * `.ggf`: one GGF game per line (see [`super::ggf::parse_ggf`]): `PB`,
+//!   `PW`, `PC` (the tournament), `DT` (the year, [`super::ggf::year`]),
+//!   `RE` (the score, without komi);
 //! * `.jsonl`: our JSON Lines (`transcript` or `moves`, names, `year`,
 //!   `blackScore`);
 //! * `.csv`: ours or the Japanese article's (a `transcript` column), or
@@ -25,35 +26,145 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
-use othello_core::notation::parse_transcript;
+use othello_core::notation::{TranscriptError, parse_signed_transcript, parse_transcript};
 use othello_core::replay::{Token, wthor_tokens};
-use othello_core::textgame::{parse_ggf, parse_signed_transcript};
 use othello_core::{Board8, Move, Size};
-use wthor_db::DatabaseBuilder;
-use wthor_db::import::{Incoming, Source, Theoretical, date_of_unix};
 use wthor_format::{BoardSize, FileKind};
+
+use super::ggf::{GgfError, parse_ggf};
+use crate::DatabaseBuilder;
+use crate::import::{Incoming, Source, Theoretical};
+
+/// Why a whole input cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// The file cannot be read.
+    #[error("{}: cannot read", path.display())]
+    Io {
+        /// The input.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A WTHOR file of another kind than games.
+    #[error("{}: a {kind} file holds no games", path.display())]
+    NoGames {
+        /// The input.
+        path: PathBuf,
+        /// Its kind.
+        kind: FileKind,
+    },
+    /// A 10x10 WTHOR game file (only 8x8 games are imported).
+    #[error("{}: only 8x8 games can be imported (this is a 10x10 file)", path.display())]
+    TenByTen {
+        /// The input.
+        path: PathBuf,
+    },
+    /// The WTHOR file was not among those opened.
+    #[error("{}: not opened", path.display())]
+    NotOpened {
+        /// The input.
+        path: PathBuf,
+    },
+    /// A CSV without a header line.
+    #[error("{}: no CSV header line", path.display())]
+    NoCsvHeader {
+        /// The input.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: ::csv::Error,
+    },
+    /// A CSV without a column of moves.
+    #[error("{}: a CSV needs a transcript or game_moves column", path.display())]
+    NoTranscriptColumn {
+        /// The input.
+        path: PathBuf,
+    },
+    /// The encoding label or the WTHOR file.
+    #[error(transparent)]
+    Format(#[from] wthor_format::Error),
+    /// Opening the WTHOR file with its names.
+    #[error(transparent)]
+    Db(#[from] crate::Error),
+}
+
+/// Why one line (or record) of an input is not a game.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LineError {
+    /// A 10x10 game (only 8x8 games are imported).
+    #[error("only 8x8 games can be imported")]
+    TenByTen,
+    /// A GGF game that cannot be read.
+    #[error(transparent)]
+    Ggf(#[from] GgfError),
+    /// Moves that are not a transcript.
+    #[error(transparent)]
+    Transcript(#[from] TranscriptError),
+    /// A JSON Lines line that is not JSON.
+    #[error("not JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A JSON Lines object without moves.
+    #[error("no \"transcript\" nor \"moves\"")]
+    NoMoves,
+    /// A CSV record that cannot be read.
+    #[error("{0}")]
+    Csv(#[from] ::csv::Error),
+    /// A WTHOR move byte that names no square.
+    #[error("move {index} is byte {byte}, no square")]
+    BadByte {
+        /// The move (from 1).
+        index: usize,
+        /// The byte.
+        byte: u8,
+    },
+}
+
+impl LineError {
+    /// The column (from 1, in bytes) of the line where the problem is, when
+    /// it is known: a GGF game's and a JSON line's; a transcript's is within
+    /// its field.
+    #[must_use]
+    pub fn column(&self) -> Option<usize> {
+        match self {
+            LineError::Ggf(e) => Some(e.position() + 1),
+            LineError::Transcript(e) => Some(e.position() + 1),
+            LineError::Json(e) => Some(e.column()),
+            _ => None,
+        }
+    }
+}
 
 /// A line that could not be read as a game.
 #[derive(Debug)]
-pub(crate) struct Unreadable {
-    pub(crate) source: Source,
-    pub(crate) reason: String,
+pub struct Unreadable {
+    /// Where: the file and its line (or record).
+    pub source: Source,
+    /// What is wrong.
+    pub reason: LineError,
 }
 
 /// The games of an input and its unreadable lines.
 #[derive(Debug, Default)]
-pub(crate) struct Read {
-    pub(crate) games: Vec<Incoming>,
-    pub(crate) unreadable: Vec<Unreadable>,
+pub struct Read {
+    /// The games, in input order.
+    pub games: Vec<Incoming>,
+    /// The lines that are no game.
+    pub unreadable: Vec<Unreadable>,
 }
 
 /// Names files to read a WTHOR input with.
 #[derive(Debug, Default, Clone)]
-pub(crate) struct NamesFiles {
-    pub(crate) players: Option<PathBuf>,
-    pub(crate) tournaments: Option<PathBuf>,
-    pub(crate) encoding: Option<String>,
+pub struct NamesFiles {
+    /// The players file (default: that of the game file's release).
+    pub players: Option<PathBuf>,
+    /// The tournaments file.
+    pub tournaments: Option<PathBuf>,
+    /// The encoding of the names (a WHATWG label; default windows-1252).
+    pub encoding: Option<String>,
 }
 
 const UNKNOWN: &str = "?";
@@ -83,7 +194,7 @@ impl Lines<'_> {
         }
     }
 
-    fn bad(&mut self, line: usize, reason: impl Into<String>) {
+    fn bad(&mut self, line: usize, reason: impl Into<LineError>) {
         let source = self.source(line);
         self.read.unreadable.push(Unreadable {
             source,
@@ -130,11 +241,15 @@ impl Lines<'_> {
 }
 
 /// Reads one input (see the module docs); at most `limit` games.
-pub(crate) fn read_input(
+///
+/// # Errors
+/// [`ReadError`] when the input as a whole cannot be read; a line that is
+/// no game is an [`Unreadable`] of the result.
+pub fn read_input(
     path: &Path,
     names: &NamesFiles,
     limit: Option<usize>,
-) -> anyhow::Result<Read> {
+) -> Result<Read, ReadError> {
     let mut lines = Lines {
         path,
         tournament: stem(path),
@@ -146,10 +261,18 @@ pub(crate) fn read_input(
             read_wthor(path, names, &mut lines)?;
             return Ok(lines.read);
         }
-        Some(other) => anyhow::bail!("{}: a {other} file holds no games", path.display()),
+        Some(kind) => {
+            return Err(ReadError::NoGames {
+                path: path.to_owned(),
+                kind,
+            });
+        }
         None => {}
     }
-    let bytes = std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
     let text = String::from_utf8_lossy(&bytes);
     let ext = path
         .extension()
@@ -164,7 +287,7 @@ pub(crate) fn read_input(
     Ok(lines.read)
 }
 
-fn read_wthor(path: &Path, names: &NamesFiles, lines: &mut Lines<'_>) -> anyhow::Result<()> {
+fn read_wthor(path: &Path, names: &NamesFiles, lines: &mut Lines<'_>) -> Result<(), ReadError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let own = |kind: FileKind| -> Option<PathBuf> {
         let me = stem(path).to_ascii_lowercase();
@@ -190,7 +313,7 @@ fn read_wthor(path: &Path, names: &NamesFiles, lines: &mut Lines<'_>) -> anyhow:
         .clone()
         .or_else(|| own(FileKind::Tournaments))
         .or_else(|| joined_names(path, FileKind::Tournaments));
-    let mut options = wthor_db::OpenOptions::default();
+    let mut options = crate::OpenOptions::default();
     options.read.check_moves = false;
     if let Some(label) = &names.encoding {
         options.read = options.read.with_encoding_label(label)?;
@@ -204,20 +327,21 @@ fn read_wthor(path: &Path, names: &NamesFiles, lines: &mut Lines<'_>) -> anyhow:
     }
     let db = b.open()?;
     let Some(file) = db.files().iter().position(|f| f.path() == path) else {
-        anyhow::bail!("{}: not opened", path.display());
+        return Err(ReadError::NotOpened {
+            path: path.to_owned(),
+        });
     };
     let f = &db.files()[file];
     if f.board_size() != Some(BoardSize::Eight) {
-        anyhow::bail!(
-            "{}: only 8x8 games can be imported (this is a 10x10 file)",
-            path.display()
-        );
+        return Err(ReadError::TenByTen {
+            path: path.to_owned(),
+        });
     }
     for (i, game) in f.games().enumerate() {
         if lines.full() {
             break;
         }
-        let id = wthor_db::GameId::new(file, i);
+        let id = crate::GameId::new(file, i);
         let mut moves = Vec::with_capacity(60);
         let mut bad = None;
         for t in wthor_tokens::<Board8>(game.moves_raw()) {
@@ -237,11 +361,14 @@ fn read_wthor(path: &Path, names: &NamesFiles, lines: &mut Lines<'_>) -> anyhow:
         if let Some(b) = bad {
             lines.read.unreadable.push(Unreadable {
                 source,
-                reason: format!("move {} is byte {b}, no square", moves.len() + 1),
+                reason: LineError::BadByte {
+                    index: moves.len() + 1,
+                    byte: b,
+                },
             });
             continue;
         }
-        let name = |n: wthor_db::NameRef<'_>| n.name.unwrap_or(UNKNOWN).to_owned();
+        let name = |n: crate::NameRef<'_>| n.name.unwrap_or(UNKNOWN).to_owned();
         lines.read.games.push(Incoming {
             source,
             moves,
@@ -262,9 +389,10 @@ fn read_wthor(path: &Path, names: &NamesFiles, lines: &mut Lines<'_>) -> anyhow:
 
 /// The names file of `kind` a database of `game`'s directory joins with
 /// it (the newest of the directory).
-pub(crate) fn joined_names(game: &Path, kind: FileKind) -> Option<PathBuf> {
+#[must_use]
+pub fn joined_names(game: &Path, kind: FileKind) -> Option<PathBuf> {
     let dir = game.parent().filter(|d| !d.as_os_str().is_empty());
-    let db = wthor_db::Database::open(dir.unwrap_or(Path::new("."))).ok()?;
+    let db = crate::Database::open(dir.unwrap_or(Path::new("."))).ok()?;
     let name = game.file_name()?;
     let f = db
         .files()
@@ -279,31 +407,6 @@ pub(crate) fn joined_names(game: &Path, kind: FileKind) -> Option<PathBuf> {
     Some(db.files()[i].path().to_owned())
 }
 
-/// The year of a GGF date: `2003.12.15_…`, `2014-02-21 …`, Unix seconds.
-fn ggf_year(dt: &str) -> Option<u16> {
-    let dt = dt.trim();
-    let digits = dt.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 4 {
-        return dt[..4].parse().ok();
-    }
-    if digits == dt.len() && digits > 4 {
-        let secs: i64 = dt.parse().ok()?;
-        return Some(date_of_unix(secs).full_year());
-    }
-    None
-}
-
-/// Black's discs from a GGF result (`+12.00`, `-2.00:r`); `None` for `?`
-/// or a game with komi.
-fn ggf_score(re: &str) -> Option<u8> {
-    let value = re.split(':').next()?.trim();
-    let diff: f64 = value.parse().ok()?;
-    if diff.fract() != 0.0 || diff.abs() > 64.0 {
-        return None;
-    }
-    u8::try_from((64 + diff as i32) / 2).ok()
-}
-
 fn read_ggf(text: &str, lines: &mut Lines<'_>) {
     for (i, line) in text.lines().enumerate() {
         if lines.full() {
@@ -313,11 +416,10 @@ fn read_ggf(text: &str, lines: &mut Lines<'_>) {
             continue;
         }
         match parse_ggf(line) {
-            Ok(g) if g.size != Size::Eight => lines.bad(i + 1, "only 8x8 games can be imported"),
+            Ok(g) if g.size != Size::Eight => lines.bad(i + 1, LineError::TenByTen),
             Ok(g) => {
-                let komi = g.get("KM").is_some();
-                let score = g.get("RE").filter(|_| !komi).and_then(ggf_score);
-                let year = g.get("DT").and_then(ggf_year);
+                let score = g.black_discs();
+                let year = g.year();
                 let (b, w, pc) = (g.get("PB"), g.get("PW"), g.get("PC"));
                 let (b, w, pc) = (
                     b.map(str::to_owned),
@@ -336,13 +438,13 @@ fn read_ggf(text: &str, lines: &mut Lines<'_>) {
                     None,
                 );
             }
-            Err(e) => lines.bad(i + 1, e.to_string()),
+            Err(e) => lines.bad(i + 1, e),
         }
     }
 }
 
-fn transcript(text: &str) -> Result<Vec<Move>, String> {
-    parse_transcript(text, Size::Eight).map_err(|e| e.to_string())
+fn transcript(text: &str) -> Result<Vec<Move>, LineError> {
+    Ok(parse_transcript(text, Size::Eight)?)
 }
 
 fn read_jsonl(text: &str, lines: &mut Lines<'_>) {
@@ -356,7 +458,7 @@ fn read_jsonl(text: &str, lines: &mut Lines<'_>) {
         let v: serde_json::Value = match serde_json::from_str(line) {
             Ok(v) => v,
             Err(e) => {
-                lines.bad(i + 1, format!("not JSON: {e}"));
+                lines.bad(i + 1, e);
                 continue;
             }
         };
@@ -366,7 +468,7 @@ fn read_jsonl(text: &str, lines: &mut Lines<'_>) {
                 let joined: Vec<&str> = list.iter().filter_map(|m| m.as_str()).collect();
                 transcript(&joined.join(""))
             }
-            _ => Err("no \"transcript\" nor \"moves\"".to_owned()),
+            _ => Err(LineError::NoMoves),
         };
         let moves = match moves {
             Ok(m) => m,
@@ -380,7 +482,7 @@ fn read_jsonl(text: &str, lines: &mut Lines<'_>) {
             .unwrap_or(8)
             != 8
         {
-            lines.bad(i + 1, "only 8x8 games can be imported");
+            lines.bad(i + 1, LineError::TenByTen);
             continue;
         }
         let s = |k: &str| v.get(k).and_then(serde_json::Value::as_str);
@@ -402,22 +504,25 @@ fn read_jsonl(text: &str, lines: &mut Lines<'_>) {
     }
 }
 
-fn read_csv(text: &str, lines: &mut Lines<'_>) -> anyhow::Result<()> {
+fn read_csv(text: &str, lines: &mut Lines<'_>) -> Result<(), ReadError> {
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .from_reader(text.trim_start_matches('\u{feff}').as_bytes());
     let headers = reader
         .headers()
-        .with_context(|| format!("{}: no CSV header line", lines.path.display()))?
+        .map_err(|source| ReadError::NoCsvHeader {
+            path: lines.path.to_owned(),
+            source,
+        })?
         .clone();
     let col = |name: &str| headers.iter().position(|h| h.trim() == name);
     let eothello = col("game_moves");
-    let transcript_col = col("transcript").or(eothello).with_context(|| {
-        format!(
-            "{}: a CSV needs a transcript or game_moves column",
-            lines.path.display()
-        )
-    })?;
+    let transcript_col =
+        col("transcript")
+            .or(eothello)
+            .ok_or_else(|| ReadError::NoTranscriptColumn {
+                path: lines.path.to_owned(),
+            })?;
     let (black, white, tournament) = (
         col("blackPlayerName"),
         col("whitePlayerName"),
@@ -438,14 +543,14 @@ fn read_csv(text: &str, lines: &mut Lines<'_>) -> anyhow::Result<()> {
             Ok(r) => r,
             Err(e) => {
                 let line = e.position().map_or(0, |p| p.line() as usize);
-                lines.bad(line, e.to_string());
+                lines.bad(line, e);
                 continue;
             }
         };
         let line = record.position().map_or(0, |p| p.line() as usize);
         let get = |c: Option<usize>| c.and_then(|c| record.get(c));
         if get(size).is_some_and(|s| s.trim() != "8") {
-            lines.bad(line, "only 8x8 games can be imported");
+            lines.bad(line, LineError::TenByTen);
             continue;
         }
         let moves = match transcript(get(Some(transcript_col)).unwrap_or("")) {
@@ -497,7 +602,7 @@ fn read_transcripts(text: &str, lines: &mut Lines<'_>) {
             let moves = match parse_signed_transcript(moves, Size::Eight) {
                 Ok(m) => m,
                 Err(e) => {
-                    lines.bad(i + 1, e.to_string());
+                    lines.bad(i + 1, e);
                     continue;
                 }
             };
@@ -520,22 +625,5 @@ fn read_transcripts(text: &str, lines: &mut Lines<'_>) {
         };
         let winner = words.next().and_then(|w| w.parse::<i8>().ok());
         lines.game(i + 1, moves, None, None, None, None, None, winner, None);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ggf_dates_and_results() {
-        assert_eq!(ggf_year("2003.12.15_12:33:18.MST"), Some(2003));
-        assert_eq!(ggf_year("2014-02-21 20:52:27 GMT"), Some(2014));
-        assert_eq!(ggf_year("947375357"), Some(2000));
-        assert_eq!(ggf_year("yesterday"), None);
-        assert_eq!(ggf_score("+0.000"), Some(32));
-        assert_eq!(ggf_score("-22.00:r"), Some(21));
-        assert_eq!(ggf_score("-22.87"), None);
-        assert_eq!(ggf_score("?"), None);
     }
 }

@@ -10,23 +10,12 @@
 //! decoded (Windows-1252 unless `--encoding`); a number beyond its names
 //! file gives an empty name.
 
-use wthor_db::Database;
+use crate::Database;
 
-use super::{ExportCounts, MoveNames, Row, Scratch, digits, name_text};
-
-/// One CSV field of a small hand-written table (`search`, `stats`,
-/// `results`): quoted when it holds a comma, a quote or a line break,
-/// with its quotes doubled (RFC 4180).
-pub(crate) fn field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_owned()
-    }
-}
+use super::{ExportCounts, Row, Scratch, digits, name_text};
 
 /// The header names, in order.
-pub(crate) const COLUMNS: [&str; 13] = [
+pub const COLUMNS: [&str; 13] = [
     "game",
     "year",
     "boardSize",
@@ -43,7 +32,8 @@ pub(crate) const COLUMNS: [&str; 13] = [
 ];
 
 /// The header line.
-pub(crate) fn header() -> Vec<u8> {
+#[must_use]
+pub fn header() -> Vec<u8> {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     w.write_record(COLUMNS).expect("writing to memory");
     w.into_inner().expect("writing to memory")
@@ -54,7 +44,6 @@ pub(crate) fn header() -> Vec<u8> {
 pub(crate) fn write_row(
     row: &Row<'_>,
     db: &Database,
-    names: &MoveNames,
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) -> ExportCounts {
@@ -82,7 +71,7 @@ pub(crate) fn write_row(
         w.write_field(digits(row.game.theoretical_score().into(), &mut buf))?;
         w.write_field(digits(row.depth.into(), &mut buf))?;
         field.clear();
-        let complete = names.write_transcript(&row.game, field);
+        let complete = super::transcript::write_wthor(&row.game, field);
         w.write_field(&field[..])?;
         w.write_record(None::<&[u8]>)?;
         Ok(complete)
@@ -99,15 +88,5 @@ pub(crate) fn write_row(
 pub(crate) fn finish(scratch: &mut Scratch, out: &mut Vec<u8>) {
     if let Some(w) = scratch.csv.take() {
         *out = w.into_inner().expect("writing CSV to memory");
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn fields_are_quoted_when_needed() {
-        assert_eq!(super::field("Tastet Marc"), "Tastet Marc");
-        assert_eq!(super::field("a,b"), "\"a,b\"");
-        assert_eq!(super::field("say \"hi\""), "\"say \"\"hi\"\"\"");
     }
 }

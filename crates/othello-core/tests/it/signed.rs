@@ -1,9 +1,10 @@
-//! The readers of other programs' game records: any text is read or
-//! refused, never a panic; a game written as GGF or as a colour-signed
-//! transcript (passes shown by the colours) reads back to its moves.
+//! Colour-signed transcripts (Logistello's): any text is read or refused,
+//! never a panic; a game written with the colours (passes shown by them)
+//! reads back to its moves. (The GGF reader's twin test is wthor-db's
+//! `tests/db/text.rs`.)
 
+use othello_core::notation::parse_signed_transcript;
 use othello_core::replay::replay_with;
-use othello_core::textgame::{parse_ggf, parse_signed_transcript};
 use othello_core::{Board, Board8, Color, Move, Size};
 use proptest::prelude::*;
 
@@ -34,37 +35,25 @@ fn game(seed: u64, len: usize) -> Vec<(Color, Move)> {
 proptest! {
     #[test]
     fn any_text_is_read_or_refused(text in "\\PC{0,200}", cut in 0usize..200) {
-        let _ = parse_ggf(&text);
         let _ = parse_signed_transcript(&text, Size::Eight);
-        // Half a real game, cut anywhere (at a character).
-        let real = "(;GM[Othello]PB[Zoë]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[d6]B[c3//1.0];)";
-        let end = real.char_indices().map(|(i, _)| i).rfind(|&i| i <= cut).unwrap_or(0);
-        let _ = parse_ggf(&real[..end]);
-        let _ = parse_ggf(&format!("(;BO[8 {text} *];)"));
+        let end = text.char_indices().map(|(i, _)| i).rfind(|&i| i <= cut).unwrap_or(0);
+        let _ = parse_signed_transcript(&text[..end], Size::Ten);
     }
 
     #[test]
     fn written_games_read_back(seed in any::<u64>(), len in 0usize..70) {
         let moves = game(seed, len);
-        let mut ggf = String::from("(;GM[Othello]TY[8]");
         let mut signed = String::new();
         for (color, mv) in &moves {
             let name = mv.name(Size::Eight).to_string();
-            match mv {
-                // GGF writes the pass; the signed transcript only shows
-                // it by the colour of the next move.
-                Move::Pass => ggf.push_str(if *color == Color::Black { "B[PA]" } else { "W[pass]" }),
-                Move::Play(_) => {
-                    let tag = if *color == Color::Black { 'B' } else { 'W' };
-                    ggf.push_str(&format!("{tag}[{}//1.5]", name.to_uppercase()));
-                    signed.push(if *color == Color::Black { '+' } else { '-' });
-                    signed.push_str(&name);
-                }
+            // The signed transcript only shows a pass by the colour of the
+            // next move.
+            if let Move::Play(_) = mv {
+                signed.push(if *color == Color::Black { '+' } else { '-' });
+                signed.push_str(&name);
             }
         }
-        ggf.push_str(";)");
         let all: Vec<Move> = moves.iter().map(|&(_, m)| m).collect();
-        prop_assert_eq!(parse_ggf(&ggf).unwrap().moves, all.clone());
         let read = parse_signed_transcript(&signed, Size::Eight).unwrap();
         // A pass at the very end is not shown by any colour.
         let shown: Vec<Move> = match all.iter().rposition(|m| *m != Move::Pass) {

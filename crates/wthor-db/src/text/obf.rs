@@ -9,9 +9,9 @@
 
 use std::io::Write as _;
 
+use crate::Database;
 use othello_core::replay::{Reach, replay_to_empties};
 use othello_core::{Board, Board8, Board10, Color};
-use wthor_db::Database;
 use wthor_format::BoardSize;
 
 use super::{ExportCounts, Row, disc_diff};

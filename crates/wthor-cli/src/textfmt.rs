@@ -1,0 +1,63 @@
+//! The CLI's side of the text formats, which live in [`wthor_db::text`]
+//! (one reader and one writer per format): the values of `--format`, and
+//! the CSV fields of the CLI's own small tables.
+
+pub(crate) use wthor_db::text::{
+    ExportCounts, ExportOptions, Format, check_empties, export, export_file,
+};
+
+/// The readers of `wthor import` (and `convert`'s names files).
+pub(crate) mod read {
+    pub(crate) use wthor_db::text::read::{NamesFiles, joined_names, read_input};
+}
+
+/// CSV fields of the tables `search`, `stats` and `results` print.
+pub(crate) mod csv {
+    /// One CSV field of a small hand-written table (`search`, `stats`,
+    /// `results`): quoted when it holds a comma, a quote or a line break,
+    /// with its quotes doubled (RFC 4180).
+    pub(crate) fn field(text: &str) -> String {
+        if text.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", text.replace('"', "\"\""))
+        } else {
+            text.to_owned()
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn fields_are_quoted_when_needed() {
+            assert_eq!(super::field("Tastet Marc"), "Tastet Marc");
+            assert_eq!(super::field("a,b"), "\"a,b\"");
+            assert_eq!(super::field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        }
+    }
+}
+
+/// A text format, as `--format` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum FormatArg {
+    /// RFC 4180 CSV, UTF-8, a header line then one row per game.
+    Csv,
+    /// JSON Lines: one object per game.
+    Jsonl,
+    /// GGF: one game per line.
+    Ggf,
+    /// Transcripts: one game per line (`f5d6c3…`).
+    Transcript,
+    /// OBF: one position per line, with its known value.
+    Obf,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Ggf => Format::Ggf,
+            FormatArg::Transcript => Format::Transcript,
+            FormatArg::Obf => Format::Obf,
+        }
+    }
+}
