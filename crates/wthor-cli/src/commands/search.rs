@@ -6,7 +6,9 @@
 //! value. Results come in database order unless `--sort`ed; each game is
 //! printed with its identity (`2001:5`, `WTH_2001.wtd:5`, `FILE:INDEX`),
 //! which `wthor replay` accepts. A player or tournament number beyond its
-//! names file is shown as `<player N>` with a warning on stderr.
+//! names file is shown as `<player N>` with a warning on stderr. CSV and
+//! JSON Lines write the one schema of a game, the export's
+//! (`wthor_db::text::GameRecord`), which `wthor import` reads back.
 
 use std::io::Write;
 
@@ -18,7 +20,6 @@ use wthor_db::{Database, GameId, NameRef};
 use crate::commands::index::IndexArgs;
 use crate::db_args::DbArgs;
 use crate::query_args::{Format, QueryArgs};
-use crate::textfmt::csv::field;
 
 /// Arguments of `wthor search`.
 #[derive(Debug, clap::Args)]
@@ -70,20 +71,12 @@ struct Row<'a> {
     black_discs: u8,
     white_discs: u8,
     theoretical: u8,
-    moves: String,
 }
 
 fn row(db: &Database, id: GameId) -> Row<'_> {
     let game = db.game(id).expect("a game found by the search");
     let file = db.file_of(id).expect("its file");
     let total = game.board_size().squares();
-    let size = wthor_db::rules_size(game.board_size());
-    let moves: Vec<othello_core::Move> = game
-        .moves_raw()
-        .iter()
-        .take_while(|&&b| b != 0)
-        .map_while(|&b| othello_core::Square::from_wthor(b, size).map(othello_core::Move::Play))
-        .collect();
     Row {
         id: db.game_name(id).to_string(),
         year: file.year(),
@@ -93,7 +86,6 @@ fn row(db: &Database, id: GameId) -> Row<'_> {
         black_discs: game.real_score(),
         white_discs: total - game.real_score().min(total),
         theoretical: game.theoretical_score(),
-        moves: othello_core::notation::write_transcript(&moves, size),
     }
 }
 
@@ -156,45 +148,18 @@ fn print(db: &Database, ids: &[GameId], format: Format, out: &mut dyn Write) -> 
             }
             writeln!(out, "{} games", rows.len())?;
         }
-        Format::Csv => {
-            writeln!(
-                out,
-                "game,year,black,white,tournament,black_discs,white_discs,theoretical,moves"
-            )?;
-            for r in &rows {
-                writeln!(
-                    out,
-                    "{},{},{},{},{},{},{},{},{}",
-                    field(&r.id),
-                    r.year,
-                    field(&r.black.to_string()),
-                    field(&r.white.to_string()),
-                    field(&r.tournament.to_string()),
-                    r.black_discs,
-                    r.white_discs,
-                    r.theoretical,
-                    r.moves
-                )?;
-            }
-        }
-        Format::Jsonl => {
-            for r in &rows {
-                let line = serde_json::json!({
-                    "game": r.id,
-                    "year": r.year,
-                    "black": r.black.to_string(),
-                    "black_number": r.black.number,
-                    "white": r.white.to_string(),
-                    "white_number": r.white.number,
-                    "tournament": r.tournament.to_string(),
-                    "tournament_number": r.tournament.number,
-                    "black_discs": r.black_discs,
-                    "white_discs": r.white_discs,
-                    "theoretical": r.theoretical,
-                    "moves": r.moves,
-                });
-                writeln!(out, "{line}")?;
-            }
+        // One schema of a game: the export's (`wthor_db::text::GameRecord`).
+        Format::Csv | Format::Jsonl => {
+            let format = if format == Format::Csv {
+                wthor_db::text::Format::Csv
+            } else {
+                wthor_db::text::Format::Jsonl
+            };
+            let options = wthor_db::text::ExportOptions {
+                format,
+                empties: None,
+            };
+            wthor_db::text::export(db, ids, &options, out)?;
         }
     }
     Ok(())

@@ -241,8 +241,9 @@ fn a_number_beyond_the_names_file_is_a_placeholder_and_a_warning() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "game,year,black,white,tournament,black_discs,white_discs,theoretical,moves\n\
-         2010:0,2010,Edax (delorme),<player 999>,Championnat de France,36,28,36,f5d6\n"
+        "game,year,boardSize,tournamentId,tournamentName,blackPlayerId,blackPlayerName,\
+         whitePlayerId,whitePlayerName,blackScore,blackTheoreticalScore,depth,transcript\n\
+         2010:0,2010,8,0,Championnat de France,2,Edax (delorme),999,,36,36,22,f5d6\n"
     );
     assert_eq!(
         stderr(&out),
@@ -458,7 +459,8 @@ fn reverse_sorts_in_descending_order() {
         search(&[&["--year", "2003", "--format", "csv"][..], args].concat())
             .lines()
             .skip(1)
-            .map(|l| l.split(',').nth(5).unwrap().parse().unwrap())
+            // blackScore, the tenth column of the export schema.
+            .map(|l| l.split(',').nth(9).unwrap().parse().unwrap())
             .collect()
     };
     let down = score(&["--sort", "score", "--reverse"]);
@@ -504,4 +506,46 @@ fn a_cut_year_file_answers_from_its_whole_records_unless_strict() {
             file.display()
         )
     );
+}
+
+/// A game has one schema: `search --format csv|jsonl` writes what `export`
+/// writes for the same filters, and `import` takes it back, every line.
+#[test]
+fn search_writes_the_export_schema_which_import_reads_back() {
+    let dir = tempfile::tempdir().unwrap();
+    for (format, ext) in [("csv", "csv"), ("jsonl", "jsonl")] {
+        let filters = ["--db", "testdata", "--year", "2003", "--result", "draw"];
+        let mut search = vec!["search", "--format", format];
+        search.extend(filters);
+        let found = wthor(&search);
+        assert!(found.status.success(), "{}", stderr(&found));
+        let mut export = vec!["export", "--format", format];
+        export.extend(filters);
+        let exported = wthor(&export);
+        assert_eq!(stdout(&found), stdout(&exported), "{format}");
+        let games = if format == "csv" {
+            stdout(&found).lines().count() - 1
+        } else {
+            stdout(&found).lines().count()
+        };
+        assert!(games > 50, "{games}");
+        let file = dir.path().join(format!("found.{ext}"));
+        std::fs::write(&file, stdout(&found)).unwrap();
+        let into = dir.path().join("db");
+        let out = wthor(&[
+            "import",
+            file.to_str().unwrap(),
+            "--into",
+            into.to_str().unwrap(),
+            "--dry-run",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            stdout(&out).contains(&format!(
+                "{games} games read: {games} to import, 0 rejected"
+            )),
+            "{}",
+            stdout(&out)
+        );
+    }
 }

@@ -9,7 +9,7 @@ use crate::{Database, NameRef};
 use othello_core::notation::push_transcript;
 use othello_core::{Move, Square};
 
-use super::{ExportCounts, Row, core_size, digits};
+use super::{ExportCounts, Row, digits};
 
 fn string(out: &mut Vec<u8>, s: &str) {
     serde_json::to_writer(&mut *out, s).expect("writing JSON to memory");
@@ -65,7 +65,7 @@ pub(crate) fn write_row(row: &Row<'_>, db: &Database, out: &mut Vec<u8>) -> Expo
     out.extend_from_slice(b",\"transcript\":\"");
     let complete = super::transcript::write_wthor(&row.game, out);
     out.extend_from_slice(b"\",\"moves\":[");
-    let size = core_size(row.size);
+    let size = crate::rules_size(row.size);
     let squares = row
         .game
         .moves_raw()

@@ -14,7 +14,6 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::{Database, GameId, NameRef};
-use othello_core::Size;
 use rayon::prelude::*;
 use wthor_format::{BoardSize, GameView};
 
@@ -24,7 +23,10 @@ pub mod ggf;
 pub mod jsonl;
 pub mod obf;
 pub mod read;
+pub mod record;
 pub mod transcript;
+
+pub use record::GameRecord;
 
 /// Games per unit of parallel work.
 const CHUNK: usize = 2048;
@@ -85,14 +87,6 @@ pub(crate) struct Row<'a> {
     pub(crate) tournament: NameRef<'a>,
     pub(crate) black: NameRef<'a>,
     pub(crate) white: NameRef<'a>,
-}
-
-/// The board size of `othello-core` for a file's.
-pub(crate) fn core_size(size: BoardSize) -> Size {
-    match size {
-        BoardSize::Eight => Size::Eight,
-        BoardSize::Ten => Size::Ten,
-    }
 }
 
 /// Options of an export.
@@ -292,11 +286,7 @@ pub(crate) fn digits(n: u32, buf: &mut [u8; 10]) -> &[u8] {
 
 /// Black's disc difference from black's discs on a board of `size`.
 pub(crate) fn disc_diff(black: u8, size: BoardSize) -> i32 {
-    let squares = match size {
-        BoardSize::Eight => 64,
-        BoardSize::Ten => 100,
-    };
-    2 * i32::from(black) - squares
+    2 * i32::from(black) - i32::from(size.squares())
 }
 
 /// A name for text output: the name, or "" when the number is beyond the
