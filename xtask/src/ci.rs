@@ -15,13 +15,19 @@ use anyhow::{Context, Result};
 
 use crate::{fixtures, python, util};
 
-/// The Rust tests: `cargo test --workspace`.
-const TEST_ARGS: &[&str] = &["test", "--workspace"];
+/// The Rust tests: every crate but the Python extension, which has no Rust
+/// tests and which maturin builds once for the Python tests (with
+/// `extension-module`: built here too, pyo3 and numpy would compile twice).
+const TEST_ARGS: &[&str] = &["test", "--workspace", "--exclude", "wthor-py"];
 
-/// `cargo xtask test`: `cargo test --workspace`, then the Python tests.
+/// `cargo xtask test`: `cargo test --workspace --exclude wthor-py`, then
+/// the Python tests.
 pub(crate) fn test() -> Result<()> {
     let venv = std::thread::spawn(python::ensure_venv);
-    step("test: cargo test --workspace", rust_tests)?;
+    step(
+        "test: cargo test --workspace --exclude wthor-py",
+        rust_tests,
+    )?;
     ready(venv)?;
     step("test: cargo xtask py-test", || python::test(&[]))
 }
@@ -64,7 +70,10 @@ pub(crate) fn run() -> Result<()> {
             ]))
         },
     )?;
-    step("test: cargo test --workspace", rust_tests)?;
+    step(
+        "test: cargo test --workspace --exclude wthor-py",
+        rust_tests,
+    )?;
     step(
         "avx2: RUSTFLAGS='-C target-feature=+avx2' cargo test -p othello-core --target-dir target/avx2",
         avx2_tests,

@@ -121,7 +121,9 @@ fn prepared(release: bool) -> Result<PathBuf> {
 
 /// `cargo xtask py-test [-- PYTEST ARGS]`.
 pub(crate) fn test(pytest_args: &[String]) -> Result<()> {
-    util::run(util::cargo().args(["test", "--workspace", "--no-run"]))?;
+    // The `wthor` binary the tests compare with (what `cargo xtask test`
+    // built already: nothing to do then).
+    util::run(util::cargo().args(["test", "--workspace", "--exclude", "wthor-py", "--no-run"]))?;
     let cli = util::project_root()
         .join("target")
         .join("debug")
