@@ -65,20 +65,24 @@ def cli_args(filters: dict) -> list:
 
 
 def rows_of(db: wthor.Database, games) -> list:
-    """The CSV rows `wthor search --format csv` prints for these games."""
+    """The CSV rows `wthor search --format csv` prints for these games: the
+    one schema of a game, the export's (a name beyond its file empty)."""
     out = []
     for g in games:
-        total = g.size * g.size
         out.append(
             [
                 g.id,
                 str(g.year),
-                g.black if g.black is not None else f"<player {g.black_number}>",
-                g.white if g.white is not None else f"<player {g.white_number}>",
-                g.tournament if g.tournament is not None else f"<tournament {g.tournament_number}>",
+                str(g.size),
+                str(g.tournament_number),
+                g.tournament or "",
+                str(g.black_number),
+                g.black or "",
+                str(g.white_number),
+                g.white or "",
                 str(g.real_score),
-                str(total - g.real_score),
                 str(g.theoretical_score),
+                str(g.depth),
                 g.transcript,
             ]
         )
