@@ -5,7 +5,7 @@
 //! 1. `python3 -m venv target/py-venv` (once; `PYTHON` names another
 //!    interpreter), then `pip install maturin numpy pytest` from PyPI into
 //!    it (again only when one of them is missing);
-//! 2. `cargo test --workspace --no-run`: the `wthor` command the tests
+//! 2. `cargo test --workspace --exclude wthor-py --no-run`: the `wthor` command the tests
 //!    compare their answers with (`WTHOR_CLI`), built as `cargo test`
 //!    builds it (nothing to do after `cargo test`; `cargo build -p
 //!    wthor-cli` would unify other features and rebuild the crates twice);
@@ -17,6 +17,9 @@
 //!    release mode;
 //! 4. `python -m pytest crates/wthor-py/tests`, with `WTHOR_DATA` passed
 //!    through (the tests on the real files skip without it).
+//!
+//! `cargo xtask test` and `ci` make step 1 beside the Rust build and step
+//! 3 beside the Rust tests (`built_in`), then run step 4 (`pytest`).
 //!
 //! pandas and pyarrow are not installed: the tests that convert to them
 //! skip when they are missing.
@@ -124,6 +127,25 @@ pub(crate) fn test(pytest_args: &[String]) -> Result<()> {
     // The `wthor` binary the tests compare with (what `cargo xtask test`
     // built already: nothing to do then).
     util::run(util::cargo().args(["test", "--workspace", "--exclude", "wthor-py", "--no-run"]))?;
+    let venv = prepared(false)?;
+    pytest(&venv, pytest_args)
+}
+
+/// The virtual environment of `made` (a thread making it) with the
+/// extension built into it (dev profile): what `cargo xtask test` and
+/// `ci` run beside the Rust tests, once the Rust crates are compiled.
+pub(crate) fn built_in(made: std::thread::JoinHandle<Result<PathBuf>>) -> Result<PathBuf> {
+    let venv = match made.join() {
+        Ok(venv) => venv?,
+        Err(_) => bail!("making the Python environment panicked"),
+    };
+    develop(&venv, false)?;
+    Ok(venv)
+}
+
+/// `python -m pytest crates/wthor-py/tests` in `venv` (the extension built
+/// into it), with the `wthor` command of the dev build as `WTHOR_CLI`.
+pub(crate) fn pytest(venv: &Path, pytest_args: &[String]) -> Result<()> {
     let cli = util::project_root()
         .join("target")
         .join("debug")
@@ -131,9 +153,8 @@ pub(crate) fn test(pytest_args: &[String]) -> Result<()> {
     if !cli.is_file() {
         bail!("{} was not built", cli.display());
     }
-    let venv = prepared(false)?;
     util::run(
-        in_venv(&venv, &bin(&venv, "python"))
+        in_venv(venv, &bin(venv, "python"))
             .args(["-m", "pytest", "crates/wthor-py/tests", "-q", "-rs"])
             .args(pytest_args)
             .env("WTHOR_CLI", &cli),
