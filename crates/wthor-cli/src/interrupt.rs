@@ -1,8 +1,8 @@
 //! Ctrl-C (SIGINT), SIGTERM and SIGHUP during long runs.
 //!
 //! A command that solves for a long time (`validate --solve`, `puzzles
-//! --verify`, `import`) calls [`arm`] before its work and checks
-//! [`requested`] (or hands [`flag`] to the library) between records. While
+//! --verify`, `import`) calls [`arm`] before its work and hands [`flag`]
+//! to the library, whose batch loops stop between records once it is set. While
 //! armed, the first signal only asks the run to stop at the next safe
 //! point: the records being solved are finished, logged and cached, the
 //! cache is saved and the command says what it kept and exits
@@ -34,8 +34,8 @@ impl Drop for Armed {
     }
 }
 
-/// Arms the handler (installing it on first use) for a run that checks
-/// [`requested`] between its records.
+/// Arms the handler (installing it on first use) for a run that stops on
+/// [`flag`] between its records.
 pub(crate) fn arm() -> Armed {
     INSTALL.call_once(|| {
         // Without a handler (one installed by another library, say) the
@@ -53,11 +53,6 @@ pub(crate) fn arm() -> Armed {
     });
     ARMED.store(true, Ordering::SeqCst);
     Armed(())
-}
-
-/// Whether a signal asked the run to stop.
-pub(crate) fn requested() -> bool {
-    STOP.load(Ordering::SeqCst)
 }
 
 /// The flag a signal sets, for library code that stops on it.

@@ -230,7 +230,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 if let Err(e) = saver.maybe_save(false)
                     && !warned.swap(true, Ordering::Relaxed)
                 {
-                    bar.suspend(|| eprintln!("wthor: warning: {}", crate::error_line(&e)));
+                    bar.suspend(|| eprintln!("wthor: warning: {}", crate::error_line(&e.into())));
                 }
             },
         );

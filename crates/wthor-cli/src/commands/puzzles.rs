@@ -200,7 +200,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         |job, solver| check_puzzle(&job.record, solver),
         |job, check| serde_json::to_value(verified(&files, job, check)),
         |check| !check.ok,
-        || Ok(()),
+        None,
     )?;
     let done = checked.done;
 
@@ -257,7 +257,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             )?;
         }
     }
-    if checked.interrupted {
+    if checked.stopped {
         crate::verify::say_interrupted(
             done.len(),
             "puzzles",

@@ -24,24 +24,19 @@
 
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use othello_core::solver::Solver;
-use serde::Serialize;
-use wthor_db::cache::{CacheError, SolveCache, set_aside};
-use wthor_db::verify::{RecordKey, ResultsLog, Shard, Workers, run_parallel, select};
+use wthor_db::cache::SolveCache;
+use wthor_db::verify::{Batch, ResultsLog, Workers, load_or_set_aside, run_batch};
+pub(crate) use wthor_db::verify::{CacheSaver, Checked, Job, select_jobs};
 use wthor_format::{FileKind, ReadOptions, WthorFile, parse_any};
 
 mod theory;
 
 pub(crate) use theory::{SolveArgs, Tally, run_theory};
-
-/// How often the cache is saved during a run.
-const CACHE_SAVE_EVERY: Duration = Duration::from_secs(60);
 
 /// Player names of a game file: the players file the database joins it
 /// with (the newest of its own release in its directory, see
@@ -126,20 +121,6 @@ pub(crate) fn open_results(path: Option<&Path>) -> anyhow::Result<Option<Results
     Ok(Some(log))
 }
 
-/// Appends one verified record to the results log, when there is one.
-pub(crate) fn append_result<T: Serialize>(
-    log: Option<&Mutex<ResultsLog>>,
-    path: Option<&Path>,
-    key: &RecordKey,
-    record: &T,
-) -> anyhow::Result<()> {
-    let Some(log) = log else { return Ok(()) };
-    log.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .append(key, record)
-        .with_context(|| format!("{}: cannot append", path.unwrap_or(Path::new("")).display()))
-}
-
 /// Loads the cache at `path`, when given.
 ///
 /// A file that is not a solve cache (a results log given by mistake, say)
@@ -152,50 +133,11 @@ pub(crate) fn append_result<T: Serialize>(
 /// cannot be moved aside.
 pub(crate) fn load_cache(path: Option<&Path>) -> anyhow::Result<Option<SolveCache>> {
     let Some(path) = path else { return Ok(None) };
-    match SolveCache::load(path) {
-        Ok(cache) => Ok(Some(cache)),
-        Err(e @ CacheError::Damaged { .. }) => {
-            let aside = set_aside(path).with_context(|| format!("{e}; cannot move it aside"))?;
-            eprintln!(
-                "wthor: warning: {e}; moved to {}, starting with an empty cache",
-                aside.display()
-            );
-            Ok(Some(SolveCache::new()))
-        }
-        Err(e) => Err(e.into()),
+    let (cache, note) = load_or_set_aside(path)?;
+    if let Some(note) = note {
+        eprintln!("wthor: warning: {note}");
     }
-}
-
-/// Saves the cache when due (every [`CACHE_SAVE_EVERY`]) or when `force`.
-pub(crate) struct CacheSaver<'a> {
-    cache: Option<&'a SolveCache>,
-    path: Option<&'a Path>,
-    last: Mutex<Instant>,
-}
-
-impl<'a> CacheSaver<'a> {
-    pub(crate) fn new(cache: Option<&'a SolveCache>, path: Option<&'a Path>) -> Self {
-        CacheSaver {
-            cache,
-            path,
-            last: Mutex::new(Instant::now()),
-        }
-    }
-
-    pub(crate) fn maybe_save(&self, force: bool) -> anyhow::Result<()> {
-        let (Some(cache), Some(path)) = (self.cache, self.path) else {
-            return Ok(());
-        };
-        let mut last = self
-            .last
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if force || last.elapsed() >= CACHE_SAVE_EVERY {
-            cache.save(path)?;
-            *last = Instant::now();
-        }
-        Ok(())
-    }
+    Ok(Some(cache))
 }
 
 /// One input file, read whole.
@@ -281,54 +223,6 @@ pub(crate) fn parse_inputs<'a, F>(
     files
 }
 
-/// One record to check: where it is, the record itself (a borrowed view)
-/// and its key in the results log.
-#[derive(Clone)]
-pub(crate) struct Job<R> {
-    /// Its file, an index into the loaded files.
-    pub(crate) file: usize,
-    /// Its index in the file, from 0.
-    pub(crate) index: usize,
-    pub(crate) record: R,
-    pub(crate) key: RecordKey,
-}
-
-/// The records of a run, after sampling and sharding.
-pub(crate) struct Selection<R> {
-    /// Those to check now.
-    pub(crate) todo: Vec<Job<R>>,
-    /// Those already in the results log (resumed), in input order.
-    pub(crate) logged: Vec<Job<R>>,
-}
-
-/// Selects the records of a run from `candidates` (per file, the records
-/// the command may check, as `(index in the file, record)`): a sample of
-/// `sample = (size, seed)` of them, then those of `shard` (see
-/// [`wthor_db::verify::select`]); those whose key (`key(file, index,
-/// record)`) is in `log` are set apart.
-pub(crate) fn select_jobs<R: Copy>(
-    candidates: &[Vec<(usize, R)>],
-    sample: Option<(usize, u64)>,
-    shard: Option<Shard>,
-    log: Option<&ResultsLog>,
-    key: impl Fn(usize, usize, R) -> RecordKey,
-) -> Selection<R> {
-    let counts: Vec<usize> = candidates.iter().map(Vec::len).collect();
-    let (logged, todo) = select(&counts, sample, shard)
-        .into_iter()
-        .filter_map(|(file, k)| {
-            let &(index, record) = candidates.get(file)?.get(k)?;
-            Some(Job {
-                file,
-                index,
-                record,
-                key: key(file, index, record),
-            })
-        })
-        .partition(|job| log.is_some_and(|l| l.contains(&job.key)));
-    Selection { todo, logged }
-}
-
 /// How [`run_checks`] reports and logs.
 pub(crate) struct RunOptions<'a> {
     /// The results log (opened by [`open_results`]) and its path.
@@ -341,45 +235,25 @@ pub(crate) struct RunOptions<'a> {
     pub(crate) found: &'a str,
 }
 
-/// The records [`run_checks`] checked, in input order, and whether a
-/// signal stopped it before the end (see [`crate::interrupt`]).
-pub(crate) struct Checked<R, C> {
-    pub(crate) done: Vec<(Job<R>, C)>,
-    pub(crate) interrupted: bool,
-}
-
-/// A run stopped by a signal: not an error, the records checked are kept.
-#[derive(Debug)]
-struct Interrupted;
-
-impl std::fmt::Display for Interrupted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("interrupted")
-    }
-}
-
-impl std::error::Error for Interrupted {}
-
-/// Runs `work` on every job on worker threads (each owning a solver, see
-/// [`run_parallel`]) with a progress bar, appends `line(job, result)` to
-/// the results log as each finishes (a JSON object holding the key), counts the results `is_finding` picks
-/// in the bar, calls `after_each` (a periodic save, say) after each, and
-/// returns the jobs with their results in input order.
-///
-/// Armed against signals (see [`crate::interrupt`]): after Ctrl-C or
-/// SIGTERM no new job starts, those being solved are finished and logged,
-/// and the records done so far come back with `interrupted` set.
+/// Runs `work` on every job with the library's batch loop
+/// ([`wthor_db::verify::run_batch`]: worker threads each owning a solver,
+/// each result appended to the results log as `line(job, result)`, the
+/// cache saved every minute by `saver`, results back in input order), with
+/// a progress bar counting the results `is_finding` picks, armed against
+/// signals (see [`crate::interrupt`]): after Ctrl-C or SIGTERM no new job
+/// starts, those being solved are finished and logged, and the records
+/// done so far come back with `stopped` set.
 ///
 /// # Errors
-/// The first error of the results log or of `after_each`; no new job
-/// starts after it.
+/// The solver tables not fitting in memory, or the first error of the
+/// results log or of the cache; no new job starts after it.
 pub(crate) fn run_checks<R, C>(
     jobs: &[Job<R>],
     options: RunOptions<'_>,
     work: impl Fn(&Job<R>, &mut Solver) -> C + Sync,
     line: impl Fn(&Job<R>, &C) -> serde_json::Result<serde_json::Value> + Sync,
     is_finding: impl Fn(&C) -> bool + Sync,
-    after_each: impl Fn() -> anyhow::Result<()> + Sync,
+    saver: Option<&CacheSaver<'_>>,
 ) -> anyhow::Result<Checked<R, C>>
 where
     R: Clone + Send + Sync,
@@ -388,43 +262,24 @@ where
     // One table per worker: refused before any is made when they cannot fit.
     crate::limits::fits(options.workers.tt_bits, options.workers.workers)
         .map_err(anyhow::Error::msg)?;
-    let (log, log_path) = match options.log {
-        Some((log, path)) => (Some(Mutex::new(log)), Some(path)),
-        None => (None, None),
-    };
     let _armed = crate::interrupt::arm();
     let bar = progress(jobs.len(), options.what);
     let findings = AtomicUsize::new(0);
-    let done: Mutex<Vec<(Job<R>, C)>> = Mutex::new(Vec::with_capacity(jobs.len()));
-    let result = run_parallel(jobs, options.workers, work, |job, check: C| {
-        if log.is_some() {
-            append_result(log.as_ref(), log_path, &job.key, &line(job, &check)?)?;
-        }
-        if is_finding(&check) {
+    let batch = Batch {
+        log: options.log,
+        workers: options.workers,
+        saver,
+        stop: crate::interrupt::flag(),
+    };
+    let checked = run_batch(jobs, batch, work, line, |check| {
+        if is_finding(check) {
             let n = findings.fetch_add(1, Ordering::Relaxed) + 1;
             bar.set_message(format!("{n} {}", options.found));
         }
         bar.inc(1);
-        done.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push((job.clone(), check));
-        after_each()?;
-        if crate::interrupt::requested() {
-            return Err(Interrupted.into());
-        }
-        Ok::<(), anyhow::Error>(())
     });
     bar.finish_and_clear();
-    let interrupted = match result {
-        Ok(()) => crate::interrupt::requested(),
-        Err(e) if e.is::<Interrupted>() => true,
-        Err(e) => return Err(e),
-    };
-    let mut done = done
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    done.sort_by_key(|(job, _)| (job.file, job.index));
-    Ok(Checked { done, interrupted })
+    Ok(checked?)
 }
 
 /// Says on stderr what an interrupted run kept: `solved` records (`what`,

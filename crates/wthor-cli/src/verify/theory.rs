@@ -346,7 +346,7 @@ pub(crate) fn run_theory(
         work,
         |job, check| serde_json::to_value(game_record(&files, job, check)),
         |check| check.status != TheoryStatus::Ok && check.status != TheoryStatus::Short,
-        || saver.maybe_save(false),
+        Some(&saver),
     );
     saver.maybe_save(true)?;
     let checked = result?;
@@ -375,12 +375,12 @@ pub(crate) fn run_theory(
             )?;
         }
     }
-    let code = if checked.interrupted {
+    let code = if checked.stopped {
         ExitCode::from(crate::interrupt::INTERRUPTED)
     } else {
         crate::commands::exit_code(failed, strict && tally.findings() > 0)
     };
-    if checked.interrupted {
+    if checked.stopped {
         super::say_interrupted(
             solved_now,
             "games",
@@ -417,10 +417,7 @@ pub(crate) fn run_theory(
 
 /// One finding in words, on a board of `size`.
 fn describe(c: &TheoryCheck, size: BoardSize) -> String {
-    let squares = match size {
-        BoardSize::Eight => 64,
-        BoardSize::Ten => 100,
-    };
+    let squares = size.squares();
     let at = || {
         format!(
             "{} empties, {} to move, exact score {:+}{}",

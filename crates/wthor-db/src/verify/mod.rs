@@ -24,7 +24,9 @@
 //! assert_eq!(check.final_score, Some(64));
 //! ```
 //!
-//! One file per concept, everything re-exported here: `select.rs`
+//! One file per concept, everything re-exported here: `batch.rs` (the
+//! batch loop every solver check runs: selection, resume, workers, log,
+//! cache saving, a stop flag, progress through a callback), `select.rs`
 //! (sampling and sharding), `log.rs` (the results log and its keys),
 //! `merge.rs` (logs read back and merged, duplicates and conflicts),
 //! `theory.rs` (theoretical scores of games), `puzzle.rs` (solitaire
@@ -32,6 +34,7 @@
 //! percentile). No timing here needs the OS: a thread's CPU time is
 //! the caller's to measure ([`TheoryCheck::cpu_seconds`]).
 
+mod batch;
 mod log;
 mod merge;
 mod puzzle;
@@ -40,6 +43,10 @@ mod select;
 mod stats;
 mod theory;
 
+pub use batch::{
+    Batch, BatchError, CACHE_SAVE_EVERY, CacheSaver, Checked, Job, Selection, load_or_set_aside,
+    run_batch, select_jobs,
+};
 pub use log::{RecordKey, ResultsLog};
 pub use merge::{
     Conflict, LogError, LogRecord, Merged, VOLATILE_FIELDS, merge_results, outcome, read_results,
