@@ -28,35 +28,32 @@ pub(crate) fn test() -> Result<()> {
         "build: cargo test --workspace --exclude wthor-py --no-run",
         || util::run(util::cargo().args(TEST_ARGS).arg("--no-run")),
     )?;
-    let venv = tests_beside_extension(venv)?;
-    step("python: pytest", || python::pytest(&venv, &[]))
+    rust_and_python_tests(venv)
 }
 
-/// Runs the Rust tests (compiled) while the Python extension builds
-/// beside them (cargo releases the build lock while tests run: the two
-/// overlap on 2 cores, about 15 s saved), then hands back the environment.
-fn tests_beside_extension(
-    venv: std::thread::JoinHandle<Result<std::path::PathBuf>>,
-) -> Result<std::path::PathBuf> {
-    let extension = std::thread::spawn(move || python::built_in(venv));
+/// Runs the Rust tests (compiled) while the Python extension builds and
+/// its tests run beside them: cargo releases the build lock while tests
+/// run, so on 2 cores the two overlap (about 30 s saved). Both run to
+/// the end; the first failure is returned.
+fn rust_and_python_tests(venv: std::thread::JoinHandle<Result<std::path::PathBuf>>) -> Result<()> {
+    let python = std::thread::spawn(move || -> Result<()> {
+        let venv = step("python: maturin develop (beside the Rust tests)", || {
+            python::built_in(venv).map(drop)
+        });
+        venv?;
+        step("python: pytest", || {
+            python::pytest(&python::venv_dir(), &[])
+        })
+    });
     let rust = step(
         "test: cargo test --workspace --exclude wthor-py",
         rust_tests,
     );
-    let venv = match extension.join() {
-        Ok(venv) => venv,
-        Err(_) => anyhow::bail!("building the Python extension panicked"),
+    let python = match python.join() {
+        Ok(done) => done,
+        Err(_) => Err(anyhow::anyhow!("the Python tests panicked")),
     };
-    rust?;
-    step(
-        "python: maturin develop (built beside the Rust tests)",
-        || {
-            venv.as_ref()
-                .map(drop)
-                .map_err(|e| anyhow::anyhow!("{e:#}"))
-        },
-    )?;
-    venv
+    rust.and(python)
 }
 
 fn rust_tests() -> Result<()> {
@@ -93,13 +90,12 @@ pub(crate) fn run() -> Result<()> {
         "build: cargo test --workspace --exclude wthor-py --no-run",
         || util::run(util::cargo().args(TEST_ARGS).arg("--no-run")),
     )?;
-    let venv = tests_beside_extension(venv)?;
+    rust_and_python_tests(venv)?;
     step(
         "avx2: RUSTFLAGS='-C target-feature=+avx2' cargo test -p othello-core --target-dir target/avx2",
         avx2_tests,
     )?;
     step("fixtures: cargo xtask fixtures --check", fixtures::check)?;
-    step("python: pytest", || python::pytest(&venv, &[]))?;
     step(
         "docs: RUSTDOCFLAGS='-D warnings' cargo doc --workspace --no-deps",
         || {

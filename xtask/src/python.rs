@@ -18,8 +18,8 @@
 //! 4. `python -m pytest crates/wthor-py/tests`, with `WTHOR_DATA` passed
 //!    through (the tests on the real files skip without it).
 //!
-//! `cargo xtask test` and `ci` make step 1 beside the Rust build and step
-//! 3 beside the Rust tests (`built_in`), then run step 4 (`pytest`).
+//! `cargo xtask test` and `ci` make step 1 beside the Rust build, and
+//! steps 3 and 4 (`built_in`, `pytest`) beside the Rust tests.
 //!
 //! pandas and pyarrow are not installed: the tests that convert to them
 //! skip when they are missing.
@@ -35,7 +35,7 @@ use crate::util;
 const PACKAGES: &[&str] = &["maturin>=1.8,<2", "numpy", "pytest"];
 
 /// The virtual environment, under the workspace's `target/`.
-fn venv_dir() -> PathBuf {
+pub(crate) fn venv_dir() -> PathBuf {
     util::project_root().join("target").join("py-venv")
 }
 
