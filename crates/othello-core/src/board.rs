@@ -124,6 +124,25 @@ pub trait Board: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         }
     }
 
+    /// The colour on every square, in square order (a1, b1, …; `None` for
+    /// an empty square): what drawings and position lines are made of.
+    fn cells(&self) -> Vec<Option<Color>> {
+        let black = self.discs(Color::Black);
+        let white = self.discs(Color::White);
+        (0..Self::SIZE.squares())
+            .map(|i| {
+                let sq = Square::new_unchecked(i as u8);
+                if black.has(sq) {
+                    Some(Color::Black)
+                } else if white.has(sq) {
+                    Some(Color::White)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
     /// The number of discs of `color`.
     #[inline]
     fn count(&self, color: Color) -> u32 {

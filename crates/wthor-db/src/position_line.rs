@@ -121,20 +121,7 @@ impl PositionLine {
         move_number: u32,
         last_move: Option<Square>,
     ) -> Result<PositionLine, LineError> {
-        let black = board.discs(Color::Black);
-        let white = board.discs(Color::White);
-        let squares = (0..B::SIZE.squares())
-            .map(|i| {
-                let sq = Square::new_unchecked(i as u8);
-                if black.has(sq) {
-                    Some(Color::Black)
-                } else if white.has(sq) {
-                    Some(Color::White)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let squares = board.cells();
         PositionLine::new(
             B::SIZE,
             squares,

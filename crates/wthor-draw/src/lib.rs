@@ -144,20 +144,7 @@ impl Position {
     /// line of `wthor stream`).
     #[must_use]
     pub fn from_board<B: Board>(board: &B) -> Position {
-        let black = board.discs(Color::Black);
-        let white = board.discs(Color::White);
-        let squares = (0..B::SIZE.squares())
-            .map(|i| {
-                let sq = Square::new_unchecked(i as u8);
-                if black.has(sq) {
-                    Some(Color::Black)
-                } else if white.has(sq) {
-                    Some(Color::White)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let squares = board.cells();
         let to_move = if !board.legal_moves().is_empty() {
             Some(board.side_to_move())
         } else if !board.pass().legal_moves().is_empty() {

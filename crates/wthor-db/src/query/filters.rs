@@ -561,21 +561,10 @@ mod tests {
             "limit": "3",
         }))
         .unwrap();
-        let built = Query::new()
-            .exact(true)
-            .player("Edax")
-            .player("Tastet")
-            .kind(PlayerKind::Human)
-            .years(Some(2001), None)
-            .result(Outcome::Draw)
-            .black_discs(33, u8::MAX)
-            .theoretical(0, 32)
-            .opening(Opening::parse("f5d6", Size::Eight).unwrap())
-            .as_played(true)
-            .position(Position::after_transcript("f5d6c3", Size::Eight).unwrap())
-            .sort(SortKey::Score)
-            .limit(3);
-        assert_eq!(format!("{:?}", f.to_query().unwrap()), format!("{built:?}"));
+        assert_eq!(
+            format!("{:?}", f.to_query().unwrap()),
+            format!("{:?}", example_query())
+        );
         // One name alone, numbers as numbers, the size as text or number.
         let f: Filters = serde_json::from_value(serde_json::json!({
             "player": "Edax", "year": 2001, "size": 10, "reverse": true, "sort": "year", "limit": 5
@@ -605,6 +594,24 @@ mod tests {
         );
     }
 
+    /// The query the example filters of the tests below build.
+    fn example_query() -> Query {
+        Query::new()
+            .exact(true)
+            .player("Edax")
+            .player("Tastet")
+            .kind(PlayerKind::Human)
+            .years(Some(2001), None)
+            .result(Outcome::Draw)
+            .black_discs(33, u8::MAX)
+            .theoretical(0, 32)
+            .opening(Opening::parse("f5d6", Size::Eight).unwrap())
+            .as_played(true)
+            .position(Position::after_transcript("f5d6c3", Size::Eight).unwrap())
+            .sort(SortKey::Score)
+            .limit(3)
+    }
+
     #[test]
     fn no_filter_is_the_empty_query() {
         let q = Filters::default().to_query().unwrap();
@@ -628,21 +635,10 @@ mod tests {
             limit: Some(3),
             ..Filters::default()
         };
-        let built = Query::new()
-            .exact(true)
-            .player("Edax")
-            .player("Tastet")
-            .kind(PlayerKind::Human)
-            .years(Some(2001), None)
-            .result(Outcome::Draw)
-            .black_discs(33, u8::MAX)
-            .theoretical(0, 32)
-            .opening(Opening::parse("f5d6", Size::Eight).unwrap())
-            .as_played(true)
-            .position(Position::after_transcript("f5d6c3", Size::Eight).unwrap())
-            .sort(SortKey::Score)
-            .limit(3);
-        assert_eq!(format!("{:?}", f.to_query().unwrap()), format!("{built:?}"));
+        assert_eq!(
+            format!("{:?}", f.to_query().unwrap()),
+            format!("{:?}", example_query())
+        );
         assert_eq!(f.player_patterns().len(), 2);
         assert!(f.player_patterns()[0].matches("edax"));
         assert!(!f.player_patterns()[0].matches("Edax (delorme)"));
