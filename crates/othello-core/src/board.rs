@@ -124,6 +124,26 @@ pub trait Board: Copy + Eq + Hash + Debug + Send + Sync + 'static {
         }
     }
 
+    /// The board with these colours on its squares (in square order, as
+    /// [`Board::cells`] gives them; squares past the board or the list's
+    /// end are empty) and `side` to move.
+    ///
+    /// # Errors
+    /// As [`Board::from_colors`].
+    fn from_cells(cells: &[Option<Color>], side: Color) -> Result<Self, PositionError> {
+        let mut black = Self::Bits::default();
+        let mut white = Self::Bits::default();
+        for (i, c) in cells.iter().enumerate().take(Self::SIZE.squares()) {
+            let bit = Self::Bits::single(Square::new_unchecked(i as u8));
+            match c {
+                Some(Color::Black) => black |= bit,
+                Some(Color::White) => white |= bit,
+                None => {}
+            }
+        }
+        Self::from_colors(black, white, side)
+    }
+
     /// The colour on every square, in square order (a1, b1, …; `None` for
     /// an empty square): what drawings and position lines are made of.
     fn cells(&self) -> Vec<Option<Color>> {

@@ -940,7 +940,7 @@ impl Database {
         )
     }
 
-    /// [`search`](Database::search) through the index [`index_for`]
+    /// [`search`](Database::search) through the index [`index_for`](Database::index_for)
     /// chooses, with its note.
     ///
     /// # Errors
@@ -958,7 +958,7 @@ impl Database {
         Ok((ids, note))
     }
 
-    /// [`stats`](Database::stats) through the index [`index_for`]
+    /// [`stats`](Database::stats) through the index [`index_for`](Database::index_for)
     /// chooses, with its note; an index that fails while answering is
     /// left for a scan, the note saying why.
     ///

@@ -180,18 +180,8 @@ impl PositionLine {
             let Some(side) = line.to_move else {
                 return Vec::new();
             };
-            let mut black = B::Bits::default();
-            let mut white = B::Bits::default();
-            for (i, c) in line.squares.iter().enumerate() {
-                let bit = B::Bits::single(Square::new_unchecked(i as u8));
-                match c {
-                    Some(Color::Black) => black |= bit,
-                    Some(Color::White) => white |= bit,
-                    None => {}
-                }
-            }
             // The squares are checked on construction: disjoint and on the board.
-            B::from_colors(black, white, side)
+            B::from_cells(&line.squares, side)
                 .map(|b| b.legal_moves().squares().collect())
                 .unwrap_or_default()
         }

@@ -229,18 +229,8 @@ impl Position {
     #[must_use]
     pub fn legal_moves(&self) -> Vec<Square> {
         fn moves<B: Board>(p: &Position, side: Color) -> Vec<Square> {
-            let mut black = B::Bits::default();
-            let mut white = B::Bits::default();
-            for (i, c) in p.squares.iter().enumerate() {
-                let bit = B::Bits::single(Square::new_unchecked(i as u8));
-                match c {
-                    Some(Color::Black) => black |= bit,
-                    Some(Color::White) => white |= bit,
-                    None => {}
-                }
-            }
             // One colour per square, all on the board: never an error.
-            B::from_colors(black, white, side)
+            B::from_cells(&p.squares, side)
                 .map(|b| b.legal_moves().squares().collect())
                 .unwrap_or_default()
         }

@@ -85,6 +85,10 @@ fn check_games<F: Board, S: Board<Bits = F::Bits>>(seed: u64, games: usize) {
             assert_eq!(r.passes, moves.len() - squares.len());
             assert_eq!(r.score(), s.score());
             assert_eq!(r.board.to_obf(), s.board.to_obf());
+            // The colours of the squares agree and build the board back.
+            assert_eq!(r.board.cells(), s.board.cells());
+            let side = r.board.side_to_move();
+            assert_eq!(F::from_cells(&r.board.cells(), side).ok(), Some(r.board));
             let (b, w) = r.score();
             assert_eq!(b + w, F::SIZE.squares() as u32);
         }

@@ -1,7 +1,8 @@
 //! GGF, the format of GGS and NBoard: one game per line,
 //! `(;GM[Othello]PC[…]DT[…]PB[…]PW[…]TY[8]RE[…]BO[8 … *]B[f5]W[d6]…;)`:
-//! the one writer ([`write_row`]) and the one reader ([`parse_ggf`], and
-//! [`parse_ggf_growing`] for a game still being written).
+//! the one writer (`write_row`, behind [`export`](crate::text::export))
+//! and the one reader ([`parse_ggf`], and [`parse_ggf_growing`] for a game
+//! still being written).
 //!
 //! Written: `PC` (place) holds the tournament's name, `DT` the year (WTHOR
 //! knows no more of the date), `RE` black's disc difference (`+12.00`),
