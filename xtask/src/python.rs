@@ -4,7 +4,9 @@
 //!
 //! 1. `python3 -m venv target/py-venv` (once; `PYTHON` names another
 //!    interpreter), then `pip install maturin numpy pytest` from PyPI into
-//!    it (again only when one of them is missing);
+//!    it (again only when one of them is missing), and pyarrow, which the
+//!    Parquet tests read the CLI's files with (optional: when it cannot be
+//!    installed, those tests skip);
 //! 2. `cargo test --workspace --no-run`: the `wthor` command the tests
 //!    compare their answers with (`WTHOR_CLI`), built as `cargo test`
 //!    builds it (nothing to do after `cargo test`; `cargo build -p
@@ -18,8 +20,8 @@
 //! 4. `python -m pytest crates/wthor-py/tests`, with `WTHOR_DATA` passed
 //!    through (the tests on the real files skip without it).
 //!
-//! pandas and pyarrow are not installed: the tests that convert to them
-//! skip when they are missing.
+//! pandas is not installed: the tests that convert to it skip when it is
+//! missing (as the pyarrow ones do without pyarrow).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -30,6 +32,10 @@ use crate::util;
 
 /// The packages the tests need, from PyPI.
 const PACKAGES: &[&str] = &["maturin>=1.8,<2", "numpy", "pytest"];
+
+/// The package the Parquet tests read with, when it installs (a wheel may
+/// be missing for a new Python): without it they skip.
+const OPTIONAL: &str = "pyarrow";
 
 /// The virtual environment, under the workspace's `target/`.
 fn venv_dir() -> PathBuf {
@@ -95,6 +101,22 @@ pub(crate) fn ensure_venv() -> Result<PathBuf> {
                 .args(PACKAGES),
         )
         .context("could not install the Python test packages from PyPI")?;
+    }
+    if !util::succeeds(in_venv(&venv, &python).args(["-c", "import pyarrow.parquet"])) {
+        let installed = util::succeeds(
+            in_venv(&venv, &python)
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                ])
+                .arg(OPTIONAL),
+        );
+        if !installed {
+            eprintln!("xtask: could not install {OPTIONAL}: the Parquet tests will skip");
+        }
     }
     Ok(venv)
 }
