@@ -3,8 +3,9 @@
 //! machine's Python is not touched.
 //!
 //! 1. `python3 -m venv target/py-venv` (once; `PYTHON` names another
-//!    interpreter), then `pip install maturin numpy pytest` from PyPI into
-//!    it (again only when one of them is missing);
+//!    interpreter), then `pip install maturin numpy pytest pyarrow` from PyPI into
+//!    it (again only when one of them is missing; pyarrow reads the
+//!    Parquet files the CLI writes);
 //! 2. `cargo test --workspace --exclude wthor-py --no-run`: the `wthor` command the tests
 //!    compare their answers with (`WTHOR_CLI`), built as `cargo test`
 //!    builds it (nothing to do after `cargo test`; `cargo build -p
@@ -21,8 +22,8 @@
 //! `cargo xtask test` and `ci` make step 1 beside the Rust build, and
 //! steps 3 and 4 (`built_in`, `pytest`) beside the Rust tests.
 //!
-//! pandas and pyarrow are not installed: the tests that convert to them
-//! skip when they are missing.
+//! pandas is not installed: the tests that convert to it skip when it is
+//! missing.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -32,7 +33,7 @@ use anyhow::{Context, Result, bail};
 use crate::util;
 
 /// The packages the tests need, from PyPI.
-const PACKAGES: &[&str] = &["maturin>=1.8,<2", "numpy", "pytest"];
+const PACKAGES: &[&str] = &["maturin>=1.8,<2", "numpy", "pytest", "pyarrow"];
 
 /// The virtual environment, under the workspace's `target/`.
 pub(crate) fn venv_dir() -> PathBuf {
@@ -83,8 +84,9 @@ pub(crate) fn ensure_venv() -> Result<PathBuf> {
             )
         })?;
     }
-    let ready = util::succeeds(in_venv(&venv, &python).args(["-c", "import numpy, pytest"]))
-        && util::succeeds(in_venv(&venv, &bin(&venv, "maturin")).arg("--version"));
+    let ready = util::succeeds(
+        in_venv(&venv, &python).args(["-c", "import numpy, pytest, pyarrow.parquet"]),
+    ) && util::succeeds(in_venv(&venv, &bin(&venv, "maturin")).arg("--version"));
     if !ready {
         util::run(
             in_venv(&venv, &python)

@@ -61,6 +61,8 @@ Examples:
   wthor export --db testdata --year 2001 --format ggf -o games.ggf
   wthor export --db testdata --format obf --year 2003 --limit 100 -o set.obf
   wthor export --db ~/wthor --format transcript -o ~/all.txt
+  wthor export --db ~/wthor --year 2000.. -o games.parquet
+  wthor export --db ~/wthor --format parquet --positions -o positions.parquet
 
 Exit status: 0 ok, 1 games whose moves could not be written whole, 2 usage or I/O
 error (nothing is written then).";

@@ -266,6 +266,18 @@ pub fn write_with<T>(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<T>,
 ) -> Result<T, WriteError> {
+    write_file_with(path, |file| write(file))
+}
+
+/// [`write_with`] for a writer that needs the file itself (a `Write +
+/// Send`, as Parquet's writer does) rather than a `dyn Write`.
+///
+/// # Errors
+/// The step that failed ([`Step::Write`] for an error of `write`).
+pub fn write_file_with<T>(
+    path: &Path,
+    write: impl FnOnce(&mut AtomicFile) -> io::Result<T>,
+) -> Result<T, WriteError> {
     let mut file = AtomicFile::create(path)?;
     let value = write(&mut file).map_err(file.fail(Step::Write))?;
     file.commit()?;

@@ -41,6 +41,9 @@
 //! * **Text** ([`text`]): the text formats of games (CSV, JSON Lines,
 //!   GGF, transcripts, OBF), one writer and one reader each:
 //!   [`text::export`] and [`text::read::read_input`].
+//! * **Positions** ([`positions`]): the positions of many games as
+//!   columns (bitboards, side, ply, move, scores), for Python's
+//!   `Database.positions()` and Parquet export.
 //! * **Writing** ([`atomic`]): every file written whole or not at all
 //!   (temporary file, sync, rename), errors naming the target.
 //!
@@ -89,6 +92,7 @@ pub mod index;
 pub mod install;
 pub mod names;
 pub mod position_line;
+pub mod positions;
 pub mod query;
 pub mod scan;
 pub mod stats;

@@ -14,8 +14,8 @@ use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError};
 use wthor_format::{BoardSize, GameView};
 
 use crate::errors::{db_error, indexed_error, notation_error, query_error};
-use crate::positions::{self, Columns, GameRows};
 use crate::query::{self, query_of};
+use wthor_db::positions::{self, Columns, GameRows};
 
 /// A game file of the database: where its games sit among the database's
 /// games, and its header's depth.

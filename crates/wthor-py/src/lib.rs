@@ -8,8 +8,9 @@
 //! once ([`errors`]), and releases the GIL around scans and solves.
 //!
 //! - [`database`]: `wthor.Database` and `wthor.Game`;
-//! - [`positions`]: the positions of many games as columns (NumPy arrays
-//!   built here in one pass, no Python object per position);
+//! - `Database.positions()`: the positions of many games as columns,
+//!   built by `wthor_db::positions` (shared with Parquet export) and handed
+//!   over as NumPy arrays without a copy;
 //! - [`query`]: the keyword filters of `search`, `count`, `positions` and
 //!   `stats` as a `wthor_db::Query`;
 //! - [`stats`]: `wthor-db`'s statistics as dicts and lists;
@@ -31,7 +32,6 @@ use pyo3::prelude::*;
 pub mod board;
 pub mod database;
 pub mod errors;
-pub mod positions;
 pub mod query;
 pub mod stats;
 pub mod text;
@@ -56,7 +56,7 @@ fn wthor_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::PySolution>()?;
     m.add_function(wrap_pyfunction!(board::solve, m)?)?;
     m.add_function(wrap_pyfunction!(text::read_games, m)?)?;
-    m.add("PASS", positions::PASS)?;
-    m.add("NO_SCORE", positions::NO_SCORE)?;
+    m.add("PASS", wthor_db::positions::PASS)?;
+    m.add("NO_SCORE", wthor_db::positions::NO_SCORE)?;
     Ok(())
 }

@@ -2,8 +2,8 @@
 //! write its games (or names) as text.
 //!
 //! The output format is chosen by OUT's extension: the same WTHOR kind as
-//! IN, or for a game file a text format of `wthor export` (`.csv`,
-//! `.jsonl`, `.ggf`, `.txt` transcripts, `.obf`), names joined from IN's
+//! IN, or for a game file a format of `wthor export` (`.csv`, `.jsonl`,
+//! `.ggf`, `.txt` transcripts, `.obf`, `.parquet` games), names joined from IN's
 //! directory, or for a players or tournaments file `.csv` or `.jsonl`
 //! (one row per name: its number and the name). The output is
 //! written to a temporary file in OUT's directory and renamed over OUT, so a
@@ -31,7 +31,7 @@ pub(crate) struct Args {
     input: PathBuf,
     /// The file to write; its extension chooses the format
     /// (.wtb, .wtd, .jou, .trn, .pzz; for games also .csv, .jsonl, .ggf,
-    /// .txt, .obf; for players and tournaments also .csv, .jsonl: number
+    /// .txt, .obf, .parquet; for players and tournaments also .csv, .jsonl: number
     /// and name).
     #[arg(short, long, value_name = "OUT")]
     output: PathBuf,
@@ -43,7 +43,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let input = &args.input;
     let output = &args.output;
-    if let Some(format) = crate::textfmt::Format::from_path(output) {
+    if let Some(format) = crate::textfmt::OutFormat::from_path(output) {
         return match FileKind::from_path(input) {
             Some(kind @ (FileKind::Players | FileKind::Tournaments)) => {
                 names_to_text(input, kind, output, format, args.strict, out)
@@ -53,7 +53,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     }
     let out_kind = FileKind::from_path(output).with_context(|| {
         format!(
-            "{}: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn, .pzz, or for games .csv, .jsonl, .ggf, .txt, .obf, for names .csv, .jsonl)",
+            "{}: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn, .pzz, or for games .csv, .jsonl, .ggf, .txt, .obf, .parquet, for names .csv, .jsonl)",
             output.display()
         )
     })?;
@@ -85,12 +85,14 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the games of `input` (names from its directory) as text.
+/// Writes the games of `input` (names from its directory) as text or a
+/// Parquet games table.
 fn to_text(
     input: &Path,
     output: &Path,
-    format: crate::textfmt::Format,
+    format: crate::textfmt::OutFormat,
 ) -> anyhow::Result<ExitCode> {
+    use crate::textfmt::{Export, OutFormat, Table};
     if !matches!(
         FileKind::from_path(input),
         Some(FileKind::Games8 | FileKind::Games10)
@@ -112,13 +114,16 @@ fn to_text(
     let ids: Vec<wthor_db::GameId> = (0..db.files()[0].game_count())
         .map(|i| wthor_db::GameId::new(0, i))
         .collect();
-    let options = crate::textfmt::ExportOptions {
-        format,
-        empties: None,
+    let export = match format {
+        OutFormat::Text(format) => Export::Text(crate::textfmt::ExportOptions {
+            format,
+            empties: None,
+        }),
+        OutFormat::Parquet => Export::Parquet(Table::Games),
     };
     let counts =
-        super::export::write_export(&db, &ids, &options, Some(output), &mut std::io::sink())?;
-    Ok(super::export::report(&counts, Some(output)))
+        super::export::write_export(&db, &ids, &export, Some(output), &mut std::io::sink())?;
+    Ok(super::export::report(&counts, export.rows(), Some(output)))
 }
 
 /// Writes the names of a players or tournaments file as CSV (a header
@@ -129,12 +134,15 @@ fn names_to_text(
     input: &Path,
     kind: FileKind,
     output: &Path,
-    format: crate::textfmt::Format,
+    format: crate::textfmt::OutFormat,
     strict: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
-    use crate::textfmt::Format;
-    if !matches!(format, Format::Csv | Format::Jsonl) {
+    use crate::textfmt::{Format, OutFormat};
+    if !matches!(
+        format,
+        OutFormat::Text(Format::Csv) | OutFormat::Text(Format::Jsonl)
+    ) {
         anyhow::bail!(
             "{}: {kind} convert to .csv or .jsonl, not to {}",
             input.display(),
@@ -161,7 +169,7 @@ fn names_to_text(
     let names = db.names(0).context("a names file has names")?;
     let numbers = 0..u16::try_from(names.len()).unwrap_or(u16::MAX);
     let data = match format {
-        Format::Csv => {
+        OutFormat::Text(Format::Csv) => {
             let mut w = ::csv::Writer::from_writer(Vec::new());
             w.write_record(["number", "name"])?;
             for n in numbers {

@@ -1,12 +1,14 @@
 //! `wthor export [filters] --format F [-o FILE]`: the games of a database
 //! in a text format (CSV, JSON Lines, GGF, transcripts, OBF; written by
-//! [`wthor_db::text`]).
+//! [`wthor_db::text`]) or as a Parquet table (games, or with `--positions`
+//! their positions; [`wthor_db::text::parquet`]).
 //!
 //! The games are those the filters select (all by default), in database
-//! order unless `--sort`. Without `-o` they go to standard output; with it,
-//! to a temporary file beside FILE, synced, then renamed over FILE, so that
-//! FILE is never half-written. The format is `--format`, else FILE's
-//! extension (`.csv .jsonl .ggf .txt .obf`).
+//! order unless `--sort`. Without `-o` they go to standard output (not
+//! Parquet: a usage error); with it, to a temporary file beside FILE,
+//! synced, then renamed over FILE, so that FILE is never half-written. The
+//! format is `--format`, else FILE's extension (`.csv .jsonl .ggf .txt
+//! .obf .parquet`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,7 +19,9 @@ use wthor_db::{Database, GameId, OpenOptions};
 
 use crate::db_args::DbArgs;
 use crate::query_args::QueryArgs;
-use crate::textfmt::{self, ExportCounts, ExportOptions, Format, FormatArg};
+use crate::textfmt::{
+    self, Export, ExportCounts, ExportOptions, Format, FormatArg, OutFormat, Table,
+};
 
 /// Arguments of `wthor export`.
 #[derive(Debug, clap::Args)]
@@ -31,9 +35,13 @@ pub(crate) struct Args {
     /// output).
     #[arg(long, value_enum)]
     format: Option<FormatArg>,
-    /// The file to write (default: standard output).
+    /// The file to write (default: standard output; Parquet needs a file).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Parquet: one row per position of the 8x8 games (the columns of
+    /// Python's Database.positions()) instead of one per game.
+    #[arg(long)]
+    positions: bool,
     /// OBF: the positions at this many empty squares, 0 to 60 on 8x8 (96 on
     /// 10x10); default: each file's depth, where the stored theoretical
     /// score is the known value (at 0, the real score is).
@@ -61,14 +69,28 @@ pub(crate) fn open_options(encoding: Option<&str>) -> anyhow::Result<OpenOptions
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let format = match (args.format, &args.output) {
         (Some(f), _) => f.into(),
-        (None, Some(path)) => Format::from_path(path).with_context(|| {
+        (None, Some(path)) => OutFormat::from_path(path).with_context(|| {
             format!(
-                "{}: give --format, or an extension .csv, .jsonl, .ggf, .txt or .obf",
+                "{}: give --format, or an extension .csv, .jsonl, .ggf, .txt, .obf or .parquet",
                 path.display()
             )
         })?,
         // Standard output, no extension to go by: the seed's CSV.
-        (None, None) => Format::Csv,
+        (None, None) => OutFormat::Text(Format::Csv),
+    };
+    let export = match format {
+        OutFormat::Text(_) if args.positions => anyhow::bail!(
+            "--positions is a Parquet table: give --format parquet or -o FILE.parquet"
+        ),
+        OutFormat::Text(format) => Export::Text(ExportOptions {
+            format,
+            empties: args.empties,
+        }),
+        OutFormat::Parquet if args.output.is_none() => anyhow::bail!(
+            "--format parquet writes a file, not standard output: give -o FILE.parquet"
+        ),
+        OutFormat::Parquet if args.positions => Export::Parquet(Table::Positions),
+        OutFormat::Parquet => Export::Parquet(Table::Games),
     };
     let query = args.query.build()?;
     let db = args
@@ -79,33 +101,35 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         textfmt::check_empties(&db, &ids, empties)
             .with_context(|| format!("--empties {empties}"))?;
     }
-    let options = ExportOptions {
-        format,
-        empties: args.empties,
-    };
-    let counts = write_export(&db, &ids, &options, args.output.as_deref(), out)?;
-    Ok(report(&counts, args.output.as_deref()))
+    let counts = write_export(&db, &ids, &export, args.output.as_deref(), out)?;
+    Ok(report(&counts, export.rows(), args.output.as_deref()))
 }
 
-/// Exports `ids` to `output` (atomically) or to `out`.
+/// Exports `ids` to `output` (atomically) or to `out` (text only).
 pub(crate) fn write_export(
     db: &Database,
     ids: &[GameId],
-    options: &ExportOptions,
+    export: &Export,
     output: Option<&Path>,
     out: &mut dyn Write,
 ) -> anyhow::Result<ExportCounts> {
-    match output {
-        Some(path) => Ok(textfmt::export_file(db, ids, options, path)?),
-        None => Ok(textfmt::export(db, ids, options, out)?),
+    match (export, output) {
+        (Export::Text(options), Some(path)) => Ok(textfmt::export_file(db, ids, options, path)?),
+        (Export::Text(options), None) => Ok(textfmt::export(db, ids, options, out)?),
+        (Export::Parquet(table), Some(path)) => {
+            Ok(wthor_db::text::parquet::export_file(db, ids, *table, path)?)
+        }
+        (Export::Parquet(_), None) => {
+            anyhow::bail!("Parquet is written to a file, not to standard output: give -o FILE")
+        }
     }
 }
 
 /// Prints what was written and skipped on stderr; the exit code.
-pub(crate) fn report(counts: &ExportCounts, output: Option<&Path>) -> ExitCode {
+pub(crate) fn report(counts: &ExportCounts, rows: &str, output: Option<&Path>) -> ExitCode {
     if let Some(path) = output {
         eprintln!(
-            "wthor: {}: {} games written",
+            "wthor: {}: {} {rows} written",
             path.display(),
             counts.written
         );

@@ -196,7 +196,7 @@ fn convert_refuses_other_kinds_and_unknown_extensions() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
-        "wthor: x.xls: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn, .pzz, or for games .csv, .jsonl, .ggf, .txt, .obf, for names .csv, .jsonl)\n"
+        "wthor: x.xls: cannot tell the output format from the extension (expected .wtb, .wtd, .jou, .trn, .pzz, or for games .csv, .jsonl, .ggf, .txt, .obf, .parquet, for names .csv, .jsonl)\n"
     );
     // Names files convert to CSV and JSON Lines only; puzzles to none.
     let out = wthor_in(dir.path(), &["convert", "WTHOR.JOU", "-o", "x.ggf"]);

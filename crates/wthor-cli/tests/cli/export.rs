@@ -383,3 +383,282 @@ fn every_writer_names_the_file_and_its_missing_folder() {
         assert!(private.is_empty(), "private files: {private:?}");
     }
 }
+
+/// The record batches of a Parquet file, read with the `parquet` crate.
+fn read_parquet(path: &Path) -> Vec<arrow_array::RecordBatch> {
+    let file = std::fs::File::open(path).unwrap();
+    parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap()
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+}
+
+/// An integer column of every batch, whatever its width and sign.
+fn ints(batches: &[arrow_array::RecordBatch], name: &str) -> Vec<i64> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::*;
+    let mut out = Vec::new();
+    for b in batches {
+        let c = b
+            .column_by_name(name)
+            .unwrap_or_else(|| panic!("no column {name}"));
+        macro_rules! try_type {
+            ($($t:ty),*) => {
+                $(if let Some(a) = c.as_primitive_opt::<$t>() {
+                    out.extend(a.values().iter().map(|&v| v as i64));
+                    continue;
+                })*
+            };
+        }
+        try_type!(UInt8Type, UInt16Type, UInt32Type, UInt64Type, Int8Type);
+        panic!("{name} is no integer column: {}", c.data_type());
+    }
+    out
+}
+
+/// A text column of every batch ("" for a null, as the CSV writes it).
+fn texts(batches: &[arrow_array::RecordBatch], name: &str) -> Vec<String> {
+    use arrow_array::Array as _;
+    use arrow_array::cast::AsArray;
+    let mut out = Vec::new();
+    for b in batches {
+        let c = b.column_by_name(name).unwrap().as_string::<i32>();
+        out.extend((0..c.len()).map(|i| if c.is_null(i) { "" } else { c.value(i) }.to_owned()));
+    }
+    out
+}
+
+/// The CSV export of `filters`, and the same games as Parquet (games, and
+/// positions) in `dir`.
+fn csv_and_parquet(
+    dir: &Path,
+    filters: &[&str],
+) -> (Vec<csv::StringRecord>, Vec<arrow_array::RecordBatch>) {
+    let mut args = vec!["export", "--db", "testdata"];
+    args.extend(filters);
+    let mut csv_args = args.clone();
+    csv_args.extend(["--format", "csv"]);
+    let text = check(&csv_args, 0);
+    let rows = csv::Reader::from_reader(text.as_bytes())
+        .records()
+        .map(Result::unwrap)
+        .collect();
+    let path = dir.join("games.parquet");
+    let mut parquet_args = args.clone();
+    parquet_args.extend(["-o", path.to_str().unwrap()]);
+    let out = wthor(&parquet_args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("games written"), "{}", stderr(&out));
+    (rows, read_parquet(&path))
+}
+
+#[test]
+fn parquet_games_are_the_rows_of_the_csv_export() {
+    let dir = tempfile::tempdir().unwrap();
+    // All the fixture games (8x8 and 10x10), and a filtered, sorted set.
+    for filters in [&[][..], &["--player", "ferriere", "--sort", "score"][..]] {
+        let (rows, batches) = csv_and_parquet(dir.path(), filters);
+        assert!(!rows.is_empty());
+        let n: usize = batches.iter().map(|b| b.num_rows()).sum();
+        assert_eq!(n, rows.len(), "{filters:?}");
+        let csv_col = |i: usize| rows.iter().map(|r| r[i].to_owned()).collect::<Vec<_>>();
+        let csv_ints = |i: usize| {
+            rows.iter()
+                .map(|r| r[i].parse::<i64>().unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(texts(&batches, "id"), csv_col(0));
+        assert_eq!(ints(&batches, "year"), csv_ints(1));
+        assert_eq!(ints(&batches, "size"), csv_ints(2));
+        assert_eq!(ints(&batches, "tournament_number"), csv_ints(3));
+        assert_eq!(texts(&batches, "tournament"), csv_col(4));
+        assert_eq!(ints(&batches, "black_number"), csv_ints(5));
+        assert_eq!(texts(&batches, "black"), csv_col(6));
+        assert_eq!(ints(&batches, "white_number"), csv_ints(7));
+        assert_eq!(texts(&batches, "white"), csv_col(8));
+        assert_eq!(ints(&batches, "real_score"), csv_ints(9));
+        assert_eq!(ints(&batches, "theoretical_score"), csv_ints(10));
+        assert_eq!(ints(&batches, "depth"), csv_ints(11));
+        assert_eq!(texts(&batches, "transcript"), csv_col(12));
+        // The squares are the transcript's moves as indices.
+        use arrow_array::cast::AsArray;
+        let mut k = 0;
+        for b in &batches {
+            let squares = b.column_by_name("squares").unwrap().as_list::<i32>();
+            for i in 0..b.num_rows() {
+                let row = &rows[k];
+                let side: u8 = row[2].parse().unwrap();
+                let size = othello_core::Size::from_side(side).unwrap();
+                let moves = othello_core::notation::parse_transcript(&row[12], size).unwrap();
+                let expected: Vec<u8> = moves
+                    .iter()
+                    .map(|m| match m {
+                        othello_core::Move::Play(sq) => sq.row(size) * side + sq.col(size),
+                        othello_core::Move::Pass => panic!("no pass in a transcript"),
+                    })
+                    .collect();
+                let got = squares.value(i);
+                let got = got.as_primitive::<arrow_array::types::UInt8Type>();
+                assert_eq!(got.values().to_vec(), expected, "game {}", &row[0]);
+                k += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn parquet_positions_have_a_row_per_position_of_each_8x8_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("positions.parquet");
+    let filters = ["--year", "2001..2002"];
+    let mut args = vec![
+        "export",
+        "--db",
+        "testdata",
+        "--positions",
+        "--format",
+        "parquet",
+    ];
+    args.extend(filters);
+    args.extend(["-o", path.to_str().unwrap()]);
+    let out = wthor(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let batches = read_parquet(&path);
+    let mut csv_args = vec!["export", "--db", "testdata", "--format", "csv"];
+    csv_args.extend(filters);
+    let text = check(&csv_args, 0);
+    // Each 8x8 game gives a row per move and per pass (the final position
+    // is no row); 10x10 games give none.
+    let mut expected = 0;
+    let (mut games, mut ten) = (0, 0);
+    for r in csv::Reader::from_reader(text.as_bytes()).records() {
+        let r = r.unwrap();
+        if &r[2] != "8" {
+            ten += 1;
+            continue;
+        }
+        games += 1;
+        let moves =
+            othello_core::notation::parse_transcript(&r[12], othello_core::Size::Eight).unwrap();
+        let replay = othello_core::replay::replay_moves::<othello_core::Board8>(&moves);
+        assert!(replay.is_legal());
+        expected += replay.moves + replay.passes;
+    }
+    assert!(games > 10 && ten > 0, "8x8 and 10x10 games");
+    let n: usize = batches.iter().map(|b| b.num_rows()).sum();
+    assert_eq!(n, expected);
+    assert!(stderr(&out).contains(&format!("{expected} positions written")));
+    let names: Vec<String> = batches[0]
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "player",
+            "opponent",
+            "side",
+            "ply",
+            "move",
+            "final",
+            "theoretical",
+            "game"
+        ]
+    );
+    // The start position opens each game: black to move, 2 discs each.
+    let ply = ints(&batches, "ply");
+    let player = ints(&batches, "player");
+    let starts = ply.iter().filter(|&&p| p == 0).count();
+    assert_eq!(starts, games);
+    for (p, bits) in ply.iter().zip(&player) {
+        if *p == 0 {
+            assert_eq!((*bits as u64).count_ones(), 2);
+        }
+    }
+}
+
+#[test]
+fn parquet_usage_errors() {
+    // Not to standard output.
+    let out = wthor(&["export", "--db", "testdata", "--format", "parquet"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("give -o FILE.parquet"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
+    // --positions is Parquet's.
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["--positions"][..],
+        &["--positions", "--format", "csv"][..],
+        &[
+            "--positions",
+            "-o",
+            dir.path().join("x.csv").to_str().unwrap(),
+        ][..],
+    ] {
+        let mut a = vec!["export", "--db", "testdata"];
+        a.extend(args);
+        let out = wthor(&a);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains("--positions is a Parquet table"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // Names files do not convert to Parquet.
+    let out = wthor(&[
+        "convert",
+        "testdata/WTHOR.JOU",
+        "-o",
+        dir.path().join("t.parquet").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains(".csv or .jsonl"), "{}", stderr(&out));
+}
+
+#[test]
+fn convert_writes_a_parquet_games_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.PARQUET");
+    let csv_path = dir.path().join("t.csv");
+    check(
+        &[
+            "convert",
+            "testdata/WTH_2001.wtb",
+            "-o",
+            path.to_str().unwrap(),
+        ],
+        0,
+    );
+    check(
+        &[
+            "convert",
+            "testdata/WTH_2001.wtb",
+            "-o",
+            csv_path.to_str().unwrap(),
+        ],
+        0,
+    );
+    let batches = read_parquet(&path);
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_path(&csv_path)
+        .unwrap()
+        .records()
+        .map(Result::unwrap)
+        .collect();
+    assert!(rows.len() > 10);
+    let ids: Vec<String> = rows.iter().map(|r| r[0].to_owned()).collect();
+    assert_eq!(texts(&batches, "id"), ids);
+    let black: Vec<String> = rows.iter().map(|r| r[6].to_owned()).collect();
+    assert_eq!(texts(&batches, "black"), black);
+    let transcripts: Vec<String> = rows.iter().map(|r| r[12].to_owned()).collect();
+    assert_eq!(texts(&batches, "transcript"), transcripts);
+}

@@ -1,7 +1,8 @@
 //! The text formats of games: CSV, JSON Lines, GGF, transcripts and OBF,
 //! one writer and one reader each (a module per format holds its writer;
 //! [`read`] reads every input of an import, [`follow`] a file still being
-//! written). `wthor export`, `wthor convert`, `wthor import`, `wthor stream
+//! written); with the feature `parquet`, the module `parquet` writes the
+//! games or their positions as Parquet tables. `wthor export`, `wthor convert`, `wthor import`, `wthor stream
 //! --follow` and Python's `Database.export` / `wthor.read_games` all go
 //! through here; nothing prints.
 //!
@@ -22,6 +23,8 @@ pub mod follow;
 pub mod ggf;
 pub mod jsonl;
 pub mod obf;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod read;
 pub mod record;
 pub mod transcript;

@@ -1,6 +1,8 @@
 //! The positions of games as columns: one replay of each game, in
-//! parallel over the games, into plain vectors that become NumPy arrays
-//! without a copy (no Python object per position).
+//! parallel over the games, into plain vectors (Python's
+//! `Database.positions()` hands them over as NumPy arrays without a copy;
+//! `text::parquet` writes them as the positions table, under the same
+//! column names).
 //!
 //! One row per position *from which a move or a pass is made*: the start
 //! position, every position after a move, and the positions where a side
@@ -17,19 +19,19 @@
 //! | `move` | `uint8` | the move made from it: its square (`8 × row + column`), or [`PASS`] (64) |
 //! | `final` | `int8` | the game's final disc difference from the side to move's view, from the record's real score (`2 × black discs − 64`, negated when white moves) |
 //! | `theoretical` | `int8` | the record's theoretical score (perfect play from the position with the file's depth of empties), as a disc difference from the side to move's view, on positions with at most that many empties; [`NO_SCORE`] (−128) on earlier ones |
-//! | `game` | `uint32` | the database-wide index of the game (its row in `games_table()`) |
+//! | `game` | `uint32` | the database-wide number of the game (its row in Python's `games_table()`, [`game_numbers`]) |
 //! | `symmetry` | `uint8` | with `augment=True` only: the symmetry applied (0–7, see [`augment`]) |
 //!
 //! On positions after the depth the `theoretical` column still holds the
 //! game's theoretical score: the exact value of such a position differs
 //! when a player erred after the depth.
 
+use crate::scan::GameRef;
+use crate::{Database, GameId};
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::symmetry::Symmetry;
 use othello_core::{Board, Board8, Color, Move, Size, Square};
 use rayon::prelude::*;
-use wthor_db::scan::GameRef;
-use wthor_db::{Database, GameId};
 use wthor_format::{BoardSize, GameView};
 
 /// The `move` of a pass.
@@ -92,7 +94,7 @@ impl Columns {
         self.player.is_empty()
     }
 
-    fn with_capacity(n: usize) -> Columns {
+    pub(crate) fn with_capacity(n: usize) -> Columns {
         Columns {
             player: Vec::with_capacity(n),
             opponent: Vec::with_capacity(n),
@@ -106,41 +108,45 @@ impl Columns {
         }
     }
 
-    /// Appends the rows of one 8x8 game (nothing for a 10x10 record).
-    pub fn push_game(&mut self, g: &GameRows<'_>) {
+    /// Appends the rows of one 8x8 game (nothing for a 10x10 record);
+    /// false when a move that is no square or illegal stopped the replay
+    /// (the rows before it are appended).
+    pub fn push_game(&mut self, g: &GameRows<'_>) -> bool {
         if g.view.board_size() != BoardSize::Eight {
-            return;
+            return true;
         }
         let final_black = black_diff(g.view.real_score());
         let theo_black = black_diff(g.view.theoretical_score());
         let depth = u32::from(g.depth);
         let mut before = Board8::start();
         let mut ply: u8 = 0;
-        replay_with::<Board8, _, _>(wthor_tokens::<Board8>(g.view.moves_raw()), |step| {
-            let white = before.side_to_move() == Color::White;
-            let view = |d: i8| if white { -d } else { d };
-            self.player.push(before.player());
-            self.opponent.push(before.opponent());
-            self.side.push(u8::from(white));
-            self.ply.push(ply);
-            self.moves.push(match step.mv {
-                Move::Play(sq) => sq.index() as u8,
-                Move::Pass => PASS,
+        let replay =
+            replay_with::<Board8, _, _>(wthor_tokens::<Board8>(g.view.moves_raw()), |step| {
+                let white = before.side_to_move() == Color::White;
+                let view = |d: i8| if white { -d } else { d };
+                self.player.push(before.player());
+                self.opponent.push(before.opponent());
+                self.side.push(u8::from(white));
+                self.ply.push(ply);
+                self.moves.push(match step.mv {
+                    Move::Play(sq) => sq.index() as u8,
+                    Move::Pass => PASS,
+                });
+                self.final_diff.push(view(final_black));
+                self.theoretical.push(if before.empty_count() <= depth {
+                    view(theo_black)
+                } else {
+                    NO_SCORE
+                });
+                self.game.push(g.game);
+                ply = ply.saturating_add(1);
+                before = step.board;
             });
-            self.final_diff.push(view(final_black));
-            self.theoretical.push(if before.empty_count() <= depth {
-                view(theo_black)
-            } else {
-                NO_SCORE
-            });
-            self.game.push(g.game);
-            ply = ply.saturating_add(1);
-            before = step.board;
-        });
+        replay.is_legal()
     }
 
     /// Concatenates `parts` in order, the columns copied in parallel.
-    fn concat(parts: &[Columns]) -> Columns {
+    pub(crate) fn concat(parts: &[Columns]) -> Columns {
         /// One column of every part, end to end.
         fn cat<T: Copy + Send + Sync>(parts: &[Columns], get: fn(&Columns) -> &[T]) -> Vec<T> {
             let mut out = Vec::with_capacity(parts.iter().map(|p| get(p).len()).sum());
@@ -185,7 +191,9 @@ pub fn collect<'a>(
     let parts = db.par_chunks_ids(
         ids,
         || Columns::with_capacity(capacity),
-        |c, g| c.push_game(&rows(g)),
+        |c, g| {
+            c.push_game(&rows(g));
+        },
     );
     Columns::concat(&parts)
 }
@@ -196,6 +204,25 @@ pub fn of_game(game: &GameRows<'_>) -> Columns {
     let mut c = Columns::default();
     c.push_game(game);
     c
+}
+
+/// The database-wide number of the first game of each file of `db` (in
+/// the order of [`Database::files`]): the games of the game files counted
+/// in order, so that game `(file, index)` is number `starts[file] +
+/// index` (Python's `Game.number`, the `game` column).
+#[must_use]
+pub fn game_numbers(db: &Database) -> Vec<usize> {
+    let mut next = 0;
+    db.files()
+        .iter()
+        .map(|f| {
+            let start = next;
+            if f.board_size().is_some() {
+                next += f.game_count();
+            }
+            start
+        })
+        .collect()
 }
 
 /// The 8 symmetric images of every row: 8 blocks of `columns.len()` rows,
