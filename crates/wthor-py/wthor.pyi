@@ -171,8 +171,9 @@ class Database:
     def export(
         self,
         path: StrPath,
-        format: Optional[Literal["csv", "jsonl", "ggf", "transcript", "txt", "obf"]] = None,
+        format: Optional[Literal["csv", "jsonl", "ggf", "transcript", "txt", "obf", "parquet"]] = None,
         *,
+        positions: bool = False,
         empties: Optional[int] = None,
         player: Union[str, Tuple[str, str], Sequence[str], None] = None,
         black: Optional[str] = None,
@@ -194,16 +195,21 @@ class Database:
         limit: Optional[int] = None,
     ) -> Dict[str, int]:
         """Writes the games ``search`` with the same filters finds (all by
-        default, in its order) to ``path`` in a text format: ``format``,
-        else the extension of ``path`` (``.csv .jsonl .ggf .txt .obf``).
-        The bytes ``wthor export -o PATH`` writes for the same filters
-        (the same library writes them), written whole or not at all (a
-        temporary file renamed over ``path``). ``empties``: OBF positions
-        at that many empty squares (default each file's depth). Returns
+        default, in its order) to ``path``: ``format``, else the extension
+        of ``path`` (``.csv .jsonl .ggf .txt .obf .parquet``). Parquet is
+        the games table (typed columns: those of ``games_table()`` plus
+        ``number``, ``transcript`` and ``squares``) or, with
+        ``positions=True``, the table of positions (the columns of
+        ``positions()``), for pyarrow, Polars, DuckDB or pandas. The bytes
+        ``wthor export -o PATH`` writes for the same filters (the same
+        library writes them), written whole or not at all (a temporary
+        file renamed over ``path``). ``empties``: OBF positions at that
+        many empty squares (default each file's depth). Returns
         ``{"written", "bad_moves", "short"}``: games (positions) written,
         games written up to a move that is no square or illegal (skipped
         in OBF), OBF games ending before the position (skipped). Raises
-        ``ValueError`` for an unknown format or ``empties`` beyond every
+        ``ValueError`` for an unknown format, ``positions=True`` in a text
+        format, or ``empties`` beyond every
         game, ``OSError`` when the file cannot be written, and as
         ``search`` for the filters."""
     def count(

@@ -1,14 +1,11 @@
 //! The CLI's side of the text formats, which live in [`wthor_db::text`]
 //! (one reader and one writer per format; Parquet in
 //! [`wthor_db::text::parquet`]): the values of `--format`, what `export`
-//! and `convert` write ([`Export`]), and the CSV fields of the CLI's own
+//! and `convert` write ([`Export`], from the library), and the CSV fields of the CLI's own
 //! small tables.
 
-use std::path::Path;
-
-pub(crate) use wthor_db::text::parquet::Table;
 pub(crate) use wthor_db::text::{
-    ExportCounts, ExportOptions, Format, check_empties, export, export_file,
+    Export, ExportChoiceError, ExportCounts, FileFormat, Format, check_empties, export,
 };
 
 /// The readers of `wthor import` (and `convert`'s names files).
@@ -58,58 +55,15 @@ pub(crate) enum FormatArg {
     Parquet,
 }
 
-/// The format of an export: a text format, or Parquet.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OutFormat {
-    /// A text format of [`wthor_db::text`].
-    Text(Format),
-    /// A Parquet table.
-    Parquet,
-}
-
-impl OutFormat {
-    /// The format of a file name's extension (`.csv .jsonl .ggf .txt .obf
-    /// .parquet`).
-    pub(crate) fn from_path(path: &Path) -> Option<OutFormat> {
-        let parquet = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("parquet"));
-        if parquet {
-            return Some(OutFormat::Parquet);
-        }
-        Format::from_path(path).map(OutFormat::Text)
-    }
-}
-
-impl From<FormatArg> for OutFormat {
-    fn from(f: FormatArg) -> OutFormat {
-        OutFormat::Text(match f {
+impl From<FormatArg> for FileFormat {
+    fn from(f: FormatArg) -> FileFormat {
+        FileFormat::Text(match f {
             FormatArg::Csv => Format::Csv,
             FormatArg::Jsonl => Format::Jsonl,
             FormatArg::Ggf => Format::Ggf,
             FormatArg::Transcript => Format::Transcript,
             FormatArg::Obf => Format::Obf,
-            FormatArg::Parquet => return OutFormat::Parquet,
+            FormatArg::Parquet => return FileFormat::Parquet,
         })
-    }
-}
-
-/// What an export writes: text, or a Parquet table.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Export {
-    /// A text format, with its options.
-    Text(ExportOptions),
-    /// The games or positions table.
-    Parquet(Table),
-}
-
-impl Export {
-    /// What one row of the output is, for the report.
-    pub(crate) fn rows(&self) -> &'static str {
-        match self {
-            Export::Parquet(Table::Positions) => "positions",
-            _ => "games",
-        }
     }
 }

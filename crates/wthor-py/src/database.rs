@@ -16,6 +16,7 @@ use wthor_format::{BoardSize, GameView};
 use crate::errors::{db_error, indexed_error, notation_error, query_error};
 use crate::query::{self, query_of};
 use wthor_db::positions::{self, Columns, GameRows};
+use wthor_db::text::ExportChoiceError;
 
 /// A game file of the database: where its games sit among the database's
 /// games, and its header's depth.
@@ -415,32 +416,41 @@ impl PyDatabase {
     }
 
     /// Writes the games matching every keyword filter (as `search`; all
-    /// by default) to the file `path` in a text format: `format` (`"csv"`,
-    /// `"jsonl"`, `"ggf"`, `"transcript"` or `"txt"`, `"obf"`), else the
-    /// extension of `path`; `empties` for OBF (default each file's
-    /// depth). The bytes `wthor export -o PATH` writes for the same
-    /// filters, written as it writes them (a temporary file renamed over
-    /// `path`). Returns the counts: `written`, `bad_moves` (games written
-    /// up to a move that is no square or illegal; skipped in OBF),
-    /// `short` (OBF: games ending before the position; skipped).
-    #[pyo3(signature = (path, format = None, *, empties = None, **filters))]
+    /// by default) to the file `path`: `format` (`"csv"`, `"jsonl"`,
+    /// `"ggf"`, `"transcript"` or `"txt"`, `"obf"`, `"parquet"`), else the
+    /// extension of `path`; `positions=True` writes the Parquet table of
+    /// positions (the columns of `positions()`) instead of the games;
+    /// `empties` for OBF (default each file's depth). The bytes `wthor
+    /// export -o PATH` writes for the same filters, written as it writes
+    /// them (a temporary file renamed over `path`). Returns the counts:
+    /// `written` (games, or positions), `bad_moves` (games written up to
+    /// a move that is no square or illegal; skipped in OBF), `short` (OBF:
+    /// games ending before the position; skipped).
+    #[pyo3(signature = (path, format = None, *, positions = false, empties = None, **filters))]
     fn export<'py>(
         &self,
         py: Python<'py>,
         path: PathBuf,
         format: Option<&str>,
+        positions: bool,
         empties: Option<u8>,
         filters: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let format = crate::text::format_of(&path, format)?;
+        let export =
+            wthor_db::text::Export::new(format, positions, empties).map_err(|e| match e {
+                ExportChoiceError::PositionsInText => {
+                    PyValueError::new_err(format!("positions=True: {e}: give format=\"parquet\""))
+                }
+                e => PyValueError::new_err(e.to_string()),
+            })?;
         let ids = self.find(py, "export", filters)?;
         if let Some(e) = empties {
             wthor_db::text::check_empties(&self.db, &ids, e)
                 .map_err(|err| PyValueError::new_err(format!("empties={e}: {err}")))?;
         }
-        let options = wthor_db::text::ExportOptions { format, empties };
         let counts = py
-            .detach(|| wthor_db::text::export_file(&self.db, &ids, &options, &path))
+            .detach(|| export.to_file(&self.db, &ids, &path))
             .map_err(|e| crate::errors::write_error(&e))?;
         let d = PyDict::new(py);
         d.set_item("written", counts.written)?;

@@ -9,28 +9,28 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wthor_db::import::Incoming;
-use wthor_db::text::Format;
+use wthor_db::text::FileFormat;
 use wthor_db::text::read::{NamesFiles, read_input};
 
 use crate::errors::{notation_error, read_error};
 
 /// The format of an export: `format` when given (`"csv"`, `"jsonl"`,
-/// `"ggf"`, `"transcript"` or `"txt"`, `"obf"`), else the extension of
-/// `path`, as `wthor export -o PATH` chooses it.
+/// `"ggf"`, `"transcript"` or `"txt"`, `"obf"`, `"parquet"`), else the
+/// extension of `path`, as `wthor export -o PATH` chooses it.
 ///
 /// # Errors
 /// `ValueError` for an unknown format, or no format and no known
 /// extension.
-pub(crate) fn format_of(path: &Path, format: Option<&str>) -> PyResult<Format> {
+pub(crate) fn format_of(path: &Path, format: Option<&str>) -> PyResult<FileFormat> {
     match format {
-        Some(name) => Format::from_name(name).ok_or_else(|| {
+        Some(name) => FileFormat::from_name(name).ok_or_else(|| {
             PyValueError::new_err(format!(
-                "format={name:?}: expected \"csv\", \"jsonl\", \"ggf\", \"transcript\" (or \"txt\") or \"obf\""
+                "format={name:?}: expected \"csv\", \"jsonl\", \"ggf\", \"transcript\" (or \"txt\"), \"obf\" or \"parquet\""
             ))
         }),
-        None => Format::from_path(path).ok_or_else(|| {
+        None => FileFormat::from_path(path).ok_or_else(|| {
             PyValueError::new_err(format!(
-                "{}: give format=, or an extension .csv, .jsonl, .ggf, .txt or .obf",
+                "{}: give format=, or an extension .csv, .jsonl, .ggf, .txt, .obf or .parquet",
                 path.display()
             ))
         }),

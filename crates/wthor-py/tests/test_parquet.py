@@ -101,3 +101,29 @@ def test_positions_join_the_games_table(testdata, cli_text, tmp_path):
     positions = export(cli_text, tmp_path, testdata, "--year", "2002", "--format", "parquet", "--positions")
     eight = [n for n, s in zip(games.column("number").to_pylist(), games.column("size").to_pylist()) if s == 8]
     assert sorted(set(positions.column("game").to_pylist())) == sorted(eight)
+
+
+@pytest.mark.parametrize(
+    "ext,flags,keywords",
+    [
+        (".parquet", [], {}),
+        (".parquet", ["--positions", "--year", "2001..2002"], {"positions": True, "years": (2001, 2002)}),
+    ],
+)
+def test_python_export_writes_the_cli_s_parquet(testdata, tmp_path, cli_text, ext, flags, keywords):
+    """Database.export(..., format="parquet") writes what the CLI writes:
+    the same table, and the same bytes."""
+    theirs, mine = tmp_path / f"cli{ext}", tmp_path / f"py{ext}"
+    cli_text("export", "--db", str(testdata), *flags, "-o", str(theirs))
+    counts = wthor.Database(testdata).export(mine, **keywords)
+    table = pq.read_table(mine)
+    assert counts["written"] == table.num_rows > 0
+    assert table.equals(pq.read_table(theirs))
+    assert mine.read_bytes() == theirs.read_bytes()
+
+
+def test_python_export_refuses_positions_in_text(testdata, tmp_path):
+    db = wthor.Database(testdata)
+    with pytest.raises(ValueError, match="positions=True.*Parquet only"):
+        db.export(tmp_path / "p.csv", positions=True)
+    assert not (tmp_path / "p.csv").exists()

@@ -43,7 +43,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let input = &args.input;
     let output = &args.output;
-    if let Some(format) = crate::textfmt::OutFormat::from_path(output) {
+    if let Some(format) = crate::textfmt::FileFormat::from_path(output) {
         return match FileKind::from_path(input) {
             Some(kind @ (FileKind::Players | FileKind::Tournaments)) => {
                 names_to_text(input, kind, output, format, args.strict, out)
@@ -90,9 +90,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
 fn to_text(
     input: &Path,
     output: &Path,
-    format: crate::textfmt::OutFormat,
+    format: crate::textfmt::FileFormat,
 ) -> anyhow::Result<ExitCode> {
-    use crate::textfmt::{Export, OutFormat, Table};
+    use crate::textfmt::Export;
     if !matches!(
         FileKind::from_path(input),
         Some(FileKind::Games8 | FileKind::Games10)
@@ -114,13 +114,7 @@ fn to_text(
     let ids: Vec<wthor_db::GameId> = (0..db.files()[0].game_count())
         .map(|i| wthor_db::GameId::new(0, i))
         .collect();
-    let export = match format {
-        OutFormat::Text(format) => Export::Text(crate::textfmt::ExportOptions {
-            format,
-            empties: None,
-        }),
-        OutFormat::Parquet => Export::Parquet(Table::Games),
-    };
+    let export = Export::new(format, false, None)?;
     let counts =
         super::export::write_export(&db, &ids, &export, Some(output), &mut std::io::sink())?;
     Ok(super::export::report(&counts, export.rows(), Some(output)))
@@ -134,14 +128,14 @@ fn names_to_text(
     input: &Path,
     kind: FileKind,
     output: &Path,
-    format: crate::textfmt::OutFormat,
+    format: crate::textfmt::FileFormat,
     strict: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
-    use crate::textfmt::{Format, OutFormat};
+    use crate::textfmt::{FileFormat, Format};
     if !matches!(
         format,
-        OutFormat::Text(Format::Csv) | OutFormat::Text(Format::Jsonl)
+        FileFormat::Text(Format::Csv) | FileFormat::Text(Format::Jsonl)
     ) {
         anyhow::bail!(
             "{}: {kind} convert to .csv or .jsonl, not to {}",
@@ -169,7 +163,7 @@ fn names_to_text(
     let names = db.names(0).context("a names file has names")?;
     let numbers = 0..u16::try_from(names.len()).unwrap_or(u16::MAX);
     let data = match format {
-        OutFormat::Text(Format::Csv) => {
+        FileFormat::Text(Format::Csv) => {
             let mut w = ::csv::Writer::from_writer(Vec::new());
             w.write_record(["number", "name"])?;
             for n in numbers {

@@ -20,7 +20,7 @@ use wthor_db::{Database, GameId, OpenOptions};
 use crate::db_args::DbArgs;
 use crate::query_args::QueryArgs;
 use crate::textfmt::{
-    self, Export, ExportCounts, ExportOptions, Format, FormatArg, OutFormat, Table,
+    self, Export, ExportChoiceError, ExportCounts, FileFormat, Format, FormatArg,
 };
 
 /// Arguments of `wthor export`.
@@ -69,29 +69,24 @@ pub(crate) fn open_options(encoding: Option<&str>) -> anyhow::Result<OpenOptions
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let format = match (args.format, &args.output) {
         (Some(f), _) => f.into(),
-        (None, Some(path)) => OutFormat::from_path(path).with_context(|| {
+        (None, Some(path)) => FileFormat::from_path(path).with_context(|| {
             format!(
                 "{}: give --format, or an extension .csv, .jsonl, .ggf, .txt, .obf or .parquet",
                 path.display()
             )
         })?,
         // Standard output, no extension to go by: the seed's CSV.
-        (None, None) => OutFormat::Text(Format::Csv),
+        (None, None) => FileFormat::Text(Format::Csv),
     };
-    let export = match format {
-        OutFormat::Text(_) if args.positions => anyhow::bail!(
+    if format == FileFormat::Parquet && args.output.is_none() {
+        anyhow::bail!("--format parquet writes a file, not standard output: give -o FILE.parquet");
+    }
+    let export = Export::new(format, args.positions, args.empties).map_err(|e| match e {
+        ExportChoiceError::PositionsInText => anyhow::anyhow!(
             "--positions is a Parquet table: give --format parquet or -o FILE.parquet"
         ),
-        OutFormat::Text(format) => Export::Text(ExportOptions {
-            format,
-            empties: args.empties,
-        }),
-        OutFormat::Parquet if args.output.is_none() => anyhow::bail!(
-            "--format parquet writes a file, not standard output: give -o FILE.parquet"
-        ),
-        OutFormat::Parquet if args.positions => Export::Parquet(Table::Positions),
-        OutFormat::Parquet => Export::Parquet(Table::Games),
-    };
+        e => e.into(),
+    })?;
     let query = args.query.build()?;
     let db = args
         .db
@@ -114,12 +109,10 @@ pub(crate) fn write_export(
     out: &mut dyn Write,
 ) -> anyhow::Result<ExportCounts> {
     match (export, output) {
-        (Export::Text(options), Some(path)) => Ok(textfmt::export_file(db, ids, options, path)?),
+        (export, Some(path)) => Ok(export.to_file(db, ids, path)?),
         (Export::Text(options), None) => Ok(textfmt::export(db, ids, options, out)?),
-        (Export::Parquet(table), Some(path)) => {
-            Ok(wthor_db::text::parquet::export_file(db, ids, *table, path)?)
-        }
-        (Export::Parquet(_), None) => {
+        #[allow(unreachable_patterns)]
+        (_, None) => {
             anyhow::bail!("Parquet is written to a file, not to standard output: give -o FILE")
         }
     }

@@ -80,6 +80,117 @@ impl Format {
     }
 }
 
+/// The format of an export file: a text format, or Parquet (written only
+/// with the feature `parquet`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileFormat {
+    /// A text format.
+    Text(Format),
+    /// A Parquet table.
+    Parquet,
+}
+
+impl FileFormat {
+    /// The format of a file name's extension (`.csv .jsonl .ggf .txt .obf
+    /// .parquet`).
+    #[must_use]
+    pub fn from_path(path: &Path) -> Option<FileFormat> {
+        let parquet = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("parquet"));
+        if parquet {
+            return Some(FileFormat::Parquet);
+        }
+        Format::from_path(path).map(FileFormat::Text)
+    }
+
+    /// The format of a name: those of [`Format::from_name`], or
+    /// `parquet`, any case.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<FileFormat> {
+        if name.eq_ignore_ascii_case("parquet") {
+            return Some(FileFormat::Parquet);
+        }
+        Format::from_name(name).map(FileFormat::Text)
+    }
+}
+
+/// What an export writes: text, or a Parquet table.
+#[derive(Clone, Copy, Debug)]
+pub enum Export {
+    /// A text format, with its options.
+    Text(ExportOptions),
+    /// The games or the positions table.
+    #[cfg(feature = "parquet")]
+    Parquet(parquet::Table),
+}
+
+/// Why an export cannot be made as asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ExportChoiceError {
+    /// The positions table asked for in a text format.
+    #[error("the table of positions is written as Parquet only")]
+    PositionsInText,
+    /// Parquet asked for in a build without it.
+    #[error("this build of wthor writes no Parquet (the feature `parquet` of wthor-db is off)")]
+    NoParquet,
+}
+
+impl Export {
+    /// The export of `format`: the positions table instead of the games
+    /// (Parquet only) when `positions`; `empties` for OBF.
+    ///
+    /// # Errors
+    /// Positions in a text format; Parquet without the feature.
+    pub fn new(
+        format: FileFormat,
+        positions: bool,
+        empties: Option<u8>,
+    ) -> Result<Export, ExportChoiceError> {
+        match format {
+            FileFormat::Text(_) if positions => Err(ExportChoiceError::PositionsInText),
+            FileFormat::Text(format) => Ok(Export::Text(ExportOptions { format, empties })),
+            #[cfg(feature = "parquet")]
+            FileFormat::Parquet => Ok(Export::Parquet(if positions {
+                parquet::Table::Positions
+            } else {
+                parquet::Table::Games
+            })),
+            #[cfg(not(feature = "parquet"))]
+            FileFormat::Parquet => Err(ExportChoiceError::NoParquet),
+        }
+    }
+
+    /// What one row of the output is (`games` or `positions`), for a
+    /// report.
+    #[must_use]
+    pub fn rows(&self) -> &'static str {
+        match self {
+            #[cfg(feature = "parquet")]
+            Export::Parquet(parquet::Table::Positions) => "positions",
+            _ => "games",
+        }
+    }
+
+    /// Writes the games `ids` of `db` to the file `path`, atomically.
+    ///
+    /// # Errors
+    /// The step of the atomic write that failed, naming `path`.
+    pub fn to_file(
+        &self,
+        db: &Database,
+        ids: &[GameId],
+        path: &Path,
+    ) -> Result<ExportCounts, crate::atomic::WriteError> {
+        match self {
+            Export::Text(options) => export_file(db, ids, options, path),
+            #[cfg(feature = "parquet")]
+            Export::Parquet(table) => parquet::export_file(db, ids, *table, path),
+        }
+    }
+}
+
 /// What a game of the database gives the writers.
 pub(crate) struct Row<'a> {
     pub(crate) id: GameId,
