@@ -1,12 +1,11 @@
 //! The CLI's side of the text formats, which live in [`wthor_db::text`]
 //! (one reader and one writer per format; Parquet in
-//! [`wthor_db::text::parquet`]): the values of `--format`, what `export`
+//! [`wthor_parquet`]): the values of `--format`, what `export`
 //! and `convert` write ([`Export`], from the library), and the CSV fields of the CLI's own
 //! small tables.
 
-pub(crate) use wthor_db::text::{
-    Export, ExportChoiceError, ExportCounts, FileFormat, Format, check_empties, export,
-};
+pub(crate) use wthor_db::text::{ExportCounts, FileFormat, Format, check_empties, export};
+pub(crate) use wthor_parquet::{Export, ExportChoiceError};
 
 /// The readers of `wthor import` (and `convert`'s names files).
 pub(crate) mod read {

@@ -179,23 +179,39 @@ impl Columns {
 /// The rows of the games `ids`, in the order given, built in parallel on
 /// the database's walk over a list of games
 /// ([`Database::par_chunks_ids`]; the result does not depend on the number
-/// of threads), `rows` giving what each game needs.
+/// of threads), `rows` giving what each game needs; 10x10 games give no
+/// rows.
 #[must_use]
 pub fn collect<'a>(
     db: &'a Database,
     ids: &[GameId],
     rows: impl Fn(GameRef<'a>) -> GameRows<'a> + Sync + Send,
 ) -> Columns {
+    collect_counted(db, ids, rows).0
+}
+
+/// [`collect`], and the number of games whose replay stopped at a move
+/// that is no square or illegal (their rows before it are kept).
+#[must_use]
+pub fn collect_counted<'a>(
+    db: &'a Database,
+    ids: &[GameId],
+    rows: impl Fn(GameRef<'a>) -> GameRows<'a> + Sync + Send,
+) -> (Columns, usize) {
     // About 61 positions a game, in chunks of at most 256 games.
     let capacity = 61 * ids.len().min(256);
     let parts = db.par_chunks_ids(
         ids,
-        || Columns::with_capacity(capacity),
-        |c, g| {
-            c.push_game(&rows(g));
+        || (Columns::with_capacity(capacity), 0),
+        |(c, stopped), g| {
+            if !c.push_game(&rows(g)) {
+                *stopped += 1;
+            }
         },
     );
-    Columns::concat(&parts)
+    let stopped = parts.iter().map(|p| p.1).sum();
+    let parts: Vec<Columns> = parts.into_iter().map(|p| p.0).collect();
+    (Columns::concat(&parts), stopped)
 }
 
 /// The rows of one game.

@@ -16,7 +16,7 @@ use wthor_format::{BoardSize, GameView};
 use crate::errors::{db_error, indexed_error, notation_error, query_error};
 use crate::query::{self, query_of};
 use wthor_db::positions::{self, Columns, GameRows};
-use wthor_db::text::ExportChoiceError;
+use wthor_parquet::{Export, ExportChoiceError};
 
 /// A game file of the database: where its games sit among the database's
 /// games, and its header's depth.
@@ -437,13 +437,11 @@ impl PyDatabase {
         filters: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let format = crate::text::format_of(&path, format)?;
-        let export =
-            wthor_db::text::Export::new(format, positions, empties).map_err(|e| match e {
-                ExportChoiceError::PositionsInText => {
-                    PyValueError::new_err(format!("positions=True: {e}: give format=\"parquet\""))
-                }
-                e => PyValueError::new_err(e.to_string()),
-            })?;
+        let export = Export::new(format, positions, empties).map_err(|e| match e {
+            ExportChoiceError::PositionsInText => {
+                PyValueError::new_err(format!("positions=True: {e}: give format=\"parquet\""))
+            }
+        })?;
         let ids = self.find(py, "export", filters)?;
         if let Some(e) = empties {
             wthor_db::text::check_empties(&self.db, &ids, e)

@@ -1,7 +1,7 @@
 //! `wthor export [filters] --format F [-o FILE]`: the games of a database
 //! in a text format (CSV, JSON Lines, GGF, transcripts, OBF; written by
 //! [`wthor_db::text`]) or as a Parquet table (games, or with `--positions`
-//! their positions; [`wthor_db::text::parquet`]).
+//! their positions; [`wthor_parquet`]).
 //!
 //! The games are those the filters select (all by default), in database
 //! order unless `--sort`. Without `-o` they go to standard output (not
@@ -85,7 +85,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         ExportChoiceError::PositionsInText => anyhow::anyhow!(
             "--positions is a Parquet table: give --format parquet or -o FILE.parquet"
         ),
-        e => e.into(),
     })?;
     let query = args.query.build()?;
     let db = args
@@ -111,8 +110,7 @@ pub(crate) fn write_export(
     match (export, output) {
         (export, Some(path)) => Ok(export.to_file(db, ids, path)?),
         (Export::Text(options), None) => Ok(textfmt::export(db, ids, options, out)?),
-        #[allow(unreachable_patterns)]
-        (_, None) => {
+        (Export::Parquet(_), None) => {
             anyhow::bail!("Parquet is written to a file, not to standard output: give -o FILE")
         }
     }

@@ -1,10 +1,11 @@
 //! The text formats of games: CSV, JSON Lines, GGF, transcripts and OBF,
 //! one writer and one reader each (a module per format holds its writer;
 //! [`read`] reads every input of an import, [`follow`] a file still being
-//! written); with the feature `parquet`, the module `parquet` writes the
-//! games or their positions as Parquet tables. `wthor export`, `wthor convert`, `wthor import`, `wthor stream
-//! --follow` and Python's `Database.export` / `wthor.read_games` all go
-//! through here; nothing prints.
+//! written); the crate `wthor-parquet` writes the games or their positions
+//! as Parquet tables from the same [`Row`]s. `wthor export`, `wthor
+//! convert`, `wthor import`, `wthor stream --follow` and Python's
+//! `Database.export` / `wthor.read_games` all go through here; nothing
+//! prints.
 //!
 //! Export writes games in parallel chunks (rayon), each chunk into its own
 //! pre-sized buffer, in database order; a game's fields are borrowed (names
@@ -23,8 +24,6 @@ pub mod follow;
 pub mod ggf;
 pub mod jsonl;
 pub mod obf;
-#[cfg(feature = "parquet")]
-pub mod parquet;
 pub mod read;
 pub mod record;
 pub mod transcript;
@@ -80,8 +79,8 @@ impl Format {
     }
 }
 
-/// The format of an export file: a text format, or Parquet (written only
-/// with the feature `parquet`).
+/// The format of an export file: a text format, or Parquet (which the
+/// crate `wthor-parquet` writes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileFormat {
     /// A text format.
@@ -116,91 +115,26 @@ impl FileFormat {
     }
 }
 
-/// What an export writes: text, or a Parquet table.
+/// What a game of the database gives the writers (those of this module
+/// and `wthor-parquet`'s): the game and its file's fields, its names.
 #[derive(Clone, Copy, Debug)]
-pub enum Export {
-    /// A text format, with its options.
-    Text(ExportOptions),
-    /// The games or the positions table.
-    #[cfg(feature = "parquet")]
-    Parquet(parquet::Table),
-}
-
-/// Why an export cannot be made as asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum ExportChoiceError {
-    /// The positions table asked for in a text format.
-    #[error("the table of positions is written as Parquet only")]
-    PositionsInText,
-    /// Parquet asked for in a build without it.
-    #[error("this build of wthor writes no Parquet (the feature `parquet` of wthor-db is off)")]
-    NoParquet,
-}
-
-impl Export {
-    /// The export of `format`: the positions table instead of the games
-    /// (Parquet only) when `positions`; `empties` for OBF.
-    ///
-    /// # Errors
-    /// Positions in a text format; Parquet without the feature.
-    pub fn new(
-        format: FileFormat,
-        positions: bool,
-        empties: Option<u8>,
-    ) -> Result<Export, ExportChoiceError> {
-        match format {
-            FileFormat::Text(_) if positions => Err(ExportChoiceError::PositionsInText),
-            FileFormat::Text(format) => Ok(Export::Text(ExportOptions { format, empties })),
-            #[cfg(feature = "parquet")]
-            FileFormat::Parquet => Ok(Export::Parquet(if positions {
-                parquet::Table::Positions
-            } else {
-                parquet::Table::Games
-            })),
-            #[cfg(not(feature = "parquet"))]
-            FileFormat::Parquet => Err(ExportChoiceError::NoParquet),
-        }
-    }
-
-    /// What one row of the output is (`games` or `positions`), for a
-    /// report.
-    #[must_use]
-    pub fn rows(&self) -> &'static str {
-        match self {
-            #[cfg(feature = "parquet")]
-            Export::Parquet(parquet::Table::Positions) => "positions",
-            _ => "games",
-        }
-    }
-
-    /// Writes the games `ids` of `db` to the file `path`, atomically.
-    ///
-    /// # Errors
-    /// The step of the atomic write that failed, naming `path`.
-    pub fn to_file(
-        &self,
-        db: &Database,
-        ids: &[GameId],
-        path: &Path,
-    ) -> Result<ExportCounts, crate::atomic::WriteError> {
-        match self {
-            Export::Text(options) => export_file(db, ids, options, path),
-            #[cfg(feature = "parquet")]
-            Export::Parquet(table) => parquet::export_file(db, ids, *table, path),
-        }
-    }
-}
-
-/// What a game of the database gives the writers.
-pub(crate) struct Row<'a> {
-    pub(crate) id: GameId,
-    pub(crate) game: GameView<'a>,
-    pub(crate) year: u16,
-    pub(crate) size: BoardSize,
-    pub(crate) depth: u8,
-    pub(crate) tournament: NameRef<'a>,
-    pub(crate) black: NameRef<'a>,
-    pub(crate) white: NameRef<'a>,
+pub struct Row<'a> {
+    /// The game.
+    pub id: GameId,
+    /// Its record.
+    pub game: GameView<'a>,
+    /// Its file's year.
+    pub year: u16,
+    /// Its board's size.
+    pub size: BoardSize,
+    /// The empties of its theoretical score (its file's).
+    pub depth: u8,
+    /// Its tournament's name.
+    pub tournament: NameRef<'a>,
+    /// Black's name.
+    pub black: NameRef<'a>,
+    /// White's name.
+    pub white: NameRef<'a>,
 }
 
 /// Options of an export.
@@ -267,8 +201,9 @@ fn estimate(format: Format) -> usize {
     }
 }
 
-/// The row of game `id`.
-pub(crate) fn row(db: &Database, id: GameId) -> Option<Row<'_>> {
+/// The row of game `id` (None when the database has no such game).
+#[must_use]
+pub fn row(db: &Database, id: GameId) -> Option<Row<'_>> {
     let file = db.file_of(id)?;
     let game = db.game(id)?;
     Some(Row {

@@ -11,7 +11,7 @@ use super::{ExportCounts, Row};
 
 /// Appends the transcript of a WTHOR game's move bytes to `out`, up to the
 /// first 0 or byte that is no square; false when such a byte stopped it.
-pub(crate) fn write_wthor(game: &GameView<'_>, out: &mut Vec<u8>) -> bool {
+pub fn write_wthor(game: &GameView<'_>, out: &mut Vec<u8>) -> bool {
     let size = crate::rules_size(game.board_size());
     let bytes = game.moves_raw();
     let bytes = &bytes[..bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len())];

@@ -1,7 +1,13 @@
-//! Parquet (feature `parquet`): the games, or their positions, as a table
-//! with typed columns, written by the `parquet` crate's Arrow writer
-//! (Snappy compression, the codec every reader has). Read by DuckDB,
-//! Polars, pandas and pyarrow.
+//! The games of a WTHOR database ([`wthor_db`]), or their positions, as a
+//! Parquet table with typed columns, written by the `parquet` crate's Arrow
+//! writer (Snappy compression, the codec every reader has). Read by DuckDB,
+//! Polars, pandas and pyarrow. [`Export`] is what `wthor export` and
+//! Python's `Database.export` write: a text format of [`wthor_db::text`] or
+//! a Parquet table.
+//!
+//! A crate of its own so that the Arrow code, compiled unoptimised in the
+//! tests' profile, does not double the build of `wthor-db`, which is
+//! optimised there.
 //!
 //! **Games** ([`Table::Games`]), one row per game, in the order given: the
 //! columns of Python's `Database.games_table()` under the same names and
@@ -30,7 +36,7 @@
 //! games (10x10 games have none: their boards need 100 bits): the columns
 //! of Python's `Database.positions()` under the same names and types
 //! (`player`, `opponent` uint64; `side`, `ply`, `move` uint8; `final`,
-//! `theoretical` int8; `game` uint32), built by [`crate::positions`]
+//! `theoretical` int8; `game` uint32), built by [`wthor_db::positions`]
 //! (see there for their meaning). A game whose replay stops at a move that
 //! is no square or illegal gives the rows before it and is counted in
 //! `bad_moves`.
@@ -39,9 +45,15 @@
 //! 25 bytes before compression); the rows are made in parallel a batch at
 //! a time, so that memory stays bounded whatever the number of games.
 
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
+
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
+
+use wthor_db::atomic::WriteError;
 
 use arrow_array::builder::{ListBuilder, StringBuilder, UInt8Builder};
 use arrow_array::{
@@ -52,14 +64,11 @@ use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
-use rayon::prelude::*;
-use wthor_format::BoardSize;
 
-use super::{ExportCounts, row};
-use crate::positions::{self, Columns, GameRows};
-use crate::rules_size;
-use crate::{Database, GameId};
 use othello_core::Square;
+use wthor_db::positions::{self, GameRows};
+use wthor_db::text::{ExportCounts, ExportOptions, FileFormat, export_file as text_file, row};
+use wthor_db::{Database, GameId, rules_size};
 
 /// Which table to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +77,69 @@ pub enum Table {
     Games,
     /// One row per position of the 8x8 games.
     Positions,
+}
+
+/// What an export writes: text, or a Parquet table.
+#[derive(Clone, Copy, Debug)]
+pub enum Export {
+    /// A text format, with its options.
+    Text(ExportOptions),
+    /// The games or the positions table.
+    Parquet(Table),
+}
+
+/// Why an export cannot be made as asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ExportChoiceError {
+    /// The positions table asked for in a text format.
+    #[error("the table of positions is written as Parquet only")]
+    PositionsInText,
+}
+
+impl Export {
+    /// The export of `format`: the positions table instead of the games
+    /// (Parquet only) when `positions`; `empties` for OBF.
+    ///
+    /// # Errors
+    /// Positions in a text format.
+    pub fn new(
+        format: FileFormat,
+        positions: bool,
+        empties: Option<u8>,
+    ) -> Result<Export, ExportChoiceError> {
+        match format {
+            FileFormat::Text(_) if positions => Err(ExportChoiceError::PositionsInText),
+            FileFormat::Text(format) => Ok(Export::Text(ExportOptions { format, empties })),
+            FileFormat::Parquet if positions => Ok(Export::Parquet(Table::Positions)),
+            FileFormat::Parquet => Ok(Export::Parquet(Table::Games)),
+        }
+    }
+
+    /// What one row of the output is (`games` or `positions`), for a
+    /// report.
+    #[must_use]
+    pub fn rows(&self) -> &'static str {
+        match self {
+            Export::Parquet(Table::Positions) => "positions",
+            _ => "games",
+        }
+    }
+
+    /// Writes the games `ids` of `db` to the file `path`, atomically.
+    ///
+    /// # Errors
+    /// The step of the atomic write that failed, naming `path`.
+    pub fn to_file(
+        &self,
+        db: &Database,
+        ids: &[GameId],
+        path: &Path,
+    ) -> Result<ExportCounts, WriteError> {
+        match self {
+            Export::Text(options) => text_file(db, ids, options, path),
+            Export::Parquet(table) => export_file(db, ids, *table, path),
+        }
+    }
 }
 
 /// Games per row group of the games table.
@@ -143,7 +215,8 @@ pub fn export<W: Write + Send>(
 }
 
 /// [`export`] to the file `path`, atomically
-/// ([`crate::atomic::write_file_with`]: the file is whole or not written).
+/// ([`wthor_db::atomic::write_file_with`]: the file is whole or not
+/// written).
 ///
 /// # Errors
 /// The step of the atomic write that failed, naming `path`.
@@ -152,8 +225,8 @@ pub fn export_file(
     ids: &[GameId],
     table: Table,
     path: &Path,
-) -> Result<ExportCounts, crate::atomic::WriteError> {
-    crate::atomic::write_file_with(path, |file| export(db, ids, table, file))
+) -> Result<ExportCounts, WriteError> {
+    wthor_db::atomic::write_file_with(path, |file| export(db, ids, table, file))
 }
 
 /// An I/O error of the writer as it was; any other error of the Parquet
@@ -282,7 +355,7 @@ impl GameColumns {
         let number = starts[id.file()] + id.index();
         self.number.push(u32::try_from(number).unwrap_or(u32::MAX));
         text.clear();
-        let complete = super::transcript::write_wthor(&r.game, text);
+        let complete = wthor_db::text::transcript::write_wthor(&r.game, text);
         self.transcript
             .append_value(std::str::from_utf8(text).expect("square names are ASCII"));
         let size = rules_size(r.size);
@@ -353,23 +426,11 @@ fn positions_batch(
     ids: &[GameId],
     schema: &SchemaRef,
 ) -> Result<(RecordBatch, ExportCounts), ParquetError> {
-    let parts = db.par_chunks_ids(
-        ids,
-        || (Columns::with_capacity(61 * 256), 0usize),
-        |(c, bad), g| {
-            let rows = GameRows {
-                view: g.game,
-                depth: g.file.header().depth(),
-                game: u32::try_from(starts[g.id.file()] + g.id.index()).unwrap_or(u32::MAX),
-            };
-            if g.game.board_size() == BoardSize::Eight && !c.push_game(&rows) {
-                *bad += 1;
-            }
-        },
-    );
-    let bad = parts.par_iter().map(|p| p.1).sum();
-    let parts: Vec<Columns> = parts.into_iter().map(|p| p.0).collect();
-    let c = Columns::concat(&parts);
+    let (c, bad) = positions::collect_counted(db, ids, |g| GameRows {
+        view: g.game,
+        depth: g.file.header().depth(),
+        game: u32::try_from(starts[g.id.file()] + g.id.index()).unwrap_or(u32::MAX),
+    });
     let counts = ExportCounts {
         written: c.len(),
         bad_moves: bad,
@@ -401,7 +462,7 @@ mod tests {
     }
 
     fn all(db: &Database) -> Vec<GameId> {
-        db.search(&crate::Query::new()).unwrap()
+        db.search(&wthor_db::Query::new()).unwrap()
     }
 
     /// The batches of a Parquet file in memory, and its row groups.
@@ -455,7 +516,7 @@ mod tests {
                 .collect();
             assert_eq!(squares.values().to_vec(), expected);
             let mut text = Vec::new();
-            super::super::transcript::write_wthor(&g, &mut text);
+            wthor_db::text::transcript::write_wthor(&g, &mut text);
             assert_eq!(
                 col("transcript").as_string::<i32>().value(i).as_bytes(),
                 &text[..]
