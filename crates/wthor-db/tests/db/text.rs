@@ -4,7 +4,7 @@
 //! their colours.
 
 use othello_core::replay::{Token, replay_with, wthor_tokens};
-use othello_core::{Board, Board8, Color, Move, Size};
+use othello_core::{Board8, Color, Move, Size};
 use proptest::prelude::*;
 use wthor_db::text::ggf::{parse_ggf, parse_ggf_growing};
 use wthor_db::text::read::{NamesFiles, read_input};
@@ -75,26 +75,7 @@ fn exported_games_read_back_in_every_readable_format() {
 
 /// A random legal game from a seed: moves and the colour of each.
 fn game(seed: u64, len: usize) -> Vec<(Color, Move)> {
-    let mut b = Board8::start();
-    let mut x = seed | 1;
-    let mut out = Vec::new();
-    for _ in 0..len {
-        let moves = b.legal_moves();
-        let mv = if moves != 0 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let squares: Vec<_> = othello_core::Bitboard::squares(moves).collect();
-            Move::Play(squares[(x % squares.len() as u64) as usize])
-        } else if b.is_game_over() {
-            break;
-        } else {
-            Move::Pass
-        };
-        out.push((b.side_to_move(), mv));
-        b = b.play(mv).unwrap();
-    }
-    out
+    othello_core::random::game::<Board8>(seed, len)
 }
 
 proptest! {
