@@ -12,7 +12,9 @@ h8 = 63 on 8x8); a bit set (bitboard) has bit ``i`` for square ``i``.
 from __future__ import annotations
 
 import os
-from typing import Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import Dict, Iterator, List, Literal, Optional, Sequence, Tuple, TypedDict, Union, overload
+
+from typing_extensions import Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +48,72 @@ class NotationError(WthorError):
 
 class IllegalMoveError(WthorError):
     """A move that is not legal on the board it is played on."""
+
+class Filters(TypedDict, total=False):
+    """The keyword filters of ``Database.search``, ``count``, ``export``,
+    ``positions`` and ``stats``: those of ``wthor search``, with the same
+    meanings (``db.search(player="tastet", years=(2000, None))`` is ``wthor
+    search --player tastet --year 2000..``). A filter given as None is
+    left out.
+
+    - ``player``: games where a player whose name contains it plays
+      either colour; a pair ``(a, b)``: games between the two (either
+      colours). ``black``, ``white``: that player has that colour.
+      Names (and ``tournament``) match as substrings, case- and
+      accent-insensitively (``"helene"`` finds ``Hélène``);
+      ``exact=True``: whole names.
+    - ``program=True``: games with a program (a name with its author in
+      parentheses, ``Edax (delorme)``); ``human=True``: games between
+      humans.
+    - ``tournament``: games of tournaments whose name contains it.
+    - ``years``: ``(a, b)`` inclusive, either end None for open
+      (``(2020, None)``), or one year; the year of the game's file.
+    - ``result``: ``"black"``, ``"white"`` or ``"draw"``, from the
+      stored score.
+    - ``black_discs``, ``theoretical``: black's stored discs, or the
+      stored theoretical score, in ``(a, b)`` inclusive.
+    - ``opening``: games starting with these moves (a transcript,
+      ``"f5d6c3"``), under any of the 8 symmetries unless
+      ``as_played=True``.
+    - ``position`` (OBF text or a ``Board``), ``position_after`` (a
+      transcript from the start): games that reach this position, same
+      side to move, in any of its 8 orientations.
+    - ``size``: 8 or 10, the board of ``opening`` and
+      ``position_after`` (10 selects the 10x10 games; default 8).
+    - ``sort``: ascending by ``"year"``, ``"black"``, ``"white"``,
+      ``"tournament"`` (names) or ``"score"`` (black's discs), ties in
+      database order; ``limit``: at most that many games, after sorting.
+
+    Bad filters raise ``NotationError`` for a bad OBF or transcript (its
+    message names the keyword and the character), ``IllegalMoveError``
+    for an unplayable move in ``opening`` / ``position_after``,
+    ``WthorError`` for a query that cannot run (an empty range such as
+    ``years=(2003, 2001)``, more than two players, an unknown sort key),
+    ``ValueError`` for a value out of its set (``result``, ``size``) or
+    filters that exclude each other (``program`` and ``human``,
+    ``position`` and ``position_after``, ``as_played`` without
+    ``opening``), ``TypeError`` for an unknown keyword or a value of the
+    wrong type.
+    """
+
+    player: Union[str, Tuple[str, str], Sequence[str], None]
+    black: Optional[str]
+    white: Optional[str]
+    exact: bool
+    program: bool
+    human: bool
+    tournament: Optional[str]
+    years: Union[int, Tuple[Optional[int], Optional[int]], None]
+    result: Optional[Literal["black", "white", "draw"]]
+    black_discs: Optional[Tuple[Optional[int], Optional[int]]]
+    theoretical: Optional[Tuple[Optional[int], Optional[int]]]
+    opening: Optional[str]
+    as_played: bool
+    position: Union[str, Board, None]
+    position_after: Optional[str]
+    size: int
+    sort: Optional[Literal["year", "black", "white", "tournament", "score"]]
+    limit: Optional[int]
 
 class Database:
     """A WTHOR database: game files (``.wtb`` 8x8, ``.wtd`` 10x10) and the
@@ -103,70 +171,11 @@ class Database:
         """The paths of every file opened, in order."""
     def search(
         self,
-        *,
-        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
-        black: Optional[str] = None,
-        white: Optional[str] = None,
-        exact: bool = False,
-        program: bool = False,
-        human: bool = False,
-        tournament: Optional[str] = None,
-        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
-        result: Optional[Literal["black", "white", "draw"]] = None,
-        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
-        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
-        opening: Optional[str] = None,
-        as_played: bool = False,
-        position: Union[str, Board, None] = None,
-        position_after: Optional[str] = None,
-        size: int = 8,
-        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
-        limit: Optional[int] = None,
+        **filters: Unpack[Filters],
     ) -> List[Game]:
-        """The games matching every filter given, as ``Game`` objects, in
-        database order unless ``sort``-ed: the filters of ``wthor search``,
-        with the same meanings (``db.search(player="tastet", years=(2000,
-        None))`` is ``wthor search --player tastet --year 2000..``). Scanned
-        in parallel in Rust, the GIL released. A filter given as None is
-        left out.
-
-        - ``player``: games where a player whose name contains it plays
-          either colour; a pair ``(a, b)``: games between the two (either
-          colours). ``black``, ``white``: that player has that colour.
-          Names (and ``tournament``) match as substrings, case- and
-          accent-insensitively (``"helene"`` finds ``Hélène``);
-          ``exact=True``: whole names.
-        - ``program=True``: games with a program (a name with its author in
-          parentheses, ``Edax (delorme)``); ``human=True``: games between
-          humans.
-        - ``tournament``: games of tournaments whose name contains it.
-        - ``years``: ``(a, b)`` inclusive, either end None for open
-          (``(2020, None)``), or one year; the year of the game's file.
-        - ``result``: ``"black"``, ``"white"`` or ``"draw"``, from the
-          stored score.
-        - ``black_discs``, ``theoretical``: black's stored discs, or the
-          stored theoretical score, in ``(a, b)`` inclusive.
-        - ``opening``: games starting with these moves (a transcript,
-          ``"f5d6c3"``), under any of the 8 symmetries unless
-          ``as_played=True``.
-        - ``position`` (OBF text or a ``Board``), ``position_after`` (a
-          transcript from the start): games that reach this position, same
-          side to move, in any of its 8 orientations.
-        - ``size``: 8 or 10, the board of ``opening`` and
-          ``position_after`` (10 selects the 10x10 games).
-        - ``sort``: ascending by ``"year"``, ``"black"``, ``"white"``,
-          ``"tournament"`` (names) or ``"score"`` (black's discs), ties in
-          database order; ``limit``: at most that many games, after sorting.
-
-        Raises ``NotationError`` for a bad OBF or transcript (its message
-        names the keyword and the character), ``IllegalMoveError`` for an
-        unplayable move in ``opening`` / ``position_after``, ``WthorError``
-        for a query that cannot run (an empty range such as ``years=(2003,
-        2001)``, more than two players, an unknown sort key), ``ValueError``
-        for a value out of its set (``result``, ``size``) or filters that
-        exclude each other (``program`` and ``human``, ``position`` and
-        ``position_after``, ``as_played`` without ``opening``),
-        ``TypeError`` for an unknown keyword or a value of the wrong type.
+        """The games matching every filter given (see ``Filters``), as
+        ``Game`` objects, in database order unless ``sort``-ed. Scanned in
+        parallel in Rust, the GIL released. Raises as ``Filters`` says.
         """
     def export(
         self,
@@ -175,24 +184,7 @@ class Database:
         *,
         positions: bool = False,
         empties: Optional[int] = None,
-        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
-        black: Optional[str] = None,
-        white: Optional[str] = None,
-        exact: bool = False,
-        program: bool = False,
-        human: bool = False,
-        tournament: Optional[str] = None,
-        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
-        result: Optional[Literal["black", "white", "draw"]] = None,
-        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
-        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
-        opening: Optional[str] = None,
-        as_played: bool = False,
-        position: Union[str, Board, None] = None,
-        position_after: Optional[str] = None,
-        size: int = 8,
-        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
-        limit: Optional[int] = None,
+        **filters: Unpack[Filters],
     ) -> Dict[str, int]:
         """Writes the games ``search`` with the same filters finds (all by
         default, in its order) to ``path``: ``format``, else the extension
@@ -214,25 +206,7 @@ class Database:
         ``search`` for the filters."""
     def count(
         self,
-        *,
-        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
-        black: Optional[str] = None,
-        white: Optional[str] = None,
-        exact: bool = False,
-        program: bool = False,
-        human: bool = False,
-        tournament: Optional[str] = None,
-        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
-        result: Optional[Literal["black", "white", "draw"]] = None,
-        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
-        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
-        opening: Optional[str] = None,
-        as_played: bool = False,
-        position: Union[str, Board, None] = None,
-        position_after: Optional[str] = None,
-        size: int = 8,
-        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
-        limit: Optional[int] = None,
+        **filters: Unpack[Filters],
     ) -> int:
         """The number of games ``search`` with the same filters finds
         (``wthor search --count``), counted in parallel without building
@@ -241,25 +215,7 @@ class Database:
         self,
         games: Optional[Sequence[Union[int, str, Game]]] = None,
         augment: bool = False,
-        *,
-        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
-        black: Optional[str] = None,
-        white: Optional[str] = None,
-        exact: bool = False,
-        program: bool = False,
-        human: bool = False,
-        tournament: Optional[str] = None,
-        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
-        result: Optional[Literal["black", "white", "draw"]] = None,
-        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
-        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
-        opening: Optional[str] = None,
-        as_played: bool = False,
-        position: Union[str, Board, None] = None,
-        position_after: Optional[str] = None,
-        size: int = 8,
-        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
-        limit: Optional[int] = None,
+        **filters: Unpack[Filters],
     ) -> Dict[str, npt.NDArray[np.generic]]:
         """Every position of the 8x8 games, one pass in Rust, as a dict of
         equal-length NumPy arrays (10x10 games are left out: their boards
@@ -318,24 +274,7 @@ class Database:
         by_year: bool = False,
         openings: int = 0,
         top: Optional[int] = None,
-        player: Union[str, Tuple[str, str], Sequence[str], None] = None,
-        black: Optional[str] = None,
-        white: Optional[str] = None,
-        exact: bool = False,
-        program: bool = False,
-        human: bool = False,
-        tournament: Optional[str] = None,
-        years: Union[int, Tuple[Optional[int], Optional[int]], None] = None,
-        result: Optional[Literal["black", "white", "draw"]] = None,
-        black_discs: Optional[Tuple[Optional[int], Optional[int]]] = None,
-        theoretical: Optional[Tuple[Optional[int], Optional[int]]] = None,
-        opening: Optional[str] = None,
-        as_played: bool = False,
-        position: Union[str, Board, None] = None,
-        position_after: Optional[str] = None,
-        size: int = 8,
-        sort: Optional[Literal["year", "black", "white", "tournament", "score"]] = None,
-        limit: Optional[int] = None,
+        **filters: Unpack[Filters],
     ) -> Dict[str, object]:
         """Statistics of the games ``search`` with the same filters finds
         (``wthor stats``, computed in parallel in Rust, the GIL released),

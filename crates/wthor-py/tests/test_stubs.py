@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import ast
 import inspect
+import re
+
+import pytest
 
 import wthor
 from conftest import ROOT
 
 STUBS = ROOT / "crates" / "wthor-py" / "wthor.pyi"
+QUERY_RS = ROOT / "crates" / "wthor-py" / "src" / "query.rs"
+
+# Names of the stubs that are types for the checkers, not module items.
+STUB_ONLY = {"StrPath", "__version__", "Filters"}
 
 
 def stubbed():
@@ -31,10 +38,10 @@ def test_stubs_match_the_module():
     stubs = stubbed()
     public = {n for n in dir(wthor) if not n.startswith("_")} - {"wthor", "GameIterator"}
     assert public - set(stubs) == set(), "in the module, not in wthor.pyi"
-    assert set(stubs) - public - {"StrPath", "__version__"} == set(), "in wthor.pyi, not in the module"
+    assert set(stubs) - public - STUB_ONLY == set(), "in wthor.pyi, not in the module"
     assert wthor.__version__
     for cls, members in stubs.items():
-        if not members:
+        if not members or cls in STUB_ONLY:
             continue
         obj = getattr(wthor, cls)
         for m in members - {"__init__", "__eq__", "__hash__", "path", "offset", "record"}:
@@ -53,3 +60,18 @@ def test_public_items_have_docstrings():
         for n, member in inspect.getmembers(cls):
             if not n.startswith("_"):
                 assert member.__doc__, f"{cls.__name__}.{n} has no docstring"
+
+
+def test_the_filters_of_the_stubs_are_the_keywords_the_module_takes(testdata):
+    """The stubs' ``Filters`` keys are the Rust side's KEYWORDS, and each
+    is taken (None leaves it out) where an unknown one is refused."""
+    keys = stubbed()["Filters"]
+    rust = QUERY_RS.read_text(encoding="utf-8")
+    listed = rust[rust.index("pub(crate) const KEYWORDS"):]
+    listed = listed[: listed.index("];")]
+    assert keys == set(re.findall(r'"([a-z_]+)"', listed))
+    db = wthor.Database(testdata)
+    for key in keys:
+        assert db.count(**{key: None}) == len(db), key
+    with pytest.raises(TypeError):
+        db.count(nonsense=None)
