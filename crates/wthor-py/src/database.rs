@@ -697,11 +697,7 @@ impl PyGame {
     }
 
     fn core_size(&self) -> Size {
-        if self.size == 10 {
-            Size::Ten
-        } else {
-            Size::Eight
-        }
+        wthor_db::rules_size(self.board_size())
     }
 
     fn view(&self) -> GameView<'_> {
