@@ -80,6 +80,7 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctest;
 
+pub mod analysis;
 pub mod atomic;
 pub mod cache;
 pub mod check;

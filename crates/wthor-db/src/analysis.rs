@@ -1,0 +1,520 @@
+//! The analysis of one 8x8 game: every move judged, exactly from a number
+//! of empty squares to the end, estimated before.
+//!
+//! From [`AnalysisOptions::empties`] empty squares (20 by default) every
+//! position where a move is made is solved by the exact solver: its
+//! perfect-play value for the side to move, every move reaching it, the
+//! value of the move played and the discs it threw away (its *loss*: 0 for
+//! a perfect move). Before that, the pattern evaluation's search at
+//! [`AnalysisOptions::estimate_depth`] plies gives the same fields as an
+//! **estimate** ([`Judged::exact`] is false): the value of the position is
+//! the search's, the value of the move played that of a search one ply
+//! shallower from the position after it, so that the search's own best move
+//! loses nothing and no move gains. Passes are not moves: they are not
+//! judged.
+//!
+//! The solves of one game share the solver's transposition table (the
+//! caller's [`Solver`]), so each position after the first costs little; a
+//! value never depends on the table, only the time does (tested against a
+//! cold solver). When the analysis reaches the file's depth, the stored
+//! theoretical score is checked there ([`Analysis::theoretical`]: the audit
+//! of `wthor validate --solve`, which the analysis gets for free).
+//!
+//! ```
+//! use othello_core::solver::{Solver, SolverOptions};
+//! use wthor_db::analysis::{AnalysisOptions, analyze_moves};
+//! use othello_core::notation::parse_transcript;
+//! use othello_core::Size;
+//!
+//! // A game that ends after 9 moves (black wipes white out).
+//! let moves = parse_transcript("f5d6c5f4e3f6d3f3b5", Size::Eight).unwrap();
+//! let mut solver = Solver::new(SolverOptions { threads: 1, tt_bits: 16 });
+//! let options = AnalysisOptions { empties: 60, ..AnalysisOptions::default() };
+//! let a = analyze_moves(&moves, &options, &mut solver).unwrap();
+//! assert_eq!(a.moves.len(), 9);
+//! assert!(a.moves.iter().all(|m| m.exact && m.loss >= 0));
+//! ```
+
+use othello_core::replay::{IllegalMove, Token, replay_with, wthor_tokens};
+use othello_core::solver::Solver;
+use othello_core::{Board, Board8, Color, Move, Square, eval};
+use serde::Serialize;
+use wthor_format::{BoardSize, GameView};
+
+use crate::verify::{TheoryCheck, check_theoretical};
+
+/// How a game is analysed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnalysisOptions {
+    /// Positions with at most this many empty squares are solved exactly
+    /// (default 20; each more empty square costs about twice the time).
+    pub empties: u8,
+    /// Plies of the evaluation search that estimates the earlier positions
+    /// (default 4; at least 2).
+    pub estimate_depth: u32,
+}
+
+impl Default for AnalysisOptions {
+    fn default() -> Self {
+        AnalysisOptions {
+            empties: 20,
+            estimate_depth: 4,
+        }
+    }
+}
+
+/// One move of a game, judged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Judged {
+    /// The index of the move in the game's record (0 for the first disc
+    /// played; passes are not counted).
+    pub index: usize,
+    /// The side that played it.
+    #[serde(serialize_with = "color_name")]
+    pub color: Color,
+    /// The square played.
+    #[serde(serialize_with = "square_name")]
+    pub square: Square,
+    /// Empty squares before the move.
+    pub empties: u8,
+    /// Whether the values are exact (solved) or estimates.
+    pub exact: bool,
+    /// The value of the position for the side to move: its final disc
+    /// difference under perfect play (WTHOR convention: empty squares to
+    /// the winner), or the estimate.
+    pub value: i32,
+    /// The value of the move played, same side and unit.
+    pub played: i32,
+    /// `value - played`: the discs the move threw away (0: a best move).
+    pub loss: i32,
+    /// The moves reaching `value`, in square order (exact: all of them;
+    /// estimated: the search's best move).
+    #[serde(serialize_with = "square_names")]
+    pub best: Vec<Square>,
+}
+
+/// How the moves of a game end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// Neither side can move.
+    Finished,
+    /// The record stops while moves remain.
+    Unfinished,
+}
+
+/// The analysis of a game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Analysis {
+    /// Every move, in order.
+    pub moves: Vec<Judged>,
+    /// How the record ends.
+    pub ending: Ending,
+    /// The value of the final position for black (the disc difference
+    /// with empty squares to the winner when finished; when unfinished,
+    /// exact or estimated as the last position is).
+    pub final_black: i32,
+    /// The check of the stored theoretical score at the file's depth, when
+    /// the analysis solved that deep (`empties` at least the depth) and a
+    /// stored score was given.
+    pub theoretical: Option<TheoryCheck>,
+}
+
+impl Analysis {
+    /// The value before each move from black's side, then the final value:
+    /// the line of the game's graph (exact and estimated alike; see each
+    /// move's `exact`).
+    #[must_use]
+    pub fn black_line(&self) -> Vec<i32> {
+        self.moves
+            .iter()
+            .map(|m| black_view(m.value, m.color))
+            .chain(std::iter::once(self.final_black))
+            .collect()
+    }
+
+    /// The moves that lost discs, the largest loss first (exact losses
+    /// before estimated ones of the same size; then in game order).
+    #[must_use]
+    pub fn mistakes(&self) -> Vec<&Judged> {
+        let mut out: Vec<&Judged> = self.moves.iter().filter(|m| m.loss > 0).collect();
+        out.sort_by_key(|m| (std::cmp::Reverse(m.loss), !m.exact, m.index));
+        out
+    }
+}
+
+/// Why a game cannot be analysed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnalysisError {
+    /// A 10x10 game: there is no 10x10 solver fast enough.
+    #[error("a 10x10 game: only 8x8 games are analysed (no 10x10 endgame solver)")]
+    TenByTen,
+    /// A move that is no square or illegal.
+    #[error("illegal {}: {}", .0.describe(othello_core::Size::Eight), .0.reason)]
+    Illegal(IllegalMove),
+    /// Options out of range.
+    #[error("the estimate depth is {0}: it must be at least 2")]
+    EstimateDepth(u32),
+}
+
+/// Analyses the game `view` (its file's theoretical score, at `depth`
+/// empties, checked when reached).
+///
+/// # Errors
+/// A 10x10 game; a move that is no square or illegal.
+pub fn analyze_game(
+    view: &GameView<'_>,
+    depth: u8,
+    options: &AnalysisOptions,
+    solver: &mut Solver,
+) -> Result<Analysis, AnalysisError> {
+    if view.board_size() != BoardSize::Eight {
+        return Err(AnalysisError::TenByTen);
+    }
+    let mut a = analyze_tokens(wthor_tokens::<Board8>(view.moves_raw()), options, solver)?;
+    if options.empties >= depth {
+        a.theoretical = Some(check_theoretical(
+            view.moves_raw(),
+            depth,
+            view.theoretical_score(),
+            solver,
+            None,
+        ));
+    }
+    Ok(a)
+}
+
+/// Analyses the 8x8 game of `moves` from the start (passes may be given or
+/// left out).
+///
+/// # Errors
+/// An illegal move.
+pub fn analyze_moves(
+    moves: &[Move],
+    options: &AnalysisOptions,
+    solver: &mut Solver,
+) -> Result<Analysis, AnalysisError> {
+    analyze_tokens(moves.iter().map(|&m| Token::Move(m)), options, solver)
+}
+
+/// Black's view of a value for `side`.
+fn black_view(value: i32, side: Color) -> i32 {
+    if side == Color::Black { value } else { -value }
+}
+
+fn analyze_tokens(
+    tokens: impl IntoIterator<Item = Token>,
+    options: &AnalysisOptions,
+    solver: &mut Solver,
+) -> Result<Analysis, AnalysisError> {
+    if options.estimate_depth < 2 {
+        return Err(AnalysisError::EstimateDepth(options.estimate_depth));
+    }
+    // The positions where a disc is played, with the move and the board
+    // after it.
+    let mut plays: Vec<(usize, Board8, Square, Board8)> = Vec::new();
+    let mut before = Board8::start();
+    let replay = replay_with::<Board8, _, _>(tokens, |step| {
+        if let Move::Play(sq) = step.mv {
+            plays.push((step.index, before, sq, step.board));
+        }
+        before = step.board;
+    });
+    if let Some(illegal) = replay.illegal {
+        return Err(AnalysisError::Illegal(illegal));
+    }
+    let last = replay.board;
+    let exact_from = u32::from(options.empties);
+    let depth = options.estimate_depth;
+    let mut moves = Vec::with_capacity(plays.len());
+    for (index, board, square, after) in plays {
+        let empties = board.empty_count();
+        let (p, o) = (board.player(), board.opponent());
+        // The board after the move, from the opponent's side (who may have
+        // to pass: the solver and the search score it for its owner).
+        let (ap, ao) = (after.player(), after.opponent());
+        let color = board.side_to_move();
+        let judged = if empties <= exact_from {
+            let (value, best) = solver.best_moves(p, o);
+            let played = -solver.solve(ap, ao).score;
+            Judged {
+                index,
+                color,
+                square,
+                empties: empties as u8,
+                exact: true,
+                value,
+                played,
+                loss: value - played,
+                best: best.into_iter().map(Square::new_unchecked).collect(),
+            }
+        } else {
+            let e = eval::search(p, o, depth);
+            let played = -eval::search(ap, ao, depth - 1).score;
+            Judged {
+                index,
+                color,
+                square,
+                empties: empties as u8,
+                exact: false,
+                value: e.score,
+                played,
+                loss: e.score - played,
+                best: e.best_move.map(Square::new_unchecked).into_iter().collect(),
+            }
+        };
+        moves.push(judged);
+    }
+    let ending = if last.is_game_over() {
+        Ending::Finished
+    } else {
+        Ending::Unfinished
+    };
+    let side = last.side_to_move();
+    let final_value = if last.is_game_over() || last.empty_count() <= exact_from {
+        solver.solve(last.player(), last.opponent()).score
+    } else {
+        eval::search(last.player(), last.opponent(), depth).score
+    };
+    Ok(Analysis {
+        moves,
+        ending,
+        final_black: black_view(final_value, side),
+        theoretical: None,
+    })
+}
+
+fn color_name<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(match c {
+        Color::Black => "black",
+        Color::White => "white",
+    })
+}
+
+fn square_name<S: serde::Serializer>(sq: &Square, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&sq.name(othello_core::Size::Eight))
+}
+
+fn square_names<S: serde::Serializer>(sqs: &[Square], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(
+        sqs.iter()
+            .map(|sq| sq.name(othello_core::Size::Eight).to_string()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello_core::Size;
+    use othello_core::notation::parse_transcript;
+    use othello_core::solver::SolverOptions;
+
+    fn solver() -> Solver {
+        Solver::new(SolverOptions {
+            threads: 1,
+            tt_bits: 18,
+        })
+    }
+
+    fn moves(t: &str) -> Vec<Move> {
+        parse_transcript(t, Size::Eight).unwrap()
+    }
+
+    /// A random game and its analysis from 14 empties.
+    fn analysed(seed: u64) -> (Vec<Move>, Analysis) {
+        let game: Vec<Move> = othello_core::random::game::<Board8>(seed, 200)
+            .into_iter()
+            .map(|(_, m)| m)
+            .collect();
+        let options = AnalysisOptions {
+            empties: 14,
+            estimate_depth: 3,
+        };
+        let a = analyze_moves(&game, &options, &mut solver()).unwrap();
+        (game, a)
+    }
+
+    #[test]
+    fn every_exact_value_is_a_cold_solve_and_losses_add_up() {
+        for seed in 1..=6 {
+            let (game, a) = analysed(seed);
+            let played: Vec<Move> = game.iter().copied().filter(|m| *m != Move::Pass).collect();
+            assert_eq!(a.moves.len(), played.len());
+            let mut board = Board8::start();
+            let mut judged = a.moves.iter();
+            for mv in &game {
+                if let Move::Play(sq) = mv {
+                    let j = judged.next().unwrap();
+                    assert_eq!(j.square, *sq);
+                    assert_eq!(j.color, board.side_to_move());
+                    assert_eq!(j.empties as u32, board.empty_count());
+                    assert_eq!(j.loss, j.value - j.played);
+                    assert!(j.loss >= 0, "{j:?}");
+                    if j.exact {
+                        // A cold solver: the table changes the time, never the value.
+                        let mut cold = solver();
+                        let (value, best) = cold.best_moves(board.player(), board.opponent());
+                        assert_eq!(j.value, value, "seed {seed} {j:?}");
+                        let best: Vec<Square> =
+                            best.into_iter().map(Square::new_unchecked).collect();
+                        assert_eq!(j.best, best);
+                        assert_eq!(j.loss == 0, best.contains(sq), "{j:?}");
+                        let child = board.play_unchecked(*sq);
+                        assert_eq!(
+                            j.played,
+                            -cold.solve(child.player(), child.opponent()).score
+                        );
+                    } else {
+                        assert!(j.empties > 14);
+                        // The search's own move loses nothing.
+                        if j.best == [*sq] {
+                            assert_eq!(j.loss, 0, "{j:?}");
+                        }
+                    }
+                }
+                board = board.play(*mv).unwrap();
+            }
+            assert!(a.moves.iter().any(|m| m.exact) && a.moves.iter().any(|m| !m.exact));
+        }
+    }
+
+    #[test]
+    fn a_perfect_line_loses_nothing() {
+        // Play the first best move from 12 empties of a random game: every
+        // move of that line is perfect.
+        let (game, _) = analysed(3);
+        let mut board = Board8::start();
+        let mut line = Vec::new();
+        for mv in game {
+            if board.empty_count() <= 12 {
+                break;
+            }
+            line.push(mv);
+            board = board.play(mv).unwrap();
+        }
+        let mut s = solver();
+        while !board.is_game_over() {
+            let mv = match s.solve(board.player(), board.opponent()).best_move {
+                Some(x) => Move::Play(Square::new_unchecked(x)),
+                None => Move::Pass,
+            };
+            line.push(mv);
+            board = board.play(mv).unwrap();
+        }
+        let options = AnalysisOptions {
+            empties: 12,
+            estimate_depth: 2,
+        };
+        let a = analyze_moves(&line, &options, &mut solver()).unwrap();
+        let exact: Vec<&Judged> = a.moves.iter().filter(|m| m.exact).collect();
+        assert!(exact.len() >= 10);
+        assert!(exact.iter().all(|m| m.loss == 0), "{exact:?}");
+        assert_eq!(a.ending, Ending::Finished);
+        // The value holds along a perfect line, and ends as the final score.
+        let line = a.black_line();
+        let from = a.moves.len() - exact.len();
+        assert!(line[from..].windows(2).all(|w| w[0] == w[1]), "{line:?}");
+        let (b, w) = board.wthor_score();
+        assert_eq!(a.final_black, b as i32 - w as i32);
+    }
+
+    #[test]
+    fn mistakes_come_largest_first() {
+        let (_, a) = analysed(5);
+        let m = a.mistakes();
+        assert!(m.windows(2).all(|w| w[0].loss >= w[1].loss));
+        assert_eq!(m.len(), a.moves.iter().filter(|j| j.loss > 0).count());
+    }
+
+    #[test]
+    fn illegal_moves_and_bad_options_are_errors() {
+        let err = analyze_moves(&moves("f5f5"), &AnalysisOptions::default(), &mut solver());
+        assert!(matches!(err, Err(AnalysisError::Illegal(_))), "{err:?}");
+        let bad = AnalysisOptions {
+            estimate_depth: 1,
+            ..AnalysisOptions::default()
+        };
+        let err = analyze_moves(&moves("f5"), &bad, &mut solver()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the estimate depth is 1: it must be at least 2"
+        );
+    }
+
+    #[test]
+    fn an_unfinished_game_is_analysed_to_its_last_move() {
+        let a = analyze_moves(
+            &moves("f5d6c3d3c4"),
+            &AnalysisOptions::default(),
+            &mut solver(),
+        )
+        .unwrap();
+        assert_eq!(a.ending, Ending::Unfinished);
+        assert_eq!(a.moves.len(), 5);
+        assert!(a.moves.iter().all(|m| !m.exact));
+        assert_eq!(a.black_line().len(), 6);
+        assert_eq!(a.moves[0].best.len(), 1);
+    }
+
+    fn fixtures() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
+    }
+
+    #[test]
+    fn fixture_games_agree_with_their_theoretical_scores_and_a_wrong_one_is_reported() {
+        use crate::verify::{TheoryStatus, black_discs};
+        use crate::{DatabaseBuilder, GameId};
+        let dir = tempfile::tempdir().unwrap();
+        let mut bytes = std::fs::read(fixtures().join("WTH_2001.wtb")).unwrap();
+        // Game #3's theoretical score (byte 7 of its record) made wrong.
+        let at = 16 + 68 * 3 + 7;
+        let right = bytes[at];
+        bytes[at] = if right >= 2 { right - 2 } else { right + 2 };
+        std::fs::write(dir.path().join("WTH_2001.wtb"), &bytes).unwrap();
+        let options = AnalysisOptions {
+            empties: 16,
+            estimate_depth: 2,
+        };
+        let mut s = solver();
+        for (path, wrong) in [(fixtures(), None), (dir.path().to_path_buf(), Some(3))] {
+            let db = DatabaseBuilder::new()
+                .source(path.join("WTH_2001.wtb"))
+                .open()
+                .unwrap();
+            let depth = db.files()[0].header().depth();
+            assert_eq!(depth, 16);
+            let mut checked = 0;
+            for i in 0..db.files()[0].game_count() {
+                let g = db.game(GameId::new(0, i)).unwrap();
+                let a = analyze_game(&g, depth, &options, &mut s).unwrap();
+                let t = a.theoretical.as_ref().unwrap();
+                if t.status == TheoryStatus::Short {
+                    continue;
+                }
+                checked += 1;
+                let expected = if wrong == Some(i) {
+                    TheoryStatus::Mismatch
+                } else {
+                    TheoryStatus::Ok
+                };
+                assert_eq!(t.status, expected, "game {i}: {t:?}");
+                // The analysis's own value at the depth is the solved score.
+                let at_depth = a.moves.iter().find(|m| m.empties <= depth).unwrap();
+                if at_depth.empties == depth {
+                    assert_eq!(
+                        black_discs(at_depth.value, at_depth.color),
+                        t.solved.unwrap()
+                    );
+                }
+            }
+            assert!(checked >= 20);
+        }
+        let ten = DatabaseBuilder::new()
+            .source(fixtures().join("WTH_2001.wtd"))
+            .open()
+            .unwrap();
+        let g = ten.game(GameId::new(0, 0)).unwrap();
+        let err = analyze_game(&g, 10, &options, &mut s).unwrap_err();
+        assert_eq!(err, AnalysisError::TenByTen);
+    }
+}
