@@ -74,6 +74,8 @@ enum Command {
     Search(commands::search::Args),
     /// Show a game's header and one of its positions, as text, SVG or PNG.
     Show(commands::show::Args),
+    /// Judge every move of a game: exact from N empties to the end, estimated before.
+    Analyze(commands::analyze::Args),
     /// Print a game as position lines, one per position (or follow a growing file).
     Stream(commands::stream::Args),
     /// Add WTHOR files to a directory, or replace installed ones by newer versions, safely.
@@ -113,6 +115,7 @@ fn main() -> ExitCode {
         Command::Puzzles(args) => commands::puzzles::run(args, &mut out),
         Command::Search(args) => commands::search::run(args, &mut out),
         Command::Show(args) => commands::show::run(args, &mut out),
+        Command::Analyze(args) => commands::analyze::run(args, &mut out),
         Command::Stream(args) => commands::stream::run(args, &mut out),
         Command::Install(args) => commands::install::run(args, &mut out),
         Command::Completions(args) => commands::completions::run(args, Cli::command(), &mut out),

@@ -226,6 +226,9 @@ fn analyze_tokens(
     let last = replay.board;
     let exact_from = u32::from(options.empties);
     let depth = options.estimate_depth;
+    // Each exact value is solved once: the position after a move is the
+    // next position where a move is made, or its pass (the value negated).
+    let mut solved = Solved::default();
     let mut moves = Vec::with_capacity(plays.len());
     for (index, board, square, after) in plays {
         let empties = board.empty_count();
@@ -235,8 +238,9 @@ fn analyze_tokens(
         let (ap, ao) = (after.player(), after.opponent());
         let color = board.side_to_move();
         let judged = if empties <= exact_from {
-            let (value, best) = solver.best_moves(p, o);
-            let played = -solver.solve(ap, ao).score;
+            let value = solved.value(solver, p, o);
+            let best = solver.moves_at_least(p, o, value);
+            let played = -solved.value(solver, ap, ao);
             Judged {
                 index,
                 color,
@@ -272,7 +276,7 @@ fn analyze_tokens(
     };
     let side = last.side_to_move();
     let final_value = if last.is_game_over() || last.empty_count() <= exact_from {
-        solver.solve(last.player(), last.opponent()).score
+        solved.value(solver, last.player(), last.opponent())
     } else {
         eval::search(last.player(), last.opponent(), depth).score
     };
@@ -282,6 +286,29 @@ fn analyze_tokens(
         final_black: black_view(final_value, side),
         theoretical: None,
     })
+}
+
+/// The exact values solved so far in one game, by position.
+#[derive(Default)]
+struct Solved(std::collections::HashMap<(u64, u64), i32>);
+
+impl Solved {
+    /// The exact value for the owner of `p` (a side that must pass scores
+    /// minus its opponent's value).
+    fn value(&mut self, solver: &mut Solver, p: u64, o: u64) -> i32 {
+        if let Some(&v) = self.0.get(&(p, o)) {
+            return v;
+        }
+        // The same discs with the other side to move: a pass.
+        if let Some(&v) = self.0.get(&(o, p))
+            && othello_core::bitboard8::legal_moves(p, o) == 0
+        {
+            return -v;
+        }
+        let v = solver.solve(p, o).score;
+        self.0.insert((p, o), v);
+        v
+    }
 }
 
 fn color_name<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {

@@ -6,8 +6,9 @@ use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
 /// Every subcommand of `wthor`.
-pub(crate) const COMMANDS: [&str; 18] = [
+pub(crate) const COMMANDS: [&str; 19] = [
     "info",
+    "analyze",
     "export",
     "import",
     "stats",

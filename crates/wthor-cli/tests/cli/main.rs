@@ -1,6 +1,7 @@
 //! Integration tests of the `wthor` binary: one test binary, one module per
 //! subcommand (each module owned by the issue that builds its command).
 
+mod analyze;
 mod convert;
 mod export;
 mod help;
