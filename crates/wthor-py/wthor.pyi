@@ -244,6 +244,8 @@ class Database:
         cache ``cache`` when given (loaded first, saved at the end); each
         file is written atomically with the creation date ``date``
         (``"YYYY-MM-DD"`` or a ``datetime.date``; default today, UTC).
+        Ctrl-C is seen once the solving is over (nothing stops it midway,
+        unlike ``wthor import``'s).
 
         A rejected game (a line that is no game, an illegal move) writes
         nothing unless ``skip_illegal``; ``dry_run`` plans and writes
