@@ -326,6 +326,16 @@ pub struct Gathered {
     pub rejected: Vec<Rejected>,
 }
 
+impl Gathered {
+    /// Whether the import stops here, writing nothing: some games were
+    /// rejected and the caller did not ask to skip them (`wthor import
+    /// --skip-illegal`).
+    #[must_use]
+    pub fn blocked(&self, skip_illegal: bool) -> bool {
+        !self.rejected.is_empty() && !skip_illegal
+    }
+}
+
 /// Reads every input with [`read_input`](crate::text::read::read_input)
 /// (at most `limit` games of each) and [`prepare`]s its games in
 /// parallel: step 1 of an import.

@@ -105,7 +105,7 @@ pub(crate) fn run<'py>(
     report.set_item("notes", notes)?;
     report.set_item("created", created.to_string())?;
     report.set_item("written", false)?;
-    if !gathered.rejected.is_empty() && !args.skip_illegal {
+    if gathered.blocked(args.skip_illegal) {
         report.set_item("imported", 0)?;
         report.set_item("duplicates", PyList::empty(py))?;
         report.set_item("files", PyList::empty(py))?;

@@ -119,7 +119,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     } else {
         ExitCode::from(1)
     };
-    if !gathered.rejected.is_empty() && !args.skip_illegal {
+    if gathered.blocked(args.skip_illegal) {
         writeln!(
             out,
             "nothing written: fix or drop the rejected games, or give --skip-illegal"
