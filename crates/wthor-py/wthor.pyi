@@ -11,6 +11,7 @@ h8 = 63 on 8x8); a bit set (bitboard) has bit ``i`` for square ``i``.
 
 from __future__ import annotations
 
+import datetime
 import os
 from typing import Dict, Iterator, List, Literal, Optional, Sequence, Tuple, TypedDict, Union, overload
 
@@ -204,6 +205,65 @@ class Database:
         format, or ``empties`` beyond every
         game, ``OSError`` when the file cannot be written, and as
         ``search`` for the filters."""
+    def import_games(
+        self,
+        inputs: Union[StrPath, Sequence[StrPath]],
+        *,
+        year: Optional[int] = None,
+        tournament: Optional[str] = None,
+        depth: int = 24,
+        skip_illegal: bool = False,
+        dry_run: bool = False,
+        keep_duplicates: bool = False,
+        threads: Optional[int] = None,
+        cache: Optional[StrPath] = None,
+        limit: Optional[int] = None,
+        players: Optional[StrPath] = None,
+        tournaments: Optional[StrPath] = None,
+        encoding: Optional[str] = None,
+        date: Union[str, "datetime.date", None] = None,
+    ) -> Dict[str, object]:
+        """Adds the games of ``inputs`` (transcripts, GGF, CSV, JSON Lines,
+        WTHOR game files) to this database's directory, as ``wthor import
+        INPUTS --into DIR`` does with the same options: the same library
+        steps, the same bytes written. Every game is replayed and turned to
+        start with f5; names get the numbers they have or the next ones;
+        games go to ``WTH_<year>.wtb`` (``year``, else the game's, else
+        that of ``date``), appended or new (new files at ``depth`` empties);
+        a game the directory already holds is left out unless
+        ``keep_duplicates``. The theoretical scores are solved without the
+        GIL on ``threads`` workers (default all cores), through the solve
+        cache ``cache`` when given (loaded first, saved at the end); each
+        file is written atomically with the creation date ``date``
+        (``"YYYY-MM-DD"`` or a ``datetime.date``; default today, UTC).
+        Ctrl-C is seen once the solving is over (nothing stops it midway,
+        unlike ``wthor import``'s).
+
+        A rejected game (a line that is no game, an illegal move) writes
+        nothing unless ``skip_illegal``; ``dry_run`` plans and writes
+        nothing. ``limit``: at most this many games of each input;
+        ``players``, ``tournaments``: the names files of WTHOR inputs
+        (default those beside them); ``encoding``: a WHATWG label for the
+        names files, inputs and directory (default windows-1252).
+
+        Returns ``{"read", "imported", "rejected", "notes", "duplicates",
+        "files", "players", "tournaments", "created", "written"}``: games
+        read, games imported (or that would be), the rejected games and
+        the notes (odd records) and the duplicates left out as
+        ``"SOURCE: why"`` strings (the lines ``wthor import`` prints),
+        the yearly files (dicts ``{"path", "year", "existed", "before",
+        "added", "depth"}``), the names files (``{"path", "existed",
+        "before", "added"}``, the names added; None when nothing was
+        planned), the creation date, and whether files were written. Once
+        written, this ``Database`` is opened again in place and holds the
+        new games.
+
+        Raises ``ValueError`` when the database was opened over several
+        paths or a single file (it adds to one directory), for a bad
+        ``depth`` (1 to 60), ``threads``, ``encoding`` or ``date``; as
+        ``read_games`` for an input that cannot be read; ``OSError`` when
+        a file cannot be read or written; ``FormatError`` for a file of
+        the directory that cannot be parsed."""
     def count(
         self,
         **filters: Unpack[Filters],

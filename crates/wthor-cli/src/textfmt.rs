@@ -7,9 +7,10 @@
 pub(crate) use wthor_db::text::{ExportCounts, FileFormat, Format, check_empties, export};
 pub(crate) use wthor_parquet::{Export, ExportChoiceError};
 
-/// The readers of `wthor import` (and `convert`'s names files).
+/// The readers of `wthor import` (through [`wthor_db::import::read_all`])
+/// and `convert`'s names files.
 pub(crate) mod read {
-    pub(crate) use wthor_db::text::read::{NamesFiles, joined_names, read_input};
+    pub(crate) use wthor_db::text::read::{NamesFiles, joined_names};
 }
 
 /// CSV fields of the tables `search`, `stats` and `results` print.

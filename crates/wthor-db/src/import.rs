@@ -1,8 +1,15 @@
 //! Import: games from elsewhere added to a WTHOR directory without breaking
 //! it.
 //!
-//! The steps, each a function the CLI calls in turn:
+//! The whole pipeline lives here, without printing: `wthor import` and
+//! Python's `Database.import_games` call the same steps in the same order
+//! and only report what they return:
 //!
+//! 0. [`read_all`]: every input read with
+//!    [`read_input`](crate::text::read::read_input) and each game
+//!    [`prepare`]d in parallel, the lines and games that fail gathered as
+//!    [`Rejected`] (the callers write nothing when some are, unless told
+//!    to skip them); [`notes`] lists the odd records.
 //! 1. [`prepare`]: a game read from some input ([`Incoming`]: moves, names,
 //!    year, recorded score, where it came from) is replayed; an illegal one
 //!    is rejected ([`Rejection`], with its move). The moves are turned by
@@ -22,13 +29,18 @@
 //!    (the same tournament, players and moves), or that the import holds
 //!    twice, is left out ([`Plan::duplicates`]) unless
 //!    [`ImportOptions::keep_duplicates`]: importing a file twice adds
-//!    nothing. Nothing is written.
+//!    nothing. Nothing is written; a directory still to create is planned
+//!    as an empty one.
 //! 3. [`solve_theoretical`]: the theoretical score of every planned game by
 //!    the exact solver at the file's depth, in parallel, with the solve
 //!    cache (the slow part).
 //! 4. [`Plan::write`]: names files first, then game files, each written to
 //!    a temporary file in the directory, synced and renamed, with the new
 //!    creation date; a game file never points at a name not yet written.
+//!
+//! [`finish`] runs steps 3 and 4: the cache saved before, during and after
+//! the solving, a stop flag honoured between games (then nothing is
+//! written), the directory created if missing.
 //!
 //! Only 8x8 games are imported.
 
@@ -45,10 +57,11 @@ use wthor_format::{
     BoardSize, CreationDate, Encoding, FileKind, Game, HEADER_LEN, Header, NameKind, ReadOptions,
 };
 
-use crate::cache::SolveCache;
 use othello_core::replay::{Reach, replay_to_empties};
 
-use crate::verify::{Workers, black_discs, run_parallel, solve_cached};
+use crate::cache::{CacheError, SolveCache};
+use crate::text::read::{LineError, NamesFiles, ReadError};
+use crate::verify::{CacheSaver, Workers, black_discs, run_parallel, solve_cached};
 
 /// Where a game came from: the input file and its line (from 1), or its
 /// record index for binary inputs.
@@ -277,6 +290,125 @@ pub fn prepare(game: Incoming) -> Result<Prepared, Rejection> {
     })
 }
 
+/// Why a game of an input is not imported: its line is no game, or the
+/// game cannot be played.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RejectReason {
+    /// The line (or record) could not be read as a game.
+    #[error(transparent)]
+    Unreadable(#[from] LineError),
+    /// The game was read but is illegal, empty or scored beyond the board.
+    #[error(transparent)]
+    Rejected(#[from] Rejection),
+}
+
+/// A game of an input that is not imported, with where it is.
+#[derive(Debug, thiserror::Error)]
+#[error("{source}: {reason}")]
+pub struct Rejected {
+    /// Where: the input and its line (or record).
+    pub source: Source,
+    /// Why.
+    #[source]
+    pub reason: RejectReason,
+}
+
+/// The games of an import's inputs, read and prepared ([`read_all`]).
+#[derive(Debug, Default)]
+pub struct Gathered {
+    /// The games read, lines that are no game included.
+    pub read: usize,
+    /// The games to plan, in input order.
+    pub games: Vec<Prepared>,
+    /// The games left out: first the lines that are no game (input by
+    /// input), then the games that cannot be played, in input order.
+    pub rejected: Vec<Rejected>,
+}
+
+impl Gathered {
+    /// Whether the import stops here, writing nothing: some games were
+    /// rejected and the caller did not ask to skip them (`wthor import
+    /// --skip-illegal`).
+    #[must_use]
+    pub fn blocked(&self, skip_illegal: bool) -> bool {
+        !self.rejected.is_empty() && !skip_illegal
+    }
+}
+
+/// Reads every input with [`read_input`](crate::text::read::read_input)
+/// (at most `limit` games of each) and [`prepare`]s its games in
+/// parallel: step 1 of an import.
+///
+/// # Errors
+/// The [`ReadError`] of the first input that cannot be read at all (a
+/// missing file, a names file of another kind…); a line or a game that
+/// fails is a [`Rejected`] instead.
+pub fn read_all(
+    inputs: &[PathBuf],
+    names: &NamesFiles,
+    limit: Option<usize>,
+) -> Result<Gathered, ReadError> {
+    use rayon::prelude::*;
+    let mut incoming = Vec::new();
+    let mut rejected = Vec::new();
+    for input in inputs {
+        let read = crate::text::read::read_input(input, names, limit)?;
+        incoming.extend(read.games);
+        rejected.extend(read.unreadable.into_iter().map(|u| Rejected {
+            source: u.source,
+            reason: u.reason.into(),
+        }));
+    }
+    let read = incoming.len() + rejected.len();
+    let prepared: Vec<_> = incoming
+        .into_par_iter()
+        .map(|g| {
+            let source = g.source.clone();
+            prepare(g).map_err(|e| Rejected {
+                source,
+                reason: e.into(),
+            })
+        })
+        .collect();
+    let mut games = Vec::with_capacity(prepared.len());
+    for p in prepared {
+        match p {
+            Ok(g) => games.push(g),
+            Err(e) => rejected.push(e),
+        }
+    }
+    Ok(Gathered {
+        read,
+        games,
+        rejected,
+    })
+}
+
+/// Odd records: each game's note, and the same moves twice (unless the
+/// whole game is the same: the plan leaves it out as a duplicate, unless
+/// `keep_duplicates`).
+#[must_use]
+pub fn notes(games: &[Prepared], keep_duplicates: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut seen: HashMap<&[Square], &Prepared> = HashMap::new();
+    let same_game = |a: &Prepared, b: &Prepared| {
+        (&a.black, &a.white, &a.tournament, a.year) == (&b.black, &b.white, &b.tournament, b.year)
+    };
+    for g in games {
+        if let Some(n) = &g.note {
+            out.push(format!("{}: {n}", g.source));
+        }
+        if let Some(first) = seen.insert(&g.squares, g) {
+            if keep_duplicates || !same_game(first, g) {
+                out.push(format!("{}: the same moves as {}", g.source, first.source));
+            }
+            seen.insert(&g.squares, first);
+        }
+    }
+    out
+}
+
 /// How to plan an import.
 #[derive(Clone, Debug)]
 pub struct ImportOptions {
@@ -299,6 +431,25 @@ pub struct ImportOptions {
     /// the same year, tournament, players and moves. (Default: skip them,
     /// so that importing a file twice adds nothing.)
     pub keep_duplicates: bool,
+}
+
+impl ImportOptions {
+    /// The options of `wthor import` without flags: games keep their year
+    /// and tournament (`Import` when they have none), new files at 24
+    /// empties, names in windows-1252, duplicates left out, files dated
+    /// `created`.
+    #[must_use]
+    pub fn new(created: CreationDate) -> ImportOptions {
+        ImportOptions {
+            year: None,
+            tournament: None,
+            default_tournament: "Import".to_owned(),
+            depth: 24,
+            created,
+            encoding: wthor_format::WINDOWS_1252,
+            keep_duplicates: false,
+        }
+    }
 }
 
 /// What happens to one names file.
@@ -369,6 +520,22 @@ pub struct Duplicate {
     pub holder: Holder,
 }
 
+impl fmt::Display for Duplicate {
+    /// `SOURCE: already in PATH (game N)` or `SOURCE: the same game as
+    /// SOURCE`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.holder {
+            Holder::Stored(i) => write!(
+                f,
+                "{}: already in {} (game {i})",
+                self.source,
+                self.path.display()
+            ),
+            Holder::Imported(first) => write!(f, "{}: the same game as {first}", self.source),
+        }
+    }
+}
+
 /// A game placed in a file, its numbers assigned.
 #[derive(Clone, Debug)]
 pub struct PlannedGame {
@@ -436,6 +603,15 @@ pub enum ImportError {
         /// The file.
         path: PathBuf,
     },
+    /// The directory to import into could not be created.
+    #[error("{}: cannot create", path.display())]
+    CreateDir {
+        /// The directory.
+        path: PathBuf,
+        /// The system error.
+        #[source]
+        source: std::io::Error,
+    },
     /// More names or games than the format can count.
     #[error("{what}: more than the format can number (65,535 names)")]
     Full {
@@ -451,29 +627,33 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ImportError + '_ {
     }
 }
 
-/// The newest file of `kind` in `dir` (by creation date, then size), as
-/// [`Database`](crate::Database) joins them.
-fn newest(dir: &Path, kind: FileKind) -> Result<Option<(PathBuf, Vec<u8>)>, ImportError> {
-    let paths = crate::list_files(dir, false)?;
+/// The newest file of `kind` among `existing` (the directory's files), by
+/// creation date, then size, as [`Database`](crate::Database) joins them.
+fn newest(existing: &[PathBuf], kind: FileKind) -> Result<Option<(PathBuf, Vec<u8>)>, ImportError> {
     let mut best: Option<((CreationDate, usize), PathBuf, Vec<u8>)> = None;
-    for path in paths {
-        if FileKind::from_path(&path) != Some(kind) {
+    for path in existing {
+        if FileKind::from_path(path) != Some(kind) {
             continue;
         }
-        let bytes = std::fs::read(&path).map_err(io_err(&path))?;
+        let bytes = std::fs::read(path).map_err(io_err(path))?;
         let created = wthor_format::parse_header(&bytes)
             .map(|(_, h)| h.created)
             .unwrap_or_default();
         let rank = (created, bytes.len());
         if best.as_ref().is_none_or(|(r, _, _)| rank > *r) {
-            best = Some((rank, path, bytes));
+            best = Some((rank, path.clone(), bytes));
         }
     }
     Ok(best.map(|(_, p, b)| (p, b)))
 }
 
 impl NamesChange {
-    fn open(dir: &Path, kind: NameKind, encoding: &'static Encoding) -> Result<Self, ImportError> {
+    fn open(
+        dir: &Path,
+        existing: &[PathBuf],
+        kind: NameKind,
+        encoding: &'static Encoding,
+    ) -> Result<Self, ImportError> {
         let file_kind = match kind {
             NameKind::Players => FileKind::Players,
             NameKind::Tournaments => FileKind::Tournaments,
@@ -492,7 +672,7 @@ impl NamesChange {
             records: Vec::new(),
             numbers: HashMap::new(),
         };
-        let Some((path, bytes)) = newest(dir, file_kind)? else {
+        let Some((path, bytes)) = newest(existing, file_kind)? else {
             return Ok(change);
         };
         let mut options = ReadOptions::default();
@@ -598,16 +778,21 @@ pub fn fit(name: &str, max: usize, encoding: &'static Encoding) -> String {
 }
 
 /// Plans the import of `games` into `dir` (see the module docs); nothing is
-/// written.
+/// written. A `dir` that does not exist yet (or is no directory) is
+/// planned as an empty one: [`finish`] creates it.
 ///
 /// # Errors
 /// [`ImportError`] when a file of the directory cannot be read or parsed,
 /// a yearly file is not an 8x8 game file, or the names overflow.
 pub fn plan(dir: &Path, games: &[Prepared], options: &ImportOptions) -> Result<Plan, ImportError> {
     let enc = options.encoding;
-    let mut players = NamesChange::open(dir, NameKind::Players, enc)?;
-    let mut tournaments = NamesChange::open(dir, NameKind::Tournaments, enc)?;
-    let existing = crate::list_files(dir, false)?;
+    let existing = if dir.is_dir() {
+        crate::list_files(dir, false)?
+    } else {
+        Vec::new()
+    };
+    let mut players = NamesChange::open(dir, &existing, NameKind::Players, enc)?;
+    let mut tournaments = NamesChange::open(dir, &existing, NameKind::Tournaments, enc)?;
     let mut files: Vec<FileChange> = Vec::new();
     let mut planned = Vec::with_capacity(games.len());
     let mut duplicates = Vec::new();
@@ -831,6 +1016,104 @@ pub struct Stopped {
     pub total: usize,
 }
 
+/// The workers of an import's solving: `threads` (default: the cores
+/// available) workers of one solver thread each, with a table of 2^20
+/// entries.
+#[must_use]
+pub fn workers(threads: Option<usize>) -> Workers {
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    Workers {
+        workers: threads.max(1),
+        solver_threads: 1,
+        tt_bits: 20,
+    }
+}
+
+/// How [`finish`] solves: the workers, the solve cache and the file it is
+/// saved to, the stop flag.
+#[derive(Clone, Copy, Debug)]
+pub struct Solving<'a> {
+    /// Worker threads and solvers (see [`workers`]).
+    pub workers: Workers,
+    /// The solve cache, looked up first and fed.
+    pub cache: Option<&'a SolveCache>,
+    /// Where the cache is saved: before the solving (to fail early), every
+    /// [`CACHE_SAVE_EVERY`](crate::verify::CACHE_SAVE_EVERY) while
+    /// solving, and at the end.
+    pub cache_path: Option<&'a Path>,
+    /// Once set (by a signal handler, say), no new game is started.
+    pub stop: &'a AtomicBool,
+}
+
+/// What [`finish`] tells its caller while solving (from the worker
+/// threads).
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Progress<'a> {
+    /// One more game solved.
+    Solved,
+    /// The cache could not be saved while solving (said once; the solving
+    /// goes on, and the cache is saved again at the end).
+    CacheNotSaved(&'a CacheError),
+}
+
+/// Why [`finish`] wrote nothing.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FinishError {
+    /// The cache could not be saved before the solving.
+    #[error(transparent)]
+    Cache(CacheError),
+    /// The cache could not be saved after the solving.
+    #[error("cannot save the cache")]
+    CacheAtEnd(#[source] CacheError),
+    /// The stop flag ended the solving: nothing written, the cache (saved)
+    /// holds what was solved.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
+    /// The directory could not be created, or a file written.
+    #[error(transparent)]
+    Import(#[from] ImportError),
+}
+
+/// The last steps of an import: [`solve_theoretical`] (with the cache
+/// saved as [`Solving`] says, `progress` told of each game), then `dir`
+/// created if missing and [`Plan::write`].
+///
+/// # Errors
+/// [`FinishError`]: the cache cannot be saved, the solving was stopped
+/// (nothing written), the directory cannot be created or a file written.
+pub fn finish(
+    plan: &mut Plan,
+    dir: &Path,
+    solving: Solving<'_>,
+    encoding: &'static Encoding,
+    progress: impl Fn(Progress<'_>) + Sync,
+) -> Result<(), FinishError> {
+    let saver = CacheSaver::new(solving.cache, solving.cache_path);
+    saver.maybe_save(true).map_err(FinishError::Cache)?;
+    let warned = AtomicBool::new(false);
+    let solved = solve_theoretical(plan, solving.workers, solving.cache, solving.stop, || {
+        progress(Progress::Solved);
+        // Saved every minute: a killed run loses one minute at most.
+        if let Err(e) = saver.maybe_save(false)
+            && !warned.swap(true, Ordering::Relaxed)
+        {
+            progress(Progress::CacheNotSaved(&e));
+        }
+    });
+    saver.maybe_save(true).map_err(FinishError::CacheAtEnd)?;
+    solved?;
+    std::fs::create_dir_all(dir).map_err(|source| ImportError::CreateDir {
+        path: dir.to_owned(),
+        source,
+    })?;
+    plan.write(encoding)?;
+    Ok(())
+}
+
 /// The theoretical score of one game (WTHOR move bytes) at `depth`: black's
 /// discs after perfect play, `real` when the game ends before. A `guess`
 /// (black's discs) is proved first by a narrow search (see
@@ -921,6 +1204,54 @@ pub fn date_of_unix(secs: i64) -> CreationDate {
         month: month as u8,
         day: day as u8,
     }
+}
+
+/// Today's date (UTC), as a creation date.
+#[must_use]
+pub fn today() -> CreationDate {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    date_of_unix(i64::try_from(secs).unwrap_or(0))
+}
+
+/// A creation date that is not `YYYY-MM-DD` (years 1900 to 2555).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{text:?}: expected YYYY-MM-DD")]
+pub struct DateError {
+    /// The text given.
+    pub text: String,
+}
+
+/// Reads a creation date, `YYYY-MM-DD` (years 1900 to 2555, as the header
+/// stores them).
+///
+/// ```
+/// let d = wthor_db::import::parse_date("2026-01-02").unwrap();
+/// assert_eq!(d.to_string(), "2026-01-02");
+/// assert!(wthor_db::import::parse_date("2026-13-01").is_err());
+/// ```
+///
+/// # Errors
+/// [`DateError`] for anything else.
+pub fn parse_date(text: &str) -> Result<CreationDate, DateError> {
+    let bad = || DateError {
+        text: text.to_owned(),
+    };
+    let mut it = text.split('-').map(|p| p.parse::<u16>().map_err(|_| bad()));
+    let (Some(y), Some(m), Some(d), None) = (it.next(), it.next(), it.next(), it.next()) else {
+        return Err(bad());
+    };
+    let (y, m, d) = (y?, m?, d?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || !(1900..=2555).contains(&y) {
+        return Err(bad());
+    }
+    Ok(CreationDate {
+        century: (y / 100) as u8,
+        year: (y % 100) as u8,
+        month: m as u8,
+        day: d as u8,
+    })
 }
 
 #[cfg(test)]
@@ -1091,6 +1422,27 @@ mod tests {
                 .zip(file.games())
                 .all(|(&s, g)| s == g.theoretical_score())
         );
+    }
+
+    #[test]
+    fn a_directory_still_to_create_is_planned_as_empty() {
+        let games = [prepare(incoming("f5d6", None)).unwrap()];
+        let options = ImportOptions::new(date_of_unix(0));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("new/db");
+        let p = plan(&dir, &games, &options).unwrap();
+        assert_eq!(p.players.path, dir.join("WTHOR.JOU"));
+        assert_eq!(p.files[0].path, dir.join("WTH_2020.wtb"));
+        assert!(!p.players.existed && !p.files[0].existed);
+        assert_eq!(p.players.added, ["Black", "White"]);
+        // The same game twice: the second left out, said as the CLI says it.
+        let twice = [games[0].clone(), games[0].clone()];
+        let p = plan(&dir, &twice, &options).unwrap();
+        assert_eq!(
+            p.duplicates[0].to_string(),
+            "t.txt:3: the same game as t.txt:3"
+        );
+        assert!(!dir.exists(), "planning writes nothing");
     }
 
     #[test]

@@ -33,9 +33,13 @@
 //!   positions of every game, which knows when it is stale
 //!   ([`Database::index_status`]); [`Database::search_indexed`] and
 //!   [`Database::stats_indexed`] answer position filters with it.
-//! * **Import** ([`import`]): games from elsewhere checked, turned to
-//!   start with f5, planned into a directory (names appended, numbers
-//!   kept), theoretical scores solved, files written atomically.
+//! * **Import** ([`import`]): the whole pipeline of `wthor import` and
+//!   Python's `Database.import_games`, step by step and without printing:
+//!   inputs read and games checked, turned to start with f5
+//!   ([`import::read_all`], [`import::notes`]), planned into a directory,
+//!   existing or still to create (names appended, numbers kept;
+//!   [`import::plan`]), theoretical scores solved with the cache and a stop
+//!   flag, files written atomically ([`import::finish`]).
 //! * **Verify** ([`verify`], [`cache`]): the solver checks of theoretical
 //!   scores and puzzles, and their persistent cache.
 //! * **Text** ([`text`]): the text formats of games (CSV, JSON Lines,

@@ -33,16 +33,17 @@ struct GameFile {
 }
 
 /// A WTHOR database: game files with the names files of their release.
-#[pyclass(frozen, name = "Database", module = "wthor")]
+/// Not frozen: `import_games` opens it again in place once it has written.
+#[pyclass(name = "Database", module = "wthor")]
 pub struct PyDatabase {
     db: Database,
+    /// What it was opened with, to open it again.
+    opened: Opened,
     /// The game files, in database order.
     files: Vec<GameFile>,
     /// For each file of `db`, its position in `files` (game files only).
     slot: Vec<Option<usize>>,
     len: usize,
-    /// The position index queries may use (see `Database::index_for`).
-    index: IndexChoice,
 }
 
 /// A note of the index choice (an index not used, and why) as a
@@ -55,28 +56,66 @@ fn warn_note(py: Python<'_>, note: Option<String>) -> PyResult<()> {
     Ok(())
 }
 
-/// Opens the sources with `wthor-db`'s builder (directories not
-/// descending, names joined per release, or the names files given).
-fn open(
-    paths: &[PathBuf],
+/// The arguments a database was opened with.
+#[derive(Clone, Debug)]
+struct Opened {
+    paths: Vec<PathBuf>,
     players: Option<PathBuf>,
     tournaments: Option<PathBuf>,
-) -> Result<Database, wthor_db::Error> {
-    let mut builder = DatabaseBuilder::new().require_games(true);
-    for p in paths {
-        builder = builder.source(p);
+    /// The position index queries may use (see `Database::index_for`).
+    index: IndexChoice,
+}
+
+impl Opened {
+    /// Opens the sources with `wthor-db`'s builder (directories not
+    /// descending, names joined per release, or the names files given),
+    /// without the GIL; a file read only up to its last whole record is a
+    /// `UserWarning`, as `wthor` says it on stderr.
+    fn open(self, py: Python<'_>) -> PyResult<PyDatabase> {
+        let db = py
+            .detach(|| {
+                let mut builder = DatabaseBuilder::new().require_games(true);
+                for p in &self.paths {
+                    builder = builder.source(p);
+                }
+                if let Some(p) = &self.players {
+                    builder = builder.players(p);
+                }
+                if let Some(t) = &self.tournaments {
+                    builder = builder.tournaments(t);
+                }
+                builder.open()
+            })
+            .map_err(|e| db_error(py, &e))?;
+        for file in db.files() {
+            if let Some(w) = file.incomplete() {
+                let text = format!("{}: {w}", file.path().display());
+                let text = std::ffi::CString::new(text.replace('\0', " "))
+                    .expect("no NUL left in the message");
+                PyErr::warn(py, &py.get_type::<PyUserWarning>(), &text, 1)?;
+            }
+        }
+        Ok(PyDatabase::from_db(db, self))
     }
-    if let Some(p) = players {
-        builder = builder.players(p);
+
+    /// The one directory it was opened over, which `import_games` adds to.
+    fn import_dir(&self) -> PyResult<&PathBuf> {
+        match self.paths.as_slice() {
+            [dir] if dir.is_dir() => Ok(dir),
+            [file] => Err(PyValueError::new_err(format!(
+                "import_games() adds to a directory; this Database was opened over the file {}: open its directory",
+                file.display()
+            ))),
+            paths => Err(PyValueError::new_err(format!(
+                "import_games() adds to one directory; this Database was opened over {} paths: open the directory alone",
+                paths.len()
+            ))),
+        }
     }
-    if let Some(t) = tournaments {
-        builder = builder.tournaments(t);
-    }
-    builder.open()
 }
 
 impl PyDatabase {
-    fn from_db(db: Database) -> PyDatabase {
+    fn from_db(db: Database, opened: Opened) -> PyDatabase {
         let mut files = Vec::new();
         let mut slot = Vec::with_capacity(db.files().len());
         let mut start = 0;
@@ -97,10 +136,10 @@ impl PyDatabase {
         }
         PyDatabase {
             db,
+            opened,
             files,
             slot,
             len: start,
-            index: IndexChoice::Default,
         }
     }
 
@@ -214,7 +253,7 @@ impl PyDatabase {
     ) -> PyResult<Vec<GameId>> {
         let query = query_of(method, filters)?;
         let (ids, note) = py
-            .detach(|| self.db.search_with(&query, &self.index))
+            .detach(|| self.db.search_with(&query, &self.opened.index))
             .map_err(|e| indexed_error(&e))?;
         warn_note(py, note)?;
         Ok(ids)
@@ -233,19 +272,22 @@ impl PyDatabase {
     }
 }
 
-/// Paths from a str, an `os.PathLike` or a sequence of them.
-fn paths_of(arg: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+/// Paths from a str, an `os.PathLike` or a sequence of them (`what` takes
+/// them, for the errors).
+fn paths_of(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<PathBuf>> {
     if let Ok(p) = arg.extract::<PathBuf>() {
         return Ok(vec![p]);
     }
     let mut out = Vec::new();
     for item in arg.try_iter().map_err(|_| {
-        PyTypeError::new_err("Database() expects a path (str or os.PathLike) or a list of paths")
+        PyTypeError::new_err(format!(
+            "{what} expects a path (str or os.PathLike) or a list of paths"
+        ))
     })? {
         out.push(item?.extract::<PathBuf>()?);
     }
     if out.is_empty() {
-        return Err(PyValueError::new_err("Database() was given no path"));
+        return Err(PyValueError::new_err(format!("{what} was given no path")));
     }
     Ok(out)
 }
@@ -331,23 +373,14 @@ impl PyDatabase {
             }
             Some(v) => IndexChoice::At(v.extract::<PathBuf>()?),
         };
-        let paths = paths_of(path_or_paths)?;
-        let db = py
-            .detach(|| open(&paths, players, tournaments))
-            .map_err(|e| db_error(py, &e))?;
-        // A file read only up to its last whole record: a UserWarning, as
-        // `wthor` says it on stderr.
-        for file in db.files() {
-            if let Some(w) = file.incomplete() {
-                let text = format!("{}: {w}", file.path().display());
-                let text = std::ffi::CString::new(text.replace('\0', " "))
-                    .expect("no NUL left in the message");
-                PyErr::warn(py, &py.get_type::<PyUserWarning>(), &text, 1)?;
-            }
+        let paths = paths_of(path_or_paths, "Database()")?;
+        Opened {
+            paths,
+            players,
+            tournaments,
+            index,
         }
-        let mut this = PyDatabase::from_db(db);
-        this.index = index;
-        Ok(this)
+        .open(py)
     }
 
     /// The number of games (8x8 and 10x10).
@@ -457,12 +490,87 @@ impl PyDatabase {
         Ok(d)
     }
 
+    /// Adds the games of `inputs` (a path or a list of paths: transcripts,
+    /// GGF, CSV, JSON Lines, WTHOR game files) to this database's
+    /// directory, as `wthor import INPUTS --into DIR` does with the same
+    /// options, through the same library steps (the same bytes written):
+    /// every game replayed and turned to f5, names numbered after the
+    /// existing ones, games appended to `WTH_<year>.wtb`, theoretical
+    /// scores solved at the file's depth (`depth` for new files) without
+    /// the GIL, each file written atomically. A rejected game (an
+    /// unreadable line, an illegal move) writes nothing unless
+    /// `skip_illegal`; `dry_run` only plans. Returns the report (see the
+    /// stubs). Once written, the database is opened again in place and
+    /// holds the new games. `ValueError` when it was opened over several
+    /// paths or a file: it adds to one directory.
+    #[pyo3(signature = (
+        inputs,
+        *,
+        year = None,
+        tournament = None,
+        depth = 24,
+        skip_illegal = false,
+        dry_run = false,
+        keep_duplicates = false,
+        threads = None,
+        cache = None,
+        limit = None,
+        players = None,
+        tournaments = None,
+        encoding = None,
+        date = None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn import_games<'py>(
+        slf: &Bound<'py, Self>,
+        inputs: &Bound<'py, PyAny>,
+        year: Option<u16>,
+        tournament: Option<String>,
+        depth: u8,
+        skip_illegal: bool,
+        dry_run: bool,
+        keep_duplicates: bool,
+        threads: Option<usize>,
+        cache: Option<PathBuf>,
+        limit: Option<usize>,
+        players: Option<PathBuf>,
+        tournaments: Option<PathBuf>,
+        encoding: Option<String>,
+        date: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let py = slf.py();
+        let opened = slf.borrow().opened.clone();
+        let dir = opened.import_dir()?;
+        let args = crate::import::ImportArgs {
+            inputs: paths_of(inputs, "import_games()")?,
+            year,
+            tournament,
+            depth,
+            skip_illegal,
+            dry_run,
+            keep_duplicates,
+            threads,
+            cache,
+            limit,
+            players,
+            tournaments,
+            encoding,
+            date: date.map(crate::import::date_text).transpose()?,
+        };
+        let (report, written) = crate::import::run(py, dir, args)?;
+        if written {
+            let fresh = opened.open(py)?;
+            *slf.borrow_mut() = fresh;
+        }
+        Ok(report)
+    }
+
     /// The number of games matching every keyword filter (as `search`;
     /// `limit` caps it). Counted in parallel, without the GIL.
     #[pyo3(signature = (**filters))]
     fn count(&self, py: Python<'_>, filters: Option<&Bound<'_, PyDict>>) -> PyResult<usize> {
         let query = query_of("count", filters)?;
-        let (ix, note) = py.detach(|| self.db.index_for(&query, &self.index));
+        let (ix, note) = py.detach(|| self.db.index_for(&query, &self.opened.index));
         warn_note(py, note)?;
         py.detach(|| match &ix {
             Some(ix) => self.db.count_indexed(&query, ix),
@@ -547,7 +655,7 @@ impl PyDatabase {
             query.position_filter().is_some(),
         );
         let stats = py
-            .detach(|| self.db.stats_with(&query, &options, &self.index))
+            .detach(|| self.db.stats_with(&query, &options, &self.opened.index))
             .map_err(|e| query_error(&e))?;
         let (stats, note) = stats;
         warn_note(py, note)?;
@@ -626,7 +734,7 @@ impl GameIter {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> Option<PyGame> {
-        let db = self.db.bind(py).get();
+        let db = self.db.bind(py).borrow();
         let game = db.game(db.id_of(self.next)?);
         self.next += 1;
         Some(game)

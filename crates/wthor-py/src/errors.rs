@@ -13,6 +13,8 @@
 //! | a line of a text input that is no game (`LineError`) | `wthor.NotationError`, naming the file and line |
 //! | an export that cannot be written (`wthor_db::atomic::WriteError`) | the `OSError` of its cause, as for I/O |
 //! | a query that cannot run (`wthor_db::QueryError`: empty range, more than two players, unknown sort key) | `wthor.WthorError` |
+//! | an import that cannot be planned or written (`wthor_db::import::ImportError`, `FinishError`) | the `OSError` of its cause for I/O, `wthor.FormatError` for a file of the directory that cannot be parsed, else `wthor.WthorError` |
+//! | a solve cache that cannot be read or saved (`wthor_db::cache::CacheError`) | the `OSError` of its cause for I/O, else `wthor.WthorError` |
 //!
 //! `wthor.WthorError` (a `ValueError`) is the base of the `wthor` exceptions.
 //! The message is always the Rust error's, with its chain: file, byte
@@ -74,17 +76,65 @@ pub(crate) fn db_error(py: Python<'_>, e: &wthor_db::Error) -> PyErr {
     let text = message(e);
     match e {
         wthor_db::Error::Io { source, .. } => os_error(source.kind(), text),
-        wthor_db::Error::Format { path, source } => {
-            let err = FormatError::new_err(text);
-            let value = err.value(py);
-            // Setting attributes on a fresh exception object cannot fail
-            // short of memory; the message carries them anyway.
-            let _ = value.setattr("path", path.to_string_lossy().into_owned());
-            let _ = value.setattr("offset", source.offset());
-            let _ = value.setattr("record", source.record());
-            err
-        }
+        wthor_db::Error::Format { path, source } => format_error(py, text, path, source),
         _ => WthorError::new_err(text),
+    }
+}
+
+/// `FormatError` with its `path`, `offset` and `record` attributes.
+fn format_error(
+    py: Python<'_>,
+    text: String,
+    path: &std::path::Path,
+    source: &wthor_format::Error,
+) -> PyErr {
+    let err = FormatError::new_err(text);
+    let value = err.value(py);
+    // Setting attributes on a fresh exception object cannot fail short of
+    // memory; the message carries them anyway.
+    let _ = value.setattr("path", path.to_string_lossy().into_owned());
+    let _ = value.setattr("offset", source.offset());
+    let _ = value.setattr("record", source.record());
+    err
+}
+
+/// An import that cannot be planned or written.
+pub(crate) fn import_error(py: Python<'_>, e: &wthor_db::import::ImportError) -> PyErr {
+    use wthor_db::import::ImportError;
+    match e {
+        ImportError::Io { source, .. } | ImportError::CreateDir { source, .. } => {
+            os_error(source.kind(), message(e))
+        }
+        ImportError::List(e) => db_error(py, e),
+        ImportError::Write(e) => write_error(e),
+        ImportError::Format { path, source } => format_error(py, message(e), path, source),
+        _ => WthorError::new_err(message(e)),
+    }
+}
+
+/// A solve cache that cannot be read or saved; `text`, the message (the
+/// cache's, or that of an error around it).
+fn cache_error_text(e: &wthor_db::cache::CacheError, text: String) -> PyErr {
+    use wthor_db::cache::CacheError;
+    match e {
+        CacheError::Io { source, .. } => os_error(source.kind(), text),
+        CacheError::Write(w) => os_error(w.cause.kind(), text),
+        _ => WthorError::new_err(text),
+    }
+}
+
+/// A solve cache that cannot be read or saved.
+pub(crate) fn cache_error(e: &wthor_db::cache::CacheError) -> PyErr {
+    cache_error_text(e, message(e))
+}
+
+/// The last steps of an import (solving, writing) that failed.
+pub(crate) fn finish_error(py: Python<'_>, e: &wthor_db::import::FinishError) -> PyErr {
+    use wthor_db::import::FinishError;
+    match e {
+        FinishError::Cache(c) | FinishError::CacheAtEnd(c) => cache_error_text(c, message(e)),
+        FinishError::Import(i) => import_error(py, i),
+        _ => WthorError::new_err(message(e)),
     }
 }
 

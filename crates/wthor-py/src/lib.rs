@@ -16,7 +16,9 @@
 //! - [`stats`]: `wthor-db`'s statistics as dicts and lists;
 //! - [`board`]: `wthor.Board` and `wthor.solve`;
 //! - [`text`]: `wthor.read_games` and the format of `Database.export`,
-//!   through `wthor_db::text` (the CLI's `export` and `import`).
+//!   through `wthor_db::text` (the CLI's `export` and `import`);
+//! - [`import`]: `Database.import_games`, the steps of `wthor_db::import`
+//!   in the order `wthor import` calls them (the same bytes written).
 //!
 //! Opening, game identities (`"2001:5"`), the names joined to games and the
 //! queries are `wthor-db`'s (`DatabaseBuilder`, `Database::game_name` and
@@ -32,6 +34,7 @@ use pyo3::prelude::*;
 pub mod board;
 pub mod database;
 pub mod errors;
+pub mod import;
 pub mod query;
 pub mod stats;
 pub mod text;

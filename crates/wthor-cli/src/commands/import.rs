@@ -1,6 +1,8 @@
 //! `wthor import INPUT... --into DIR`: games from text or WTHOR files added
-//! to a WTHOR directory (see [`wthor_db::import`] for the rules and
-//! [`crate::textfmt::read`] for the inputs).
+//! to a WTHOR directory. The pipeline is [`wthor_db::import`]'s (its rules,
+//! and the steps this command calls in turn: read and prepare, notes,
+//! plan, finish); the inputs are read by [`crate::textfmt::read`]. This
+//! module parses the arguments and prints what the library returns.
 //!
 //! Every game is replayed first; an unreadable line or an illegal game is
 //! reported with its input line and move, and nothing is written unless
@@ -17,20 +19,16 @@
 //! writes nothing (exit 130): the same command resumes from the cache.
 //! Exit 1 when games were rejected.
 
-use std::collections::HashMap;
 use std::io::{IsTerminal as _, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context as _;
-use rayon::prelude::*;
-use wthor_db::import::{self, ImportOptions, Plan, Prepared};
-use wthor_db::verify::Workers;
+use wthor_db::import::{self, FinishError, ImportOptions, Plan, Progress, Solving};
 use wthor_format::CreationDate;
 
-use crate::textfmt::read::{NamesFiles, read_input};
-use crate::verify::{CacheSaver, load_cache, progress};
+use crate::textfmt::read::NamesFiles;
+use crate::verify::{load_cache, progress};
 
 /// Arguments of `wthor import`.
 #[derive(Debug, clap::Args)]
@@ -85,33 +83,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
     /// Creation date written in the files changed (default: today, UTC).
-    #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_date)]
+    #[arg(long, value_name = "YYYY-MM-DD", value_parser = import::parse_date)]
     date: Option<CreationDate>,
-}
-
-fn parse_date(text: &str) -> Result<CreationDate, String> {
-    let bad = || format!("{text:?}: expected YYYY-MM-DD");
-    let mut it = text.split('-').map(|p| p.parse::<u16>().map_err(|_| bad()));
-    let (Some(y), Some(m), Some(d), None) = (it.next(), it.next(), it.next(), it.next()) else {
-        return Err(bad());
-    };
-    let (y, m, d) = (y?, m?, d?);
-    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || !(1900..=2555).contains(&y) {
-        return Err(bad());
-    }
-    Ok(CreationDate {
-        century: (y / 100) as u8,
-        year: (y % 100) as u8,
-        month: m as u8,
-        day: d as u8,
-    })
-}
-
-fn today() -> CreationDate {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    import::date_of_unix(i64::try_from(secs).unwrap_or(0))
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -125,32 +98,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         tournaments: args.tournaments.clone(),
         encoding: args.encoding.clone(),
     };
-    let mut incoming = Vec::new();
-    let mut rejected: Vec<String> = Vec::new();
-    for input in &args.inputs {
-        let read = read_input(input, &names, args.limit)?;
-        incoming.extend(read.games);
-        for u in read.unreadable {
-            rejected.push(format!("{}: {}", u.source, u.reason));
-        }
-    }
-    let read = incoming.len() + rejected.len();
-    let prepared: Vec<_> = incoming
-        .into_par_iter()
-        .map(|g| {
-            let source = g.source.clone();
-            import::prepare(g).map_err(|e| format!("{source}: {e}"))
-        })
-        .collect();
-    let mut games: Vec<Prepared> = Vec::with_capacity(prepared.len());
-    for p in prepared {
-        match p {
-            Ok(g) => games.push(g),
-            Err(e) => rejected.push(e),
-        }
-    }
-    let notes = notes(&games, args.keep_duplicates);
-    for r in &rejected {
+    let gathered = import::read_all(&args.inputs, &names, args.limit)?;
+    let notes = import::notes(&gathered.games, args.keep_duplicates);
+    for r in &gathered.rejected {
         writeln!(out, "rejected: {r}")?;
     }
     for n in &notes {
@@ -158,17 +108,18 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     }
     writeln!(
         out,
-        "{read} games read: {} to import, {} rejected, {} notes",
-        games.len(),
-        rejected.len(),
+        "{} games read: {} to import, {} rejected, {} notes",
+        gathered.read,
+        gathered.games.len(),
+        gathered.rejected.len(),
         notes.len()
     )?;
-    let code = if rejected.is_empty() {
+    let code = if gathered.rejected.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     };
-    if !rejected.is_empty() && !args.skip_illegal {
+    if gathered.blocked(args.skip_illegal) {
         writeln!(
             out,
             "nothing written: fix or drop the rejected games, or give --skip-illegal"
@@ -178,21 +129,12 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let options = ImportOptions {
         year: args.year,
         tournament: args.tournament.clone(),
-        default_tournament: "Import".to_owned(),
         depth: args.depth,
-        created: args.date.unwrap_or_else(today),
         encoding,
         keep_duplicates: args.keep_duplicates,
+        ..ImportOptions::new(args.date.unwrap_or_else(import::today))
     };
-    let mut plan = if args.into.is_dir() {
-        import::plan(&args.into, &games, &options)?
-    } else {
-        // A directory still to create: plan against an empty one.
-        let empty = tempfile::tempdir()?;
-        let mut plan = import::plan(empty.path(), &games, &options)?;
-        rebase(&mut plan, empty.path(), &args.into);
-        plan
-    };
+    let mut plan = import::plan(&args.into, &gathered.games, &options)?;
     print_duplicates(&plan, out)?;
     print_plan(&plan, args.dry_run, out)?;
     if args.dry_run {
@@ -203,56 +145,40 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         return Ok(code);
     }
     out.flush()?;
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
     let cache = load_cache(args.cache.as_deref())?;
-    let saver = CacheSaver::new(cache.as_ref(), args.cache.as_deref());
-    // Fail now, not after the solving, if the cache cannot be written.
-    saver.maybe_save(true)?;
-    let workers = Workers {
-        workers: threads.max(1),
-        solver_threads: 1,
-        tt_bits: 20,
+    let solving = Solving {
+        workers: import::workers(args.threads),
+        cache: cache.as_ref(),
+        cache_path: args.cache.as_deref(),
+        stop: crate::interrupt::flag(),
     };
-    let solved = {
+    let finished = {
         let _armed = crate::interrupt::arm();
         let bar = progress(plan.games.len(), "games solved");
-        let warned = AtomicBool::new(false);
-        let solved = import::solve_theoretical(
-            &mut plan,
-            workers,
-            cache.as_ref(),
-            crate::interrupt::flag(),
-            || {
-                bar.inc(1);
-                // Saved every minute: a killed run loses one minute at most.
-                if let Err(e) = saver.maybe_save(false)
-                    && !warned.swap(true, Ordering::Relaxed)
-                {
-                    bar.suspend(|| eprintln!("wthor: warning: {}", crate::error_line(&e.into())));
-                }
-            },
-        );
+        let finished = import::finish(&mut plan, &args.into, solving, encoding, |p| match p {
+            Progress::Solved => bar.inc(1),
+            Progress::CacheNotSaved(e) => {
+                bar.suspend(|| eprintln!("wthor: warning: {}", wthor_db::message(e)));
+            }
+            _ => {}
+        });
         bar.finish_and_clear();
-        solved
+        finished
     };
-    saver
-        .maybe_save(true)
-        .with_context(|| "cannot save the cache")?;
-    if let Err(stopped) = solved {
-        crate::verify::say_interrupted(
-            stopped.solved,
-            &format!("of {} games", stopped.total),
-            &[args.cache.as_deref()],
-            "--cache FILE keeps them",
-        );
-        eprintln!("wthor: nothing written to {}", args.into.display());
-        return Ok(ExitCode::from(crate::interrupt::INTERRUPTED));
+    match finished {
+        Ok(()) => {}
+        Err(FinishError::Stopped(stopped)) => {
+            crate::verify::say_interrupted(
+                stopped.solved,
+                &format!("of {} games", stopped.total),
+                &[args.cache.as_deref()],
+                "--cache FILE keeps them",
+            );
+            eprintln!("wthor: nothing written to {}", args.into.display());
+            return Ok(ExitCode::from(crate::interrupt::INTERRUPTED));
+        }
+        Err(e) => return Err(e.into()),
     }
-    std::fs::create_dir_all(&args.into)
-        .with_context(|| format!("{}: cannot create", args.into.display()))?;
-    plan.write(encoding)?;
     if std::io::stderr().is_terminal() {
         eprintln!("wthor: {} games imported", plan.games.len());
     }
@@ -260,58 +186,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     Ok(code)
 }
 
-/// Paths planned in `from` moved to `to`.
-fn rebase(plan: &mut Plan, from: &Path, to: &Path) {
-    let fix = |p: &mut PathBuf| {
-        if let Ok(rest) = p.strip_prefix(from) {
-            *p = to.join(rest);
-        }
-    };
-    fix(&mut plan.players.path);
-    fix(&mut plan.tournaments.path);
-    for f in &mut plan.files {
-        fix(&mut f.path);
-    }
-}
-
-/// Odd records: each game's note, and the same moves twice (unless the
-/// whole game is the same: the plan leaves it out as a duplicate, unless
-/// `keep_duplicates`).
-fn notes(games: &[Prepared], keep_duplicates: bool) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut seen: HashMap<&[othello_core::Square], &Prepared> = HashMap::new();
-    let same_game = |a: &Prepared, b: &Prepared| {
-        (&a.black, &a.white, &a.tournament, a.year) == (&b.black, &b.white, &b.tournament, b.year)
-    };
-    for g in games {
-        if let Some(n) = &g.note {
-            out.push(format!("{}: {n}", g.source));
-        }
-        if let Some(first) = seen.insert(&g.squares, g) {
-            if keep_duplicates || !same_game(first, g) {
-                out.push(format!("{}: the same moves as {}", g.source, first.source));
-            }
-            seen.insert(&g.squares, first);
-        }
-    }
-    out
-}
-
 /// The games left out as already there, and how many.
 fn print_duplicates(plan: &Plan, out: &mut dyn Write) -> anyhow::Result<()> {
     for d in &plan.duplicates {
-        match &d.holder {
-            import::Holder::Stored(i) => writeln!(
-                out,
-                "duplicate: {}: already in {} (game {})",
-                d.source,
-                d.path.display(),
-                i
-            )?,
-            import::Holder::Imported(first) => {
-                writeln!(out, "duplicate: {}: the same game as {first}", d.source)?;
-            }
-        }
+        writeln!(out, "duplicate: {d}")?;
     }
     if !plan.duplicates.is_empty() {
         writeln!(
