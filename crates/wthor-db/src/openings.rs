@@ -40,7 +40,11 @@ use othello_core::replay::{Token, wthor_tokens};
 use othello_core::symmetry::PositionKey;
 use othello_core::{Bitboard, Board, Board8, Move, Size, Square, notation};
 
+use wthor_format::BoardSize;
+
+use crate::Database;
 use crate::names::fold;
+use crate::stats::Results;
 
 /// The embedded table's text.
 pub const TABLE_TEXT: &str = include_str!("../data/openings.txt");
@@ -341,15 +345,20 @@ impl OpeningTable {
     /// (8x8).
     #[must_use]
     pub fn opening_of_wthor(&self, bytes: &[u8]) -> Option<&Opening> {
-        self.deepest(wthor_tokens::<Board8>(bytes).map_while(|t| match t {
-            Token::Move(m) => Some(m),
-            Token::OffBoard(_) => None,
-        }))
+        self.deepest(wthor_moves(bytes))
     }
 
     fn deepest(&self, moves: impl IntoIterator<Item = Move>) -> Option<&Opening> {
-        let mut board = Board8::start();
         let mut found = None;
+        self.walk(moves, |i| found = Some(i));
+        found.map(|i| &self.openings[i])
+    }
+
+    /// Calls `named` with the index of each named position a game passes
+    /// through, in order; stops at the first illegal move or beyond the
+    /// deepest named position.
+    fn walk(&self, moves: impl IntoIterator<Item = Move>, mut named: impl FnMut(usize)) {
+        let mut board = Board8::start();
         for mv in moves {
             if 64 - board.empty_count() >= self.max_discs {
                 break;
@@ -362,11 +371,37 @@ impl OpeningTable {
                 },
                 Err(_) => break,
             };
-            if let Some(o) = self.name_of_position(&board) {
-                found = Some(o);
+            if let Some(&i) = self.by_key.get(&PositionKey::of(&board)) {
+                named(i);
             }
         }
-        found
+    }
+
+    /// For each opening (in table order), the 8x8 games of `db` that pass
+    /// through its position, with black's results: one parallel scan
+    /// ([`Database::par_fold`]). A game counts for every named position it
+    /// passes through, the Tiger's games include the Brightwell's.
+    #[must_use]
+    pub fn tally(&self, db: &Database) -> Vec<Results> {
+        let n = self.openings.len();
+        db.par_fold(
+            || vec![Results::default(); n],
+            |acc, g| {
+                if g.file.board_size() != Some(BoardSize::Eight) {
+                    return;
+                }
+                let score = g.game.real_score();
+                self.walk(wthor_moves(g.game.moves_raw()), |i| {
+                    acc[i].add(score, BoardSize::Eight);
+                });
+            },
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(&b) {
+                    x.merge(y);
+                }
+                a
+            },
+        )
     }
 
     /// The nearest named positions further along the table's lines
@@ -400,6 +435,15 @@ impl OpeningTable {
             })
             .collect()
     }
+}
+
+/// The moves of WTHOR move bytes (8x8), up to the first byte naming no
+/// square.
+fn wthor_moves(bytes: &[u8]) -> impl Iterator<Item = Move> + '_ {
+    wthor_tokens::<Board8>(bytes).map_while(|t| match t {
+        Token::Move(m) => Some(m),
+        Token::OffBoard(_) => None,
+    })
 }
 
 #[cfg(test)]
@@ -682,6 +726,54 @@ mod tests {
             .map(|o| o.name())
             .collect();
         assert_eq!(first.len(), 3, "{first:?}");
+    }
+
+    #[test]
+    fn tally_counts_the_games_through_each_position() {
+        let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        let db = Database::open(&testdata).unwrap();
+        let t = table();
+        let tally = t.tally(&db);
+        assert_eq!(tally.len(), t.len());
+        // Against a plain sequential walk: every named position passed.
+        let mut want = vec![Results::default(); t.len()];
+        let _ = db.scan(|g| {
+            if g.file.board_size() == Some(BoardSize::Eight) {
+                let mut board = Board8::start();
+                let mut seen = Vec::new();
+                let _ = othello_core::replay::replay_with(
+                    wthor_tokens::<Board8>(g.game.moves_raw()),
+                    |step| {
+                        board = step.board;
+                        if let Some(o) = t.name_of_position(&board) {
+                            seen.push(t.iter().position(|x| x == o).unwrap());
+                        }
+                    },
+                );
+                for i in seen {
+                    want[i].add(g.game.real_score(), BoardSize::Eight);
+                }
+            }
+            std::ops::ControlFlow::<()>::Continue(())
+        });
+        assert_eq!(tally, want);
+        let diagonal = t
+            .iter()
+            .position(|o| o.name() == "Diagonal Opening")
+            .unwrap();
+        let perpendicular = t
+            .iter()
+            .position(|o| o.name() == "Perpendicular Opening")
+            .unwrap();
+        let parallel = t
+            .iter()
+            .position(|o| o.name() == "Parallel Opening")
+            .unwrap();
+        let second: u64 = [diagonal, perpendicular, parallel]
+            .iter()
+            .map(|&i| tally[i].games)
+            .sum();
+        assert!(second > 0);
     }
 
     #[test]

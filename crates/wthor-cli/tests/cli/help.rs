@@ -6,7 +6,7 @@ use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
 /// Every subcommand of `wthor`.
-pub(crate) const COMMANDS: [&str; 18] = [
+pub(crate) const COMMANDS: [&str; 19] = [
     "info",
     "export",
     "import",
@@ -18,6 +18,7 @@ pub(crate) const COMMANDS: [&str; 18] = [
     "convert",
     "validate",
     "perft",
+    "openings",
     "replay",
     "solve",
     "puzzles",

@@ -9,6 +9,7 @@ mod info;
 mod install;
 mod interrupt;
 mod no_panic;
+mod openings;
 mod perft;
 mod puzzles;
 mod replay;
