@@ -142,6 +142,19 @@ Examples:
 
 Exit status: 0 ok, 2 usage error.";
 
+/// `wthor openings --help`.
+pub(crate) const OPENINGS: &str = "\
+Examples:
+  wthor openings --db testdata
+  wthor openings --db ~/wthor --strict
+
+Without --db, the table: names, moves, aliases. A game reaches a named opening when it passes through its position, in any
+orientation and by any order of moves; a game counts for every named
+position it passes through (the Tiger's games include the Brightwell's).
+Sources of the names: docs/openings.md.
+
+Exit status: 0 ok, 2 usage or I/O error.";
+
 /// `wthor replay --help`.
 pub(crate) const REPLAY: &str = "\
 Examples:

@@ -59,6 +59,9 @@ enum Command {
     /// Count the leaves of the game tree from the start position.
     #[command(after_help = help::PERFT)]
     Perft(commands::perft::Args),
+    /// List the named openings; with --db, the games reaching each.
+    #[command(after_help = help::OPENINGS)]
+    Openings(commands::openings::Args),
     /// Replay one game and print its positions.
     #[command(after_help = help::REPLAY)]
     Replay(commands::replay::Args),
@@ -110,6 +113,7 @@ fn main() -> ExitCode {
         Command::Import(args) => commands::import::run(args, &mut out),
         Command::Validate(args) => commands::validate::run(args, &mut out),
         Command::Perft(args) => commands::perft::run(args, &mut out),
+        Command::Openings(args) => commands::openings::run(args, &mut out),
         Command::Replay(args) => commands::replay::run(args, &mut out),
         Command::Solve(args) => commands::solve::run(args, &mut out),
         Command::Puzzles(args) => commands::puzzles::run(args, &mut out),

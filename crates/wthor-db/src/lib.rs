@@ -29,6 +29,10 @@
 //! * **Statistics** ([`stats`]): [`Database::stats`] over any query:
 //!   totals, the next moves from a position (in the orientation given, with
 //!   exact scores on request), player records, openings.
+//! * **Openings** ([`openings`]): the table of named openings (data,
+//!   embedded), matched by position under the 8 symmetries: the name of
+//!   a position, a game's opening (the deepest named position it passes
+//!   through), the named continuations, names found accent-insensitively.
 //! * **Index** ([`index`]): an optional [`PositionIndex`] file of the
 //!   positions of every game, which knows when it is stale
 //!   ([`Database::index_status`]); [`Database::search_indexed`] and
@@ -96,6 +100,7 @@ pub mod import;
 pub mod index;
 pub mod install;
 pub mod names;
+pub mod openings;
 pub mod position_line;
 pub mod positions;
 pub mod query;

@@ -95,7 +95,7 @@ pub struct Results {
 }
 
 impl Results {
-    fn add(&mut self, black_discs: u8, size: BoardSize) {
+    pub(crate) fn add(&mut self, black_discs: u8, size: BoardSize) {
         self.games += 1;
         match Outcome::of_score(black_discs, size) {
             Outcome::BlackWin => self.black_wins += 1,
@@ -105,7 +105,7 @@ impl Results {
         self.black_discs_sum += u64::from(black_discs);
     }
 
-    fn merge(&mut self, other: &Results) {
+    pub(crate) fn merge(&mut self, other: &Results) {
         self.games += other.games;
         self.black_wins += other.black_wins;
         self.draws += other.draws;

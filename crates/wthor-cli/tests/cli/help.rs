@@ -19,6 +19,7 @@ pub(crate) const COMMANDS: [&str; 19] = [
     "convert",
     "validate",
     "perft",
+    "openings",
     "replay",
     "solve",
     "puzzles",

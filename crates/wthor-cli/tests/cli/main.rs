@@ -10,6 +10,7 @@ mod info;
 mod install;
 mod interrupt;
 mod no_panic;
+mod openings;
 mod perft;
 mod puzzles;
 mod replay;

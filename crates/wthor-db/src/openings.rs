@@ -1,0 +1,796 @@
+//! Named Othello openings, matched by position.
+//!
+//! The table is data, `data/openings.txt` (embedded with `include_str!`;
+//! its format and sources are in its header and in `docs/openings.md`):
+//! each line gives the moves of an opening from the start, its name, its
+//! aliases (other English names, Japanese ones) and the lists that carry
+//! it. [`table`] parses it once, replays each line and keys the position
+//! it reaches by [`PositionKey`], canonical under the 8 symmetries: a game
+//! that reaches a named position in another order (a transposition) or in
+//! another orientation gets the same name.
+//!
+//! A game's opening is the **deepest named position it passes through**
+//! ([`OpeningTable::opening_of_game`]): `f5d6c3d3c4` is the Tiger, and
+//! the Tiger followed by `f4e3` the Brightwell.
+//!
+//! ```
+//! use othello_core::{Size, notation::parse_transcript};
+//! use wthor_db::openings;
+//!
+//! let table = openings::table();
+//! let game = parse_transcript("f5d6c3d3c4f4e3f3e6", Size::Eight).unwrap();
+//! assert_eq!(table.opening_of_game(&game).unwrap().name(), "Brightwell");
+//! // The same position by another order of moves (a transposition).
+//! let other = parse_transcript("f5d6c4d3c3", Size::Eight).unwrap();
+//! assert_eq!(table.opening_of_game(&other).unwrap().name(), "Tiger");
+//! // Names are found case- and accent-insensitively, aliases too.
+//! assert_eq!(table.by_name("tora").unwrap().name(), "Tiger");
+//! assert_eq!(table.by_name("KŌMORI").unwrap().name(), "Cow Bat");
+//! ```
+//!
+//! A line that does not parse or replay is skipped and listed in
+//! [`OpeningTable::problems`] (never a panic); the unit tests require the
+//! embedded table to have none.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+use othello_core::replay::{Token, wthor_tokens};
+use othello_core::symmetry::PositionKey;
+use othello_core::{Bitboard, Board, Board8, Move, Size, Square, notation};
+
+use wthor_format::BoardSize;
+
+use crate::Database;
+use crate::names::fold;
+use crate::stats::Results;
+
+/// The embedded table's text.
+pub const TABLE_TEXT: &str = include_str!("../data/openings.txt");
+
+/// The embedded table, parsed on first use.
+#[must_use]
+pub fn table() -> &'static OpeningTable {
+    static TABLE: OnceLock<OpeningTable> = OnceLock::new();
+    TABLE.get_or_init(|| OpeningTable::parse(TABLE_TEXT))
+}
+
+/// One named opening: a line of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    name: String,
+    aliases: Vec<String>,
+    moves: Vec<Move>,
+    sources: Vec<String>,
+    key: PositionKey,
+    board: Board8,
+    line: usize,
+}
+
+impl Opening {
+    /// The name shown.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The other names of the same position, in table order.
+    #[must_use]
+    pub fn aliases(&self) -> &[String] {
+        &self.aliases
+    }
+
+    /// The moves from the start position, as the table writes them.
+    #[must_use]
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The moves as a transcript (`f5d6c3d3c4`).
+    #[must_use]
+    pub fn transcript(&self) -> String {
+        notation::write_transcript(&self.moves, Size::Eight)
+    }
+
+    /// The tags of the lists that carry the name (`gatliff`, `nboard`,
+    /// `egaroucid`, `ja`; see the table's header).
+    #[must_use]
+    pub fn sources(&self) -> &[String] {
+        &self.sources
+    }
+
+    /// The named position's key (canonical under the 8 symmetries).
+    #[must_use]
+    pub fn key(&self) -> PositionKey {
+        self.key
+    }
+
+    /// The named position, in the orientation of [`Opening::moves`].
+    #[must_use]
+    pub fn board(&self) -> Board8 {
+        self.board
+    }
+
+    /// The line of the table (from 1).
+    #[must_use]
+    pub fn line(&self) -> usize {
+        self.line
+    }
+}
+
+/// What is wrong with a line of a table (the line is skipped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProblemKind {
+    /// Not three fields separated by ` ; `, or an empty name.
+    Syntax,
+    /// The moves are not a transcript.
+    BadMoves,
+    /// A move is illegal; its index from 0.
+    Illegal(usize),
+    /// The position is already named by the line given.
+    SamePosition(usize),
+    /// A name or alias (folded) already names the line given.
+    SameName(usize),
+}
+
+/// A skipped line of a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The line (from 1).
+    pub line: usize,
+    /// What is wrong.
+    pub kind: ProblemKind,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: ", self.line)?;
+        match &self.kind {
+            ProblemKind::Syntax => f.write_str("not `MOVES ; NAME [| ALIAS]... ; SOURCES`"),
+            ProblemKind::BadMoves => f.write_str("the moves are not a transcript"),
+            ProblemKind::Illegal(i) => write!(f, "move {} is illegal", i + 1),
+            ProblemKind::SamePosition(l) => write!(f, "the position is named on line {l}"),
+            ProblemKind::SameName(l) => write!(f, "a name is already used on line {l}"),
+        }
+    }
+}
+
+/// The named continuations of a next move ([`OpeningTable::next_moves`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NextMove<'a> {
+    /// The move, in the orientation of the position asked about.
+    pub square: Square,
+    /// The named position it reaches, if any.
+    pub named: Option<&'a Opening>,
+    /// The nearest named positions further along the table's lines through
+    /// the position it reaches (when that one is named, those beyond it).
+    pub leads_to: Vec<&'a Opening>,
+}
+
+/// A parsed table of openings.
+#[derive(Clone, Debug, Default)]
+pub struct OpeningTable {
+    openings: Vec<Opening>,
+    by_key: HashMap<PositionKey, usize>,
+    by_name: HashMap<String, usize>,
+    /// Per position on a line (the start included): the nearest named
+    /// positions further along the lines through it.
+    through: HashMap<PositionKey, Vec<usize>>,
+    /// The most discs of a named position: a replay stops beyond.
+    max_discs: u32,
+    problems: Vec<Problem>,
+}
+
+impl OpeningTable {
+    /// Parses a table in the format of `data/openings.txt`. Lines that do
+    /// not parse or replay, or that name a position or use a name already
+    /// named, are skipped and listed in [`OpeningTable::problems`].
+    #[must_use]
+    pub fn parse(text: &str) -> OpeningTable {
+        let mut t = OpeningTable::default();
+        let mut lines_of: Vec<Vec<PositionKey>> = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let raw = raw.trim();
+            if raw.is_empty() || raw.starts_with('#') {
+                continue;
+            }
+            let problem = |kind| Problem { line, kind };
+            let fields: Vec<&str> = raw.split(" ; ").map(str::trim).collect();
+            let [moves, names, sources] = fields[..] else {
+                t.problems.push(problem(ProblemKind::Syntax));
+                continue;
+            };
+            let names: Vec<String> = names.split('|').map(|n| n.trim().to_string()).collect();
+            if names.iter().any(String::is_empty) {
+                t.problems.push(problem(ProblemKind::Syntax));
+                continue;
+            }
+            let Ok(moves) = notation::parse_transcript(moves, Size::Eight) else {
+                t.problems.push(problem(ProblemKind::BadMoves));
+                continue;
+            };
+            let mut board = Board8::start();
+            let mut keys = vec![PositionKey::of(&board)];
+            let mut illegal = None;
+            for (k, &mv) in moves.iter().enumerate() {
+                match board.play(mv) {
+                    Ok(next) => board = next,
+                    Err(_) => {
+                        illegal = Some(k);
+                        break;
+                    }
+                }
+                keys.push(PositionKey::of(&board));
+            }
+            if let Some(k) = illegal {
+                t.problems.push(problem(ProblemKind::Illegal(k)));
+                continue;
+            }
+            let key = PositionKey::of(&board);
+            if let Some(&other) = t.by_key.get(&key) {
+                let kind = ProblemKind::SamePosition(t.openings[other].line);
+                t.problems.push(problem(kind));
+                continue;
+            }
+            let folded: Vec<String> = names.iter().map(|n| fold(n)).collect();
+            if let Some(other) = folded.iter().find_map(|n| t.by_name.get(n)) {
+                let kind = ProblemKind::SameName(t.openings[*other].line);
+                t.problems.push(problem(kind));
+                continue;
+            }
+            let index = t.openings.len();
+            t.by_key.insert(key, index);
+            for n in folded {
+                t.by_name.entry(n).or_insert(index);
+            }
+            t.max_discs = t.max_discs.max(64 - board.empty_count());
+            let mut names = names.into_iter();
+            t.openings.push(Opening {
+                name: names.next().unwrap_or_default(),
+                aliases: names.collect(),
+                moves,
+                sources: sources.split_whitespace().map(str::to_string).collect(),
+                key,
+                board,
+                line,
+            });
+            lines_of.push(keys);
+        }
+        // The nearest named positions along each line, from every position
+        // of it (the position named by an intermediate line counts).
+        for keys in &lines_of {
+            for (j, from) in keys.iter().enumerate() {
+                let next = keys[j + 1..].iter().find_map(|k| t.by_key.get(k).copied());
+                if let Some(n) = next {
+                    let list = t.through.entry(*from).or_default();
+                    if !list.contains(&n) {
+                        list.push(n);
+                    }
+                }
+            }
+        }
+        for list in t.through.values_mut() {
+            list.sort_unstable();
+        }
+        t
+    }
+
+    /// The openings, in table order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &Opening> {
+        self.openings.iter()
+    }
+
+    /// The number of openings.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.openings.len()
+    }
+
+    /// Whether the table names nothing.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.openings.is_empty()
+    }
+
+    /// The lines skipped (none in the embedded table: a test checks it).
+    #[must_use]
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// The opening whose name or alias is `name`, compared
+    /// [`fold`]ed (case- and accent-insensitive, outer spaces ignored).
+    #[must_use]
+    pub fn by_name(&self, name: &str) -> Option<&Opening> {
+        self.by_name.get(&fold(name)).map(|&i| &self.openings[i])
+    }
+
+    /// The openings with a name or alias containing `text` (folded), in
+    /// table order.
+    #[must_use]
+    pub fn matching(&self, text: &str) -> Vec<&Opening> {
+        let text = fold(text);
+        self.openings
+            .iter()
+            .filter(|o| {
+                std::iter::once(&o.name)
+                    .chain(&o.aliases)
+                    .any(|n| fold(n).contains(&text))
+            })
+            .collect()
+    }
+
+    /// The opening named at `board` (in any orientation), if any.
+    #[must_use]
+    pub fn name_of_position(&self, board: &Board8) -> Option<&Opening> {
+        self.by_key
+            .get(&PositionKey::of(board))
+            .map(|&i| &self.openings[i])
+    }
+
+    /// The opening of a game from the start: the deepest named position
+    /// it passes through (by position, so that transpositions and the
+    /// orientations of a game agree). Missing passes are inserted as in
+    /// [`othello_core::replay`]; the game is read up to its first illegal
+    /// move.
+    #[must_use]
+    pub fn opening_of_game(&self, moves: &[Move]) -> Option<&Opening> {
+        self.deepest(moves.iter().copied())
+    }
+
+    /// [`opening_of_game`](Self::opening_of_game) of WTHOR move bytes
+    /// (8x8).
+    #[must_use]
+    pub fn opening_of_wthor(&self, bytes: &[u8]) -> Option<&Opening> {
+        self.deepest(wthor_moves(bytes))
+    }
+
+    fn deepest(&self, moves: impl IntoIterator<Item = Move>) -> Option<&Opening> {
+        let mut found = None;
+        self.walk(moves, |i| found = Some(i));
+        found.map(|i| &self.openings[i])
+    }
+
+    /// Calls `named` with the index of each named position a game passes
+    /// through, in order; stops at the first illegal move or beyond the
+    /// deepest named position.
+    fn walk(&self, moves: impl IntoIterator<Item = Move>, mut named: impl FnMut(usize)) {
+        let mut board = Board8::start();
+        for mv in moves {
+            if 64 - board.empty_count() >= self.max_discs {
+                break;
+            }
+            board = match board.play(mv) {
+                Ok(next) => next,
+                Err(_) if mv != Move::Pass && board.must_pass() => match board.pass().play(mv) {
+                    Ok(next) => next,
+                    Err(_) => break,
+                },
+                Err(_) => break,
+            };
+            if let Some(&i) = self.by_key.get(&PositionKey::of(&board)) {
+                named(i);
+            }
+        }
+    }
+
+    /// For each opening (in table order), the 8x8 games of `db` that pass
+    /// through its position, with black's results: one parallel scan
+    /// ([`Database::par_fold`]). A game counts for every named position it
+    /// passes through, the Tiger's games include the Brightwell's.
+    #[must_use]
+    pub fn tally(&self, db: &Database) -> Vec<Results> {
+        let n = self.openings.len();
+        db.par_fold(
+            || vec![Results::default(); n],
+            |acc, g| {
+                if g.file.board_size() != Some(BoardSize::Eight) {
+                    return;
+                }
+                let score = g.game.real_score();
+                self.walk(wthor_moves(g.game.moves_raw()), |i| {
+                    acc[i].add(score, BoardSize::Eight);
+                });
+            },
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(&b) {
+                    x.merge(y);
+                }
+                a
+            },
+        )
+    }
+
+    /// The nearest named positions further along the table's lines
+    /// through `board` (for a named position: the names it leads to), in
+    /// table order.
+    #[must_use]
+    pub fn continuations(&self, board: &Board8) -> Vec<&Opening> {
+        self.through
+            .get(&PositionKey::of(board))
+            .map(|list| list.iter().map(|&i| &self.openings[i]).collect())
+            .unwrap_or_default()
+    }
+
+    /// For an explorer: each legal move of `board` (in its orientation)
+    /// that reaches a named position or a position on the table's lines,
+    /// with the name it reaches and the names it leads to.
+    #[must_use]
+    pub fn next_moves(&self, board: &Board8) -> Vec<NextMove<'_>> {
+        board
+            .legal_moves()
+            .squares()
+            .filter_map(|square| {
+                let next = board.play_unchecked(square);
+                let named = self.name_of_position(&next);
+                let leads_to = self.continuations(&next);
+                (named.is_some() || !leads_to.is_empty()).then_some(NextMove {
+                    square,
+                    named,
+                    leads_to,
+                })
+            })
+            .collect()
+    }
+}
+
+/// The moves of WTHOR move bytes (8x8), up to the first byte naming no
+/// square.
+fn wthor_moves(bytes: &[u8]) -> impl Iterator<Item = Move> + '_ {
+    wthor_tokens::<Board8>(bytes).map_while(|t| match t {
+        Token::Move(m) => Some(m),
+        Token::OffBoard(_) => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello_core::symmetry::{Symmetry, stabilizer};
+
+    fn moves(t: &str) -> Vec<Move> {
+        notation::parse_transcript(t, Size::Eight).unwrap()
+    }
+
+    fn name_of(t: &str) -> Option<&'static str> {
+        table().opening_of_game(&moves(t)).map(Opening::name)
+    }
+
+    fn turned(game: &[Move], s: Symmetry) -> Vec<Move> {
+        game.iter()
+            .map(|&m| match m {
+                Move::Play(sq) => Move::Play(s.square(sq, Size::Eight)),
+                Move::Pass => Move::Pass,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_line_replays_legally_and_is_unique() {
+        let t = table();
+        let problems: Vec<String> = t.problems().iter().map(ToString::to_string).collect();
+        assert!(problems.is_empty(), "{problems:#?}");
+        for o in t.iter() {
+            assert_eq!(
+                othello_core::replay::replay_moves::<Board8>(o.moves()).illegal,
+                None
+            );
+        }
+    }
+
+    #[test]
+    fn at_least_70_names_with_sources() {
+        let t = table();
+        assert!(t.len() >= 70, "{}", t.len());
+        let known = ["gatliff", "nboard", "egaroucid", "ja"];
+        for o in t.iter() {
+            assert!(!o.sources().is_empty(), "{}", o.name());
+            for s in o.sources() {
+                assert!(known.contains(&s.as_str()), "{}: {s}", o.name());
+            }
+        }
+    }
+
+    #[test]
+    fn no_two_lines_share_a_position_or_a_name() {
+        // Aliases are declared on one line, so two lines may share neither
+        // a position nor a (folded) name; checked here without the parser's
+        // maps.
+        let t = table();
+        let mut keys = HashMap::new();
+        let mut names = HashMap::new();
+        for o in t.iter() {
+            let end = othello_core::replay::replay_moves::<Board8>(o.moves()).board;
+            if let Some(other) = keys.insert(PositionKey::of(&end), o.name()) {
+                panic!("{} and {other} share a position", o.name());
+            }
+            for n in std::iter::once(o.name()).chain(o.aliases().iter().map(String::as_str)) {
+                if let Some(other) = names.insert(fold(n), o.name()) {
+                    panic!("{n} names both {} and {other}", o.name());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_skipped_line_is_reported_not_fatal() {
+        let t = OpeningTable::parse(
+            "# comment\n\
+             f5d6 ; Perpendicular ; x\n\
+             f5f5 ; Bad ; x\n\
+             f5d6c3d3c4 ; Tiger | Tora ; x\n\
+             c4e3 ; Again ; x\n\
+             f5f6 ; TORA ; x\n\
+             f5 ; only two fields\n\
+             z9 ; Nope ; x\n",
+        );
+        assert_eq!(t.len(), 2);
+        let kinds: Vec<_> = t
+            .problems()
+            .iter()
+            .map(|p| (p.line, p.kind.clone()))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                (3, ProblemKind::Illegal(1)),
+                (5, ProblemKind::SamePosition(2)),
+                (6, ProblemKind::SameName(4)),
+                (7, ProblemKind::Syntax),
+                (8, ProblemKind::BadMoves),
+            ]
+        );
+        assert_eq!(t.by_name("tora").unwrap().name(), "Tiger");
+    }
+
+    #[test]
+    fn transpositions_get_the_name() {
+        // Written by hand: the Tiger's moves in another order, through the
+        // Cat's f5d6c4 rather than c3.
+        assert_eq!(name_of("f5d6c4d3c3"), Some("Tiger"));
+        assert_eq!(name_of("f5d6c4d3"), Some("Perpendicular Opening"));
+        // The Cow reached from the Parallel opening.
+        assert_eq!(name_of("f5f4e3f6e6"), Some("Cow"));
+        assert_eq!(name_of("f5f4e3f6"), Some("Parallel Opening"));
+        // The Stephenson without passing through the Tiger.
+        assert_eq!(name_of("f5d6c3f4f6d3c4"), Some("Stephenson"));
+        // NBoard writes the diagonal lines in the other orientation.
+        assert_eq!(name_of("f5f6e6d6c3"), Some("Buffalo"));
+    }
+
+    #[test]
+    fn all_orientations_get_the_same_name() {
+        let game = moves("f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1");
+        assert_eq!(
+            name_of("f5d6c3d3c4f4c5b3c2e6c6b4b5d2e3a6c1b1"),
+            Some("Tamenori")
+        );
+        // The games from the standard start: the 4 symmetries keeping it.
+        let keep = stabilizer(&Board8::start());
+        assert_eq!(keep.len(), 4);
+        for s in keep {
+            let g = turned(&game, s);
+            assert_eq!(
+                table().opening_of_game(&g).map(Opening::name),
+                Some("Tamenori")
+            );
+        }
+        // The positions: all 8 images (the other 4 come from the mirrored
+        // start, so they are positions, not games from the start).
+        let end = othello_core::replay::replay_moves::<Board8>(&game[..10]).board;
+        for s in Symmetry::ALL {
+            let named = table().name_of_position(&s.board(&end));
+            assert_eq!(named.map(Opening::name), Some("Tamenori"), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn the_deepest_named_position_wins() {
+        assert_eq!(name_of(""), None);
+        assert_eq!(name_of("f5"), None);
+        assert_eq!(name_of("f5d6c3d3c4"), Some("Tiger"));
+        assert_eq!(name_of("f5d6c3d3c4f4"), Some("Tiger"));
+        assert_eq!(name_of("f5d6c3d3c4f4e3"), Some("Brightwell"));
+        assert_eq!(name_of("f5d6c5f4e3c6d3f6e6d7"), Some("Rose"));
+        assert_eq!(name_of("f5d6c5f4e3c6d3f6e6d7a1"), Some("Rose")); // illegal a1: stops
+        assert_eq!(name_of("f5d6c5f4e3c6d3f6e6d7g3c4"), Some("Rose-Birth"));
+        assert_eq!(name_of("f5d6c5f4e3c6d3f6e6d7g3c4b4"), Some("Rose-Birdie"));
+        assert_eq!(
+            name_of("f5d6c5f4e3c6d3f6e6d7g3c4b4c3"),
+            Some("Rose-Tamenori-Kling")
+        );
+        // WTHOR bytes give the same answer.
+        let bytes: Vec<u8> = moves("f5d6c5f4e3c6d3f6e6d7g3c4")
+            .iter()
+            .map(|m| match m {
+                Move::Play(sq) => 10 * (sq.row(Size::Eight) + 1) + sq.col(Size::Eight) + 1,
+                Move::Pass => 0,
+            })
+            .collect();
+        assert_eq!(
+            table().opening_of_wthor(&bytes).map(Opening::name),
+            Some("Rose-Birth")
+        );
+    }
+
+    #[test]
+    fn every_first_move_is_the_same_opening() {
+        // The four first moves f5, e6, d3 and c4 are one position up to
+        // symmetry (d6 and e3 are not legal); each, answered
+        // perpendicularly, diagonally or in parallel, gets the same name.
+        let start = Board8::start();
+        let legal: Vec<String> = start
+            .legal_moves()
+            .squares()
+            .map(|s| s.name(Size::Eight).to_string())
+            .collect();
+        assert_eq!(legal, ["d3", "c4", "f5", "e6"]);
+        let first = ["f5", "e6", "d3", "c4"];
+        let keys: Vec<_> = first
+            .iter()
+            .map(|m| {
+                PositionKey::of(&othello_core::replay::replay_moves::<Board8>(&moves(m)).board)
+            })
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] == w[1]));
+        for m in first {
+            assert_eq!(name_of(m), None);
+            let start = othello_core::replay::replay_moves::<Board8>(&moves(m)).board;
+            let mut names: Vec<&str> = start
+                .legal_moves()
+                .squares()
+                .filter_map(|r| table().name_of_position(&start.play_unchecked(r)))
+                .map(Opening::name)
+                .collect();
+            names.sort_unstable();
+            assert_eq!(
+                names,
+                [
+                    "Diagonal Opening",
+                    "Parallel Opening",
+                    "Perpendicular Opening"
+                ],
+                "{m}"
+            );
+        }
+        // Tiger from each first move, turned by the symmetry taking f5 there.
+        let tiger = moves("f5d6c3d3c4");
+        let f5 = Square::parse("f5", Size::Eight).unwrap();
+        for m in first {
+            let to = Square::parse(m, Size::Eight).unwrap();
+            let s = stabilizer(&Board8::start())
+                .into_iter()
+                .find(|s| s.square(f5, Size::Eight) == to)
+                .unwrap();
+            let g = turned(&tiger, s);
+            assert_eq!(
+                table().opening_of_game(&g).map(Opening::name),
+                Some("Tiger"),
+                "{m}"
+            );
+        }
+    }
+
+    #[test]
+    fn continuations_for_an_explorer() {
+        let t = table();
+        let tiger = t.by_name("Tiger").unwrap();
+        let names: Vec<&str> = t
+            .continuations(&tiger.board())
+            .iter()
+            .map(|o| o.name())
+            .collect();
+        for n in [
+            "Aubrey",
+            "Brightwell",
+            "Leader's Tiger",
+            "Stephenson",
+            "Rose-Bill",
+        ] {
+            assert!(names.contains(&n), "{n} not in {names:?}");
+        }
+        // Not beyond the nearest: the Kung is after the Stephenson, the
+        // Ishii after the Grand Central.
+        assert!(!names.contains(&"Kung") && !names.contains(&"Ishii"));
+        assert!(names.contains(&"Grand Central"));
+        // Next moves, in the orientation asked about (here the Tiger
+        // turned to start with c4).
+        let s = Symmetry::TRANSPOSE_ANTI;
+        let board = s.board(&tiger.board());
+        assert_eq!(t.name_of_position(&board).map(Opening::name), Some("Tiger"));
+        let next = t.next_moves(&board);
+        let b3 = Square::parse("b3", Size::Eight).unwrap();
+        let aubrey = next
+            .iter()
+            .find(|n| n.square == s.square(b3, Size::Eight))
+            .unwrap();
+        assert_eq!(aubrey.named.map(Opening::name), Some("Aubrey"));
+        assert_eq!(
+            aubrey.leads_to.iter().map(|o| o.name()).collect::<Vec<_>>(),
+            ["Aubrey (Feldborg Continuation)"]
+        );
+        let f4 = Square::parse("f4", Size::Eight).unwrap();
+        let f4 = next
+            .iter()
+            .find(|n| n.square == s.square(f4, Size::Eight))
+            .unwrap();
+        assert_eq!(f4.named, None);
+        assert!(f4.leads_to.iter().any(|o| o.name() == "Brightwell"));
+        // The start leads to the three second moves.
+        let first: Vec<&str> = t
+            .continuations(&Board8::start())
+            .iter()
+            .map(|o| o.name())
+            .collect();
+        assert_eq!(first.len(), 3, "{first:?}");
+    }
+
+    #[test]
+    fn tally_counts_the_games_through_each_position() {
+        let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        let db = Database::open(&testdata).unwrap();
+        let t = table();
+        let tally = t.tally(&db);
+        assert_eq!(tally.len(), t.len());
+        // Against a plain sequential walk: every named position passed.
+        let mut want = vec![Results::default(); t.len()];
+        let _ = db.scan(|g| {
+            if g.file.board_size() == Some(BoardSize::Eight) {
+                let mut board = Board8::start();
+                let mut seen = Vec::new();
+                let _ = othello_core::replay::replay_with(
+                    wthor_tokens::<Board8>(g.game.moves_raw()),
+                    |step| {
+                        board = step.board;
+                        if let Some(o) = t.name_of_position(&board) {
+                            seen.push(t.iter().position(|x| x == o).unwrap());
+                        }
+                    },
+                );
+                for i in seen {
+                    want[i].add(g.game.real_score(), BoardSize::Eight);
+                }
+            }
+            std::ops::ControlFlow::<()>::Continue(())
+        });
+        assert_eq!(tally, want);
+        let diagonal = t
+            .iter()
+            .position(|o| o.name() == "Diagonal Opening")
+            .unwrap();
+        let perpendicular = t
+            .iter()
+            .position(|o| o.name() == "Perpendicular Opening")
+            .unwrap();
+        let parallel = t
+            .iter()
+            .position(|o| o.name() == "Parallel Opening")
+            .unwrap();
+        let second: u64 = [diagonal, perpendicular, parallel]
+            .iter()
+            .map(|&i| tally[i].games)
+            .sum();
+        assert!(second > 0);
+    }
+
+    #[test]
+    fn names_are_found_folded() {
+        let t = table();
+        assert_eq!(
+            t.by_name("  LEADER'S TIGER ").unwrap().name(),
+            "Leader's Tiger"
+        );
+        assert_eq!(t.by_name("Kōmori").unwrap().name(), "Cow Bat");
+        assert_eq!(t.by_name("虎").unwrap().name(), "Tiger");
+        assert_eq!(t.by_name("Heath").unwrap().name(), "Heath");
+        assert!(t.by_name("Heat").is_none());
+        let heath: Vec<&str> = t.matching("heath").iter().map(|o| o.name()).collect();
+        assert_eq!(
+            heath,
+            ["Heath", "Heath-Chimney", "Heath-Bat", "Classic Heath"]
+        );
+    }
+}
