@@ -26,13 +26,13 @@
 //! use othello_core::notation::parse_transcript;
 //! use othello_core::Size;
 //!
-//! // A game that ends after 9 moves (black wipes white out).
-//! let moves = parse_transcript("f5d6c5f4e3f6d3f3b5", Size::Eight).unwrap();
+//! // The Tiger: five moves, all estimated (55 empties is far from 20).
+//! let moves = parse_transcript("f5d6c3d3c4", Size::Eight).unwrap();
 //! let mut solver = Solver::new(SolverOptions { threads: 1, tt_bits: 16 });
-//! let options = AnalysisOptions { empties: 60, ..AnalysisOptions::default() };
-//! let a = analyze_moves(&moves, &options, &mut solver).unwrap();
-//! assert_eq!(a.moves.len(), 9);
-//! assert!(a.moves.iter().all(|m| m.exact && m.loss >= 0));
+//! let a = analyze_moves(&moves, &AnalysisOptions::default(), &mut solver).unwrap();
+//! assert_eq!(a.moves.len(), 5);
+//! assert!(a.moves.iter().all(|m| !m.exact && m.loss >= 0));
+//! assert_eq!(a.black_line().len(), 6);
 //! ```
 
 use othello_core::replay::{IllegalMove, Token, replay_with, wthor_tokens};

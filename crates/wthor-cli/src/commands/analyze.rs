@@ -110,9 +110,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         }
         Format::Table => write_table(&name, &analysis, &options, out)?,
     }
-    let wrong = analysis.theoretical.as_ref().is_some_and(|t| {
-        matches!(t.status, TheoryStatus::Mismatch | TheoryStatus::Impossible)
-    });
+    let wrong = analysis
+        .theoretical
+        .as_ref()
+        .is_some_and(|t| matches!(t.status, TheoryStatus::Mismatch | TheoryStatus::Impossible));
     Ok(if wrong {
         ExitCode::FAILURE
     } else {
@@ -137,9 +138,19 @@ fn bar(v: i32) -> String {
     let n = ((v.abs() * SIDE + 32) / 64).min(SIDE) as usize;
     let side = SIDE as usize;
     if v < 0 {
-        format!("{}{}|{}", " ".repeat(side - n), "#".repeat(n), " ".repeat(side))
+        format!(
+            "{}{}|{}",
+            " ".repeat(side - n),
+            "#".repeat(n),
+            " ".repeat(side)
+        )
     } else {
-        format!("{}|{}{}", " ".repeat(side), "#".repeat(n), " ".repeat(side - n))
+        format!(
+            "{}|{}{}",
+            " ".repeat(side),
+            "#".repeat(n),
+            " ".repeat(side - n)
+        )
     }
 }
 

@@ -33,7 +33,14 @@ fn analyze_jsonl_holds_every_move_with_its_loss_and_the_check() {
     for game in ["2001:3", "2002:0", "2002:1"] {
         let text = check(
             &[
-                "analyze", game, "--db", "testdata", "--empties", "14", "--format", "jsonl",
+                "analyze",
+                game,
+                "--db",
+                "testdata",
+                "--empties",
+                "14",
+                "--format",
+                "jsonl",
             ],
             0,
         );
@@ -48,7 +55,11 @@ fn analyze_jsonl_holds_every_move_with_its_loss_and_the_check() {
             let played = m["played"].as_i64().unwrap();
             assert_eq!(m["loss"].as_i64().unwrap(), value - played, "{game} {m}");
             assert!(m["loss"].as_i64().unwrap() >= 0, "{game} {m}");
-            assert_eq!(m["exact"], m["empties"].as_u64().unwrap() <= 14, "{game} {m}");
+            assert_eq!(
+                m["exact"],
+                m["empties"].as_u64().unwrap() <= 14,
+                "{game} {m}"
+            );
             if i > 0 {
                 assert!(m["index"].as_u64() > moves[i - 1]["index"].as_u64());
             }
@@ -69,10 +80,15 @@ fn a_wrong_theoretical_score_is_reported_and_exits_1() {
     let f = file.to_str().unwrap();
     let text = check(&["analyze", f, "3", "--empties", "16"], 1);
     assert!(
-        text.contains("theoretical score at 16 empties: stored black 55, solved black 57: mismatch"),
+        text.contains(
+            "theoretical score at 16 empties: stored black 55, solved black 57: mismatch"
+        ),
         "{text}"
     );
-    let ok = check(&["analyze", "testdata/WTH_2001.wtb", "3", "--empties", "16"], 0);
+    let ok = check(
+        &["analyze", "testdata/WTH_2001.wtb", "3", "--empties", "16"],
+        0,
+    );
     assert!(ok.contains("stored black 57, solved black 57: ok"), "{ok}");
 }
 

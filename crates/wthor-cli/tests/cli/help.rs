@@ -6,7 +6,7 @@ use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
 /// Every subcommand of `wthor`.
-pub(crate) const COMMANDS: [&str; 19] = [
+pub(crate) const COMMANDS: [&str; 20] = [
     "info",
     "analyze",
     "export",

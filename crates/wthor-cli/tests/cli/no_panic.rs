@@ -94,6 +94,7 @@ fn no_command_panics_on_any_fixture() {
             vec!["convert", f, "-o", as_csv],
             vec!["show", f, "1", "--numbers"],
             vec!["analyze", f, "1", "--empties", "12", "--threads", "1"],
+            vec!["openings", "--db", f],
             vec!["search", "--db", f, "--count"],
             vec!["search", "--db", f, "--strict", "--count"],
             vec!["stats", "--db", f, "--position-after", "f5d6"],
