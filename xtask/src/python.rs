@@ -11,8 +11,9 @@
 //!    builds it (nothing to do after `cargo test`; `cargo build -p
 //!    wthor-cli` would unify other features and rebuild the crates twice);
 //! 3. `maturin develop` builds the extension into the environment, in the
-//!    workspace's `target/` and its dev profile, where `wthor-py` (like the
-//!    crates it calls) is optimised (root `Cargo.toml`): the build reuses
+//!    workspace's `target/` and its dev profile, where the crates doing the
+//!    work (wthor-db, othello-core) are optimised (root `Cargo.toml`;
+//!    `wthor-py` itself only converts): the build reuses
 //!    what `cargo test` built, where a release build would compile every
 //!    dependency again (minutes on CI's two cores). The benchmark builds in
 //!    release mode;
