@@ -2,15 +2,8 @@
 //! rules, the theoretical score checked (a wrong one is a finding), and
 //! the games it refuses.
 
-use crate::info::{stderr, stdout};
-use crate::{workspace_root, wthor};
-
-#[track_caller]
-fn check(args: &[&str], code: i32) -> String {
-    let out = wthor(args);
-    assert_eq!(out.status.code(), Some(code), "{}", stderr(&out));
-    stdout(&out)
-}
+use crate::info::stderr;
+use crate::{check, workspace_root, wthor};
 
 #[test]
 fn analyze_table_of_a_fixture_game() {

@@ -6,15 +6,9 @@
 use std::path::Path;
 
 use crate::info::{stderr, stdout, wthor_in};
-use crate::{workspace_root, wthor, wthor_data};
+use crate::{check, workspace_root, wthor, wthor_data};
 
 /// `wthor ARGS`, its exit code checked, its standard output.
-#[track_caller]
-fn check(args: &[&str], code: i32) -> String {
-    let out = wthor(args);
-    assert_eq!(out.status.code(), Some(code), "stderr: {}", stderr(&out));
-    stdout(&out)
-}
 
 #[test]
 fn every_format_on_a_selection_of_the_fixtures() {

@@ -10,22 +10,8 @@ use std::path::{Path, PathBuf};
 use othello_core::symmetry::Symmetry;
 use othello_core::{Size, Square};
 
-use crate::info::{stderr, stdout};
-use crate::{workspace_root, wthor, wthor_data};
-
-/// `wthor ARGS` (paths absolute), its exit code checked, its stdout.
-#[track_caller]
-fn check(args: &[&str], code: i32) -> String {
-    let out = wthor(args);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "stdout: {}\nstderr: {}",
-        stdout(&out),
-        stderr(&out)
-    );
-    stdout(&out)
-}
+use crate::info::stdout;
+use crate::{check, workspace_root, wthor, wthor_data};
 
 /// A directory holding the 8x8 fixture files and their names files.
 fn eight_by_eight() -> tempfile::TempDir {

@@ -34,6 +34,21 @@ pub(crate) fn wthor(args: &[&str]) -> Output {
         .expect("the wthor binary runs")
 }
 
+/// Runs `wthor ARGS`, checks its exit code (showing both outputs when it
+/// differs) and returns its standard output.
+#[track_caller]
+pub(crate) fn check(args: &[&str], code: i32) -> String {
+    let out = wthor(args);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stdout: {}\nstderr: {}",
+        info::stdout(&out),
+        info::stderr(&out)
+    );
+    info::stdout(&out)
+}
+
 /// The workspace root (where `testdata/` is).
 pub(crate) fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")

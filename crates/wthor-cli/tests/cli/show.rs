@@ -6,14 +6,7 @@ use std::path::Path;
 use wthor_format::{Header, Name, NameKind, WINDOWS_1252, write_names_file};
 
 use crate::info::{stderr, stdout};
-use crate::{workspace_root, wthor};
-
-#[track_caller]
-fn check(args: &[&str], code: i32) -> String {
-    let out = wthor(args);
-    assert_eq!(out.status.code(), Some(code), "{}", stderr(&out));
-    stdout(&out)
-}
+use crate::{check, workspace_root, wthor};
 
 #[test]
 fn show_text_8x8_with_legal_moves() {
