@@ -115,6 +115,7 @@ pub(crate) fn run() -> Result<()> {
             // package is distributed as a wheel: maturin builds it from its
             // metadata in the Python step. `--allow-dirty` so that the step
             // also runs in a work tree with uncommitted changes.
+            forget_packaged_sources()?;
             util::run(util::cargo().args([
                 "package",
                 "--workspace",
@@ -130,6 +131,44 @@ pub(crate) fn run() -> Result<()> {
         "\nci: every step passed in {:.0} s",
         start.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// Removes the sources cargo extracted from our own packages at an
+/// earlier `cargo package --workspace`. It verifies each package against
+/// the others through a local registry overlay whose packages it extracts
+/// under `$CARGO_HOME/registry/src/<hash of the overlay's path>/NAME-VERSION`,
+/// and reuses a directory already there: with the version unchanged (0.1.0)
+/// and the checkout at the same path, a later run verified wthor-db against
+/// the othello-core of an older run (seen: 20 errors for functions added
+/// since). Only directories named after our crates are removed, never
+/// crates.io's (`index.*`).
+fn forget_packaged_sources() -> Result<()> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")));
+    let Some(src) = home.map(|h| h.join("registry").join("src")) else {
+        return Ok(());
+    };
+    let Ok(registries) = std::fs::read_dir(&src) else {
+        return Ok(());
+    };
+    let ours: Vec<String> = std::fs::read_dir(util::project_root().join("crates"))?
+        .filter_map(|e| Some(e.ok()?.file_name().to_str()?.to_owned()))
+        .collect();
+    let version = env!("CARGO_PKG_VERSION");
+    for registry in registries.flatten() {
+        if registry.file_name().to_string_lossy().starts_with("index.") {
+            continue;
+        }
+        for name in &ours {
+            let stale = registry.path().join(format!("{name}-{version}"));
+            if stale.is_dir() {
+                std::fs::remove_dir_all(&stale)
+                    .with_context(|| format!("cannot remove {}", stale.display()))?;
+            }
+        }
+    }
     Ok(())
 }
 
