@@ -142,8 +142,46 @@ pub(crate) fn run() -> Result<()> {
 /// and the checkout at the same path, a later run verified wthor-db against
 /// the othello-core of an older run (seen: 20 errors for functions added
 /// since). Only directories named after our crates are removed, never
-/// crates.io's (`index.*`).
+/// crates.io's (`index.*`). The verification builds in `target/debug`,
+/// where what it compiled from such a registry crate is reused by name and
+/// version, not by its files: those builds are forgotten too (their
+/// fingerprints, found by the dep-info that names an overlay's sources).
 fn forget_packaged_sources() -> Result<()> {
+    let debug = util::project_root().join("target").join("debug");
+    if let Ok(deps) = std::fs::read_dir(debug.join("deps")) {
+        for dep in deps.flatten() {
+            let path = dep.path();
+            if path.extension().is_none_or(|e| e != "d") {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            // Overlay sources sit in `registry/src/-<hash>/`, crates.io's
+            // in `registry/src/index.crates.io-<hash>/`.
+            if !text.contains("/registry/src/-") {
+                continue;
+            }
+            let Some(hash) = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .and_then(|s| s.rsplit_once('-'))
+                .map(|(_, h)| h.to_owned())
+            else {
+                continue;
+            };
+            for fp in std::fs::read_dir(debug.join(".fingerprint"))?.flatten() {
+                if fp
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(&format!("-{hash}"))
+                {
+                    std::fs::remove_dir_all(fp.path())
+                        .with_context(|| format!("cannot remove {}", fp.path().display()))?;
+                }
+            }
+        }
+    }
     let home = std::env::var_os("CARGO_HOME")
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cargo")));
