@@ -120,6 +120,14 @@ pub struct Analysis {
     pub theoretical: Option<TheoryCheck>,
 }
 
+impl Judged {
+    /// [`value`](Self::value) from black's side.
+    #[must_use]
+    pub fn black_value(&self) -> i32 {
+        black_view(self.value, self.color)
+    }
+}
+
 impl Analysis {
     /// The value before each move from black's side, then the final value:
     /// the line of the game's graph (exact and estimated alike; see each
@@ -128,7 +136,7 @@ impl Analysis {
     pub fn black_line(&self) -> Vec<i32> {
         self.moves
             .iter()
-            .map(|m| black_view(m.value, m.color))
+            .map(Judged::black_value)
             .chain(std::iter::once(self.final_black))
             .collect()
     }
@@ -312,10 +320,7 @@ impl Solved {
 }
 
 fn color_name<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(match c {
-        Color::Black => "black",
-        Color::White => "white",
-    })
+    s.collect_str(c)
 }
 
 fn square_name<S: serde::Serializer>(sq: &Square, s: S) -> Result<S::Ok, S::Error> {

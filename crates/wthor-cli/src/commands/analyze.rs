@@ -16,7 +16,6 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use othello_core::Color;
 use othello_core::solver::{Solver, SolverOptions};
 use serde::Serialize;
 use wthor_db::analysis::{Analysis, AnalysisError, AnalysisOptions, Ending, Judged};
@@ -121,11 +120,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     })
 }
 
-/// Black's view of a value for `side`.
-fn black(value: i32, side: Color) -> i32 {
-    if side == Color::Black { value } else { -value }
-}
-
 /// A signed value, `~` after it when estimated.
 fn value(v: i32, exact: bool) -> String {
     format!("{v:+}{}", if exact { "" } else { "~" })
@@ -186,10 +180,10 @@ fn write_table(
             j.color.to_string(),
             j.square.name(othello_core::Size::Eight).to_string(),
             j.empties,
-            value(black(j.value, j.color), j.exact),
+            value(j.black_value(), j.exact),
             j.loss,
             lost,
-            bar(black(j.value, j.color)),
+            bar(j.black_value()),
         );
         writeln!(out, "{}", row.trim_end())?;
     }
