@@ -107,7 +107,7 @@ pub(crate) fn run() -> Result<()> {
         },
     )?;
     step(
-        "package: cargo package --workspace --exclude xtask --exclude wthor-py --exclude wthor-cli",
+        "package: cargo package --workspace --exclude xtask --exclude wthor-py --exclude wthor-cli --exclude wthor-workspace-hack",
         || {
             // Each library crate packaged and built from its package alone
             // (path dependencies resolved by version among the packaged
@@ -115,7 +115,8 @@ pub(crate) fn run() -> Result<()> {
             // nothing depends on, is left out: verifying it built every
             // crate a third time (221 s of a 12.6-minute CI run). The Python
             // package is distributed as a wheel: maturin builds it from its
-            // metadata in the Python step. `--allow-dirty` so that the step
+            // metadata in the Python step; the workspace hack is build-time
+            // only. `--allow-dirty` so that the step
             // also runs in a work tree with uncommitted changes.
             forget_packaged_sources()?;
             util::run(util::cargo().args([
@@ -127,6 +128,8 @@ pub(crate) fn run() -> Result<()> {
                 "wthor-py",
                 "--exclude",
                 "wthor-cli",
+                "--exclude",
+                "wthor-workspace-hack",
                 "--allow-dirty",
             ]))
         },

@@ -30,6 +30,8 @@ mod python;
 mod snapshots;
 mod train;
 mod util;
+#[cfg(test)]
+mod workspace_hack;
 
 use std::process::ExitCode;
 

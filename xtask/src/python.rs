@@ -113,6 +113,10 @@ fn develop(venv: &Path, release: bool) -> Result<()> {
     cmd.args(["develop", "--quiet"]);
     if release {
         cmd.arg("--release");
+    } else {
+        // The features the Rust tests built the shared crates with: only
+        // pyo3, numpy and the extension itself are compiled here.
+        cmd.args(["--features", "workspace-hack"]);
     }
     util::run(cmd.arg("-m").arg(manifest))
 }
