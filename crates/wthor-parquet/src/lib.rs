@@ -1,13 +1,14 @@
 //! The games of a WTHOR database ([`wthor_db`]), or their positions, as a
-//! Parquet table with typed columns, written by the `parquet` crate's Arrow
-//! writer (Snappy compression, the codec every reader has). Read by DuckDB,
+//! Parquet table with typed columns, written by the `parquet` crate's
+//! column writers (Snappy compression, the codec every reader has). Read by DuckDB,
 //! Polars, pandas and pyarrow. [`Export`] is what `wthor export` and
 //! Python's `Database.export` write: a text format of [`wthor_db::text`] or
 //! a Parquet table.
 //!
-//! A crate of its own so that the Arrow code, compiled unoptimised in the
-//! tests' profile, does not double the build of `wthor-db`, which is
-//! optimised there.
+//! A crate of its own so that the Parquet code does not weigh on the build
+//! of `wthor-db`. It writes with the `parquet` crate alone, without its
+//! Arrow layer: the Arrow crates took a fifth of a fresh test build, for
+//! columns this crate fills one value at a time anyway.
 //!
 //! **Games** ([`Table::Games`]), one row per game, in the order given: the
 //! columns of Python's `Database.games_table()` under the same names and
@@ -41,9 +42,10 @@
 //! is no square or illegal gives the rows before it and is counted in
 //! `bad_moves`.
 //!
-//! Row groups hold 65,536 games, or 1,048,576 positions (a position row is
-//! 25 bytes before compression); the rows are made in parallel a batch at
-//! a time, so that memory stays bounded whatever the number of games.
+//! Row groups hold 65,536 games, or the positions of 16,384 games (about a
+//! million rows; a position row is 25 bytes before compression); the
+//! positions are made in parallel a row group at a time, so that memory
+//! stays bounded whatever the number of games.
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
@@ -55,15 +57,14 @@ use std::sync::Arc;
 
 use wthor_db::atomic::WriteError;
 
-use arrow_array::builder::{ListBuilder, StringBuilder, UInt8Builder};
-use arrow_array::{
-    ArrayRef, Int8Array, RecordBatch, UInt8Array, UInt16Array, UInt32Array, UInt64Array,
-};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
+use parquet::column::writer::ColumnWriter;
+use parquet::data_type::ByteArray;
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::parser::parse_message_type;
+use parquet::schema::types::Type;
 
 use othello_core::Square;
 use wthor_db::positions::{self, GameRows};
@@ -145,58 +146,56 @@ impl Export {
 /// Games per row group of the games table.
 const GAMES_PER_GROUP: usize = 1 << 16;
 
-/// Rows per row group of the positions table.
-const POSITIONS_PER_GROUP: usize = 1 << 20;
+/// Games per row group of the positions table (about a million
+/// positions).
+const POSITION_GAMES_PER_GROUP: usize = 1 << 14;
 
-/// Games replayed per batch of the positions table (about a row group).
-const POSITION_GAMES_PER_BATCH: usize = 1 << 14;
+/// The schema of the games table, in Parquet's message syntax: the
+/// unsigned and 8- and 16-bit columns are `int32` or `int64` with their
+/// logical type, which readers turn into `uint8`, `uint16`… (pyarrow,
+/// DuckDB, Polars).
+pub const GAMES_SCHEMA: &str = "message games {
+  required binary id (STRING);
+  required binary file (STRING);
+  required int32 index (INTEGER(32, false));
+  required int32 year (INTEGER(16, false));
+  required int32 size (INTEGER(8, false));
+  required int32 depth (INTEGER(8, false));
+  optional binary tournament (STRING);
+  optional binary black (STRING);
+  optional binary white (STRING);
+  required int32 tournament_number (INTEGER(16, false));
+  required int32 black_number (INTEGER(16, false));
+  required int32 white_number (INTEGER(16, false));
+  required int32 real_score (INTEGER(8, false));
+  required int32 theoretical_score (INTEGER(8, false));
+  required int32 moves (INTEGER(8, false));
+  required int32 number (INTEGER(32, false));
+  required binary transcript (STRING);
+  required group squares (LIST) {
+    repeated group list {
+      required int32 element (INTEGER(8, false));
+    }
+  }
+}";
 
-/// The schema of the games table.
-#[must_use]
-pub fn games_schema() -> SchemaRef {
-    let text = |name: &str, nullable: bool| Field::new(name, DataType::Utf8, nullable);
-    let int = |name: &str, t: DataType| Field::new(name, t, false);
-    Arc::new(Schema::new(vec![
-        text("id", false),
-        text("file", false),
-        int("index", DataType::UInt32),
-        int("year", DataType::UInt16),
-        int("size", DataType::UInt8),
-        int("depth", DataType::UInt8),
-        text("tournament", true),
-        text("black", true),
-        text("white", true),
-        int("tournament_number", DataType::UInt16),
-        int("black_number", DataType::UInt16),
-        int("white_number", DataType::UInt16),
-        int("real_score", DataType::UInt8),
-        int("theoretical_score", DataType::UInt8),
-        int("moves", DataType::UInt8),
-        int("number", DataType::UInt32),
-        text("transcript", false),
-        Field::new("squares", squares_type(), false),
-    ]))
-}
+/// The schema of the positions table (see [`GAMES_SCHEMA`]).
+pub const POSITIONS_SCHEMA: &str = "message positions {
+  required int64 player (INTEGER(64, false));
+  required int64 opponent (INTEGER(64, false));
+  required int32 side (INTEGER(8, false));
+  required int32 ply (INTEGER(8, false));
+  required int32 move (INTEGER(8, false));
+  required int32 final (INTEGER(8, true));
+  required int32 theoretical (INTEGER(8, true));
+  required int32 game (INTEGER(32, false));
+}";
 
-/// `list<uint8>`, items not null.
-fn squares_type() -> DataType {
-    DataType::List(Arc::new(Field::new_list_field(DataType::UInt8, false)))
-}
-
-/// The schema of the positions table.
-#[must_use]
-pub fn positions_schema() -> SchemaRef {
-    let col = |name: &str, t: DataType| Field::new(name, t, false);
-    Arc::new(Schema::new(vec![
-        col("player", DataType::UInt64),
-        col("opponent", DataType::UInt64),
-        col("side", DataType::UInt8),
-        col("ply", DataType::UInt8),
-        col("move", DataType::UInt8),
-        col("final", DataType::Int8),
-        col("theoretical", DataType::Int8),
-        col("game", DataType::UInt32),
-    ]))
+fn schema(table: Table) -> Result<Arc<Type>, ParquetError> {
+    Ok(Arc::new(parse_message_type(match table {
+        Table::Games => GAMES_SCHEMA,
+        Table::Positions => POSITIONS_SCHEMA,
+    })?))
 }
 
 /// Writes the games `ids` of `db` (in that order) as the Parquet table
@@ -252,47 +251,104 @@ fn write_table<W: Write + Send>(
         let _ = db.names(f);
     }
     let starts = positions::game_numbers(db);
-    let (schema, group) = match table {
-        Table::Games => (games_schema(), GAMES_PER_GROUP),
-        Table::Positions => (positions_schema(), POSITIONS_PER_GROUP),
-    };
     let props = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
-        .set_max_row_group_row_count(Some(group))
         .build();
-    let mut writer = ArrowWriter::try_new(out, schema.clone(), Some(props))?;
+    let mut writer = SerializedFileWriter::new(out, schema(table)?, Arc::new(props))?;
     let mut total = ExportCounts::default();
-    match table {
-        Table::Games => {
-            for batch in ids.chunks(GAMES_PER_GROUP) {
-                let (b, counts) = games_batch(db, &starts, batch, &schema)?;
-                writer.write(&b)?;
-                total += counts;
-            }
+    let per_group = match table {
+        Table::Games => GAMES_PER_GROUP,
+        Table::Positions => POSITION_GAMES_PER_GROUP,
+    };
+    for batch in ids.chunks(per_group) {
+        let (columns, counts) = match table {
+            Table::Games => games_group(db, &starts, batch),
+            Table::Positions => positions_group(db, &starts, batch),
+        };
+        let mut group = writer.next_row_group()?;
+        for values in columns {
+            let Some(mut column) = group.next_column()? else {
+                return Err(ParquetError::General("more columns than the schema".into()));
+            };
+            values.write(column.untyped())?;
+            column.close()?;
         }
-        Table::Positions => {
-            for batch in ids.chunks(POSITION_GAMES_PER_BATCH) {
-                let (b, counts) = positions_batch(db, &starts, batch, &schema)?;
-                writer.write(&b)?;
-                total += counts;
-            }
-        }
+        group.close()?;
+        total += counts;
     }
     writer.close()?;
     Ok(total)
 }
 
+/// The values of one column of a row group, with the definition and
+/// repetition levels of the nullable and list columns.
+enum Values {
+    Int32(Vec<i32>),
+    Int64(Vec<i64>),
+    /// A string per row (`levels` when the column is nullable: 1 for a
+    /// value, 0 for a null).
+    Text {
+        values: Vec<ByteArray>,
+        levels: Option<Vec<i16>>,
+    },
+    /// A list of small integers per row, in Parquet's three-level form:
+    /// one level pair per item, or one (0, 0) for an empty list.
+    List {
+        values: Vec<i32>,
+        definition: Vec<i16>,
+        repetition: Vec<i16>,
+    },
+}
+
+impl Values {
+    fn write(&self, column: &mut ColumnWriter<'_>) -> Result<(), ParquetError> {
+        match (self, column) {
+            (Values::Int32(v), ColumnWriter::Int32ColumnWriter(w)) => {
+                w.write_batch(v, None, None)?;
+            }
+            (Values::Int64(v), ColumnWriter::Int64ColumnWriter(w)) => {
+                w.write_batch(v, None, None)?;
+            }
+            (Values::Text { values, levels }, ColumnWriter::ByteArrayColumnWriter(w)) => {
+                w.write_batch(values, levels.as_deref(), None)?;
+            }
+            (
+                Values::List {
+                    values,
+                    definition,
+                    repetition,
+                },
+                ColumnWriter::Int32ColumnWriter(w),
+            ) => {
+                w.write_batch(values, Some(definition), Some(repetition))?;
+            }
+            _ => {
+                return Err(ParquetError::General(
+                    "a column's values do not match the schema".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Unsigned and small integers in Parquet's `int32`: the same bits.
+fn int32<T: Copy + Into<i64>>(v: &[T]) -> Values {
+    Values::Int32(v.iter().map(|&x| x.into() as i32).collect())
+}
+
 /// The columns of some games, as they are built.
+#[derive(Default)]
 struct GameColumns {
-    id: StringBuilder,
-    file: StringBuilder,
+    id: Vec<ByteArray>,
+    file: Vec<ByteArray>,
     index: Vec<u32>,
     year: Vec<u16>,
     size: Vec<u8>,
     depth: Vec<u8>,
-    tournament: StringBuilder,
-    black: StringBuilder,
-    white: StringBuilder,
+    tournament: Names,
+    black: Names,
+    white: Names,
     tournament_number: Vec<u16>,
     black_number: Vec<u16>,
     white_number: Vec<u16>,
@@ -300,51 +356,52 @@ struct GameColumns {
     theoretical_score: Vec<u8>,
     moves: Vec<u8>,
     number: Vec<u32>,
-    transcript: StringBuilder,
-    squares: ListBuilder<UInt8Builder>,
+    transcript: Vec<ByteArray>,
+    squares: Vec<i32>,
+    squares_definition: Vec<i16>,
+    squares_repetition: Vec<i16>,
     counts: ExportCounts,
 }
 
-impl GameColumns {
-    fn new() -> GameColumns {
-        GameColumns {
-            id: StringBuilder::new(),
-            file: StringBuilder::new(),
-            index: Vec::new(),
-            year: Vec::new(),
-            size: Vec::new(),
-            depth: Vec::new(),
-            tournament: StringBuilder::new(),
-            black: StringBuilder::new(),
-            white: StringBuilder::new(),
-            tournament_number: Vec::new(),
-            black_number: Vec::new(),
-            white_number: Vec::new(),
-            real_score: Vec::new(),
-            theoretical_score: Vec::new(),
-            moves: Vec::new(),
-            number: Vec::new(),
-            transcript: StringBuilder::new(),
-            squares: ListBuilder::new(UInt8Builder::new())
-                .with_field(Field::new_list_field(DataType::UInt8, false)),
-            counts: ExportCounts::default(),
+/// A nullable string column: the names, and a level per row.
+#[derive(Default)]
+struct Names {
+    values: Vec<ByteArray>,
+    levels: Vec<i16>,
+}
+
+impl Names {
+    fn push(&mut self, name: Option<&str>) {
+        self.levels.push(i16::from(name.is_some()));
+        if let Some(name) = name {
+            self.values.push(ByteArray::from(name));
         }
     }
 
+    fn finish(self) -> Values {
+        Values::Text {
+            values: self.values,
+            levels: Some(self.levels),
+        }
+    }
+}
+
+impl GameColumns {
     /// Appends game `id`.
     fn push(&mut self, db: &Database, starts: &[usize], id: GameId, text: &mut Vec<u8>) {
         let Some(r) = row(db, id) else { return };
         let file = &db.files()[id.file()];
-        self.id.append_value(db.game_name(id).to_string());
-        self.file.append_value(file.file_name());
+        self.id
+            .push(ByteArray::from(db.game_name(id).to_string().as_str()));
+        self.file.push(ByteArray::from(file.file_name().as_str()));
         self.index
             .push(u32::try_from(id.index()).unwrap_or(u32::MAX));
         self.year.push(r.year);
         self.size.push(r.game.board_size().side());
         self.depth.push(r.depth);
-        self.tournament.append_option(r.tournament.name);
-        self.black.append_option(r.black.name);
-        self.white.append_option(r.white.name);
+        self.tournament.push(r.tournament.name);
+        self.black.push(r.black.name);
+        self.white.push(r.white.name);
         self.tournament_number.push(r.game.tournament());
         self.black_number.push(r.game.black());
         self.white_number.push(r.game.white());
@@ -356,17 +413,23 @@ impl GameColumns {
         self.number.push(u32::try_from(number).unwrap_or(u32::MAX));
         text.clear();
         let complete = wthor_db::text::transcript::write_wthor(&r.game, text);
-        self.transcript
-            .append_value(std::str::from_utf8(text).expect("square names are ASCII"));
+        self.transcript.push(ByteArray::from(text.clone()));
         let size = rules_size(r.size);
-        let squares = self.squares.values();
+        let before = self.squares.len();
         for &b in r.game.moves_raw().iter().take_while(|&&b| b != 0) {
-            match Square::from_wthor(b, size) {
-                Some(sq) => squares.append_value(sq.index() as u8),
-                None => break,
-            }
+            let Some(sq) = Square::from_wthor(b, size) else {
+                break;
+            };
+            let first = self.squares.len() == before;
+            self.squares.push(sq.index() as i32);
+            self.squares_definition.push(1);
+            self.squares_repetition.push(i16::from(!first));
         }
-        self.squares.append(true);
+        if self.squares.len() == before {
+            // An empty list: one level pair, no value.
+            self.squares_definition.push(0);
+            self.squares_repetition.push(0);
+        }
         self.counts += ExportCounts {
             written: 1,
             bad_moves: usize::from(!complete),
@@ -374,58 +437,59 @@ impl GameColumns {
         };
     }
 
-    fn finish(mut self, schema: &SchemaRef) -> Result<(RecordBatch, ExportCounts), ParquetError> {
-        fn arc<A: arrow_array::Array + 'static>(a: A) -> ArrayRef {
-            Arc::new(a)
-        }
+    /// The columns in the order of [`GAMES_SCHEMA`].
+    fn finish(self) -> (Vec<Values>, ExportCounts) {
         let columns = vec![
-            arc(self.id.finish()),
-            arc(self.file.finish()),
-            arc(UInt32Array::from(self.index)),
-            arc(UInt16Array::from(self.year)),
-            arc(UInt8Array::from(self.size)),
-            arc(UInt8Array::from(self.depth)),
-            arc(self.tournament.finish()),
-            arc(self.black.finish()),
-            arc(self.white.finish()),
-            arc(UInt16Array::from(self.tournament_number)),
-            arc(UInt16Array::from(self.black_number)),
-            arc(UInt16Array::from(self.white_number)),
-            arc(UInt8Array::from(self.real_score)),
-            arc(UInt8Array::from(self.theoretical_score)),
-            arc(UInt8Array::from(self.moves)),
-            arc(UInt32Array::from(self.number)),
-            arc(self.transcript.finish()),
-            arc(self.squares.finish()),
+            Values::Text {
+                values: self.id,
+                levels: None,
+            },
+            Values::Text {
+                values: self.file,
+                levels: None,
+            },
+            int32(&self.index),
+            int32(&self.year),
+            int32(&self.size),
+            int32(&self.depth),
+            self.tournament.finish(),
+            self.black.finish(),
+            self.white.finish(),
+            int32(&self.tournament_number),
+            int32(&self.black_number),
+            int32(&self.white_number),
+            int32(&self.real_score),
+            int32(&self.theoretical_score),
+            int32(&self.moves),
+            int32(&self.number),
+            Values::Text {
+                values: self.transcript,
+                levels: None,
+            },
+            Values::List {
+                values: self.squares,
+                definition: self.squares_definition,
+                repetition: self.squares_repetition,
+            },
         ];
-        Ok((RecordBatch::try_new(schema.clone(), columns)?, self.counts))
+        (columns, self.counts)
     }
 }
 
-/// The games table of `ids`, one record batch, built sequentially (the
+/// The games table of `ids`, one row group, built sequentially (the
 /// Parquet encoding, not this, takes the time).
-fn games_batch(
-    db: &Database,
-    starts: &[usize],
-    ids: &[GameId],
-    schema: &SchemaRef,
-) -> Result<(RecordBatch, ExportCounts), ParquetError> {
-    let mut c = GameColumns::new();
+fn games_group(db: &Database, starts: &[usize], ids: &[GameId]) -> (Vec<Values>, ExportCounts) {
+    let mut c = GameColumns::default();
     let mut text = Vec::with_capacity(200);
     for &id in ids {
         c.push(db, starts, id, &mut text);
     }
-    c.finish(schema)
+    c.finish()
 }
 
-/// The positions of the games `ids`, one record batch, the games replayed
-/// in parallel.
-fn positions_batch(
-    db: &Database,
-    starts: &[usize],
-    ids: &[GameId],
-    schema: &SchemaRef,
-) -> Result<(RecordBatch, ExportCounts), ParquetError> {
+/// The positions of the games `ids`, one row group, the games replayed in
+/// parallel; the columns in the order of [`POSITIONS_SCHEMA`].
+fn positions_group(db: &Database, starts: &[usize], ids: &[GameId]) -> (Vec<Values>, ExportCounts) {
     let (c, bad) = positions::collect_counted(db, ids, |g| GameRows {
         view: g.game,
         depth: g.file.header().depth(),
@@ -436,26 +500,25 @@ fn positions_batch(
         bad_moves: bad,
         short: 0,
     };
-    let columns: Vec<ArrayRef> = vec![
-        Arc::new(UInt64Array::from(c.player)),
-        Arc::new(UInt64Array::from(c.opponent)),
-        Arc::new(UInt8Array::from(c.side)),
-        Arc::new(UInt8Array::from(c.ply)),
-        Arc::new(UInt8Array::from(c.moves)),
-        Arc::new(Int8Array::from(c.final_diff)),
-        Arc::new(Int8Array::from(c.theoretical)),
-        Arc::new(UInt32Array::from(c.game)),
+    let bits = |v: &[u64]| Values::Int64(v.iter().map(|&x| x as i64).collect());
+    let columns = vec![
+        bits(&c.player),
+        bits(&c.opponent),
+        int32(&c.side),
+        int32(&c.ply),
+        int32(&c.moves),
+        int32(&c.final_diff),
+        int32(&c.theoretical),
+        int32(&c.game),
     ];
-    Ok((RecordBatch::try_new(schema.clone(), columns)?, counts))
+    (columns, counts)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arrow_array::Array;
-    use arrow_array::cast::AsArray;
-    use arrow_array::types::{UInt8Type, UInt64Type};
-    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::{Field, Row};
 
     fn fixtures() -> Database {
         Database::open(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")).unwrap()
@@ -465,18 +528,33 @@ mod tests {
         db.search(&wthor_db::Query::new()).unwrap()
     }
 
-    /// The batches of a Parquet file in memory, and its row groups.
-    fn read(bytes: Vec<u8>) -> (Vec<RecordBatch>, usize) {
+    /// The rows of a Parquet file in memory and its number of row groups,
+    /// read back by the `parquet` crate's reader, which checks the schema
+    /// is `expected`.
+    fn read(bytes: Vec<u8>, expected: &str) -> (Vec<Row>, usize) {
         let mut file = tempfile::tempfile().unwrap();
         file.write_all(&bytes).unwrap();
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
-        let groups = builder.metadata().num_row_groups();
-        let batches = builder
-            .build()
+        let reader = SerializedFileReader::new(file).unwrap();
+        let meta = reader.metadata();
+        assert_eq!(
+            meta.file_metadata().schema(),
+            &parse_message_type(expected).unwrap()
+        );
+        let groups = meta.num_row_groups();
+        let rows = reader
+            .get_row_iter(None)
             .unwrap()
             .collect::<Result<Vec<_>, _>>()
             .unwrap();
-        (batches, groups)
+        (rows, groups)
+    }
+
+    /// The field of `row` named `name`.
+    fn get<'r>(row: &'r Row, name: &str) -> &'r Field {
+        row.get_column_iter()
+            .find(|(n, _)| n.as_str() == name)
+            .map(|(_, f)| f)
+            .unwrap_or_else(|| panic!("no column {name}"))
     }
 
     #[test]
@@ -486,48 +564,83 @@ mod tests {
         let mut out = Vec::new();
         let counts = export(&db, &ids, Table::Games, &mut out).unwrap();
         assert_eq!(counts.written, ids.len());
-        let (batches, _) = read(out);
-        assert_eq!(batches[0].schema(), games_schema());
-        let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
-        assert_eq!(rows, ids.len());
-        let b = &batches[0];
+        let (rows, _) = read(out, GAMES_SCHEMA);
+        assert_eq!(rows.len(), ids.len());
         let starts = positions::game_numbers(&db);
-        for (i, &id) in ids.iter().enumerate().take(b.num_rows()) {
+        for (row, &id) in rows.iter().zip(&ids) {
             let g = db.game(id).unwrap();
-            let col = |name: &str| b.column_by_name(name).unwrap().clone();
+            let file = &db.files()[id.file()];
+            assert_eq!(get(row, "id"), &Field::Str(db.game_name(id).to_string()));
+            assert_eq!(get(row, "file"), &Field::Str(file.file_name().to_owned()));
+            assert_eq!(get(row, "index"), &Field::UInt(id.index() as u32));
+            assert_eq!(get(row, "real_score"), &Field::UByte(g.real_score()));
             assert_eq!(
-                col("id").as_string::<i32>().value(i),
-                db.game_name(id).to_string()
+                get(row, "theoretical_score"),
+                &Field::UByte(g.theoretical_score())
             );
+            assert_eq!(get(row, "black_number"), &Field::UShort(g.black()));
             assert_eq!(
-                col("real_score").as_primitive::<UInt8Type>().value(i),
-                g.real_score()
+                get(row, "number"),
+                &Field::UInt((starts[id.file()] + id.index()) as u32)
             );
-            let number = col("number");
-            let number = number.as_primitive::<arrow_array::types::UInt32Type>();
-            assert_eq!(number.value(i) as usize, starts[id.file()] + id.index());
-            let squares = col("squares");
-            let squares = squares.as_list::<i32>().value(i);
-            let squares = squares.as_primitive::<UInt8Type>();
             let size = rules_size(g.board_size());
-            let expected: Vec<u8> = g.moves_raw()[..g.move_count()]
+            let expected: Vec<Field> = g.moves_raw()[..g.move_count()]
                 .iter()
-                .map(|&m| Square::from_wthor(m, size).unwrap().index() as u8)
+                .map(|&m| Field::UByte(Square::from_wthor(m, size).unwrap().index() as u8))
                 .collect();
-            assert_eq!(squares.values().to_vec(), expected);
+            let Field::ListInternal(squares) = get(row, "squares") else {
+                panic!("squares is no list: {row}");
+            };
+            assert_eq!(squares.elements(), &expected[..]);
             let mut text = Vec::new();
             wthor_db::text::transcript::write_wthor(&g, &mut text);
             assert_eq!(
-                col("transcript").as_string::<i32>().value(i).as_bytes(),
-                &text[..]
+                get(row, "transcript"),
+                &Field::Str(String::from_utf8(text).unwrap())
             );
-            let black = col("black");
-            assert_eq!(
-                black.is_null(i),
-                db.black(id).name.is_none(),
-                "names beyond the file are null"
-            );
+            match db.black(id).name {
+                Some(name) => assert_eq!(get(row, "black"), &Field::Str(name.to_owned())),
+                None => assert_eq!(get(row, "black"), &Field::Null),
+            }
         }
+    }
+
+    #[test]
+    fn a_game_without_moves_an_empty_list_a_cut_one_its_first_moves_an_unknown_name_null() {
+        let dir = tempfile::tempdir().unwrap();
+        let testdata = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        for names in ["WTHOR.JOU", "WTHOR.TRN"] {
+            std::fs::copy(testdata.join(names), dir.path().join(names)).unwrap();
+        }
+        let mut bytes = std::fs::read(testdata.join("WTH_2001.wtb")).unwrap();
+        // Game #1 cut after 10 moves, game #2 without any (moves are the
+        // 60 bytes after a record's 8-byte head).
+        let moves = |game: usize| 16 + 68 * game + 8;
+        bytes[moves(1) + 10..moves(1) + 60].fill(0);
+        bytes[moves(2)..moves(2) + 60].fill(0);
+        // Game #3's black player (bytes 2-3) beyond the names file.
+        bytes[16 + 68 * 3 + 2..16 + 68 * 3 + 4].copy_from_slice(&u16::MAX.to_le_bytes());
+        std::fs::write(dir.path().join("WTH_2001.wtb"), &bytes).unwrap();
+        let db = Database::open(dir.path()).unwrap();
+        let ids = all(&db)[..4].to_vec();
+        assert!(ids.iter().all(|id| id.index() < 4));
+        let mut out = Vec::new();
+        export(&db, &ids, Table::Games, &mut out).unwrap();
+        let (rows, _) = read(out, GAMES_SCHEMA);
+        let lengths: Vec<usize> = rows
+            .iter()
+            .map(|row| match get(row, "squares") {
+                Field::ListInternal(list) => list.len(),
+                other => panic!("squares is no list: {other}"),
+            })
+            .collect();
+        let played = |i: usize| db.game(ids[i]).unwrap().move_count();
+        assert_eq!(lengths, [played(0), 10, 0, played(3)]);
+        assert_eq!(get(&rows[2], "moves"), &Field::UByte(0));
+        assert_eq!(get(&rows[2], "transcript"), &Field::Str(String::new()));
+        assert_eq!(get(&rows[3], "black"), &Field::Null);
+        assert_eq!(get(&rows[3], "black_number"), &Field::UShort(u16::MAX));
+        assert!(matches!(get(&rows[3], "white"), Field::Str(_)));
     }
 
     #[test]
@@ -545,36 +658,23 @@ mod tests {
         let counts = export(&db, &ids, Table::Positions, &mut out).unwrap();
         assert_eq!(counts.written, expected.len());
         assert_eq!(counts.bad_moves, 0);
-        let (batches, groups) = read(out);
-        assert_eq!(groups, 1);
-        assert_eq!(batches[0].schema(), positions_schema());
-        fn column<T: arrow_array::ArrowPrimitiveType>(
-            batches: &[RecordBatch],
-            name: &str,
-        ) -> Vec<T::Native> {
-            batches
-                .iter()
-                .flat_map(|b| {
-                    let c = b.column_by_name(name).unwrap();
-                    c.as_primitive::<T>().values().to_vec()
-                })
-                .collect()
+        let (rows, groups) = read(out, POSITIONS_SCHEMA);
+        assert_eq!(groups, ids.len().div_ceil(POSITION_GAMES_PER_GROUP));
+        assert_eq!(rows.len(), expected.len());
+        for (i, row) in rows.iter().enumerate() {
+            let fields = [
+                Field::ULong(expected.player[i]),
+                Field::ULong(expected.opponent[i]),
+                Field::UByte(expected.side[i]),
+                Field::UByte(expected.ply[i]),
+                Field::UByte(expected.moves[i]),
+                Field::Byte(expected.final_diff[i]),
+                Field::Byte(expected.theoretical[i]),
+                Field::UInt(expected.game[i]),
+            ];
+            let got: Vec<&Field> = row.get_column_iter().map(|(_, f)| f).collect();
+            assert_eq!(got, fields.iter().collect::<Vec<_>>(), "row {i}");
         }
-        use arrow_array::types::{Int8Type, UInt32Type};
-        assert_eq!(column::<UInt64Type>(&batches, "player"), expected.player);
-        assert_eq!(
-            column::<UInt64Type>(&batches, "opponent"),
-            expected.opponent
-        );
-        assert_eq!(column::<UInt8Type>(&batches, "side"), expected.side);
-        assert_eq!(column::<UInt8Type>(&batches, "ply"), expected.ply);
-        assert_eq!(column::<UInt8Type>(&batches, "move"), expected.moves);
-        assert_eq!(column::<Int8Type>(&batches, "final"), expected.final_diff);
-        assert_eq!(
-            column::<Int8Type>(&batches, "theoretical"),
-            expected.theoretical
-        );
-        assert_eq!(column::<UInt32Type>(&batches, "game"), expected.game);
     }
 
     #[test]
