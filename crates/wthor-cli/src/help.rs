@@ -36,8 +36,12 @@ Examples:
   wthor stats --db testdata --player nakamura --player saio --player-records
   wthor stats --db testdata --openings 4 --top 10 --format csv
   wthor stats --db ~/wthor --position-after f5d6c3d3c4f4f6f3e6e7 --next --index ~/w.idx
+  wthor stats --accuracy --results analysed.jsonl --min-moves 5
+  wthor stats --accuracy --results analysed.jsonl --db testdata --player nakamura --by-year
 
 --solve scores every next move exactly when the position has 24 empties or fewer.
+--accuracy reads the results logs of `wthor analyze` batches: each player's moves judged,
+mean loss in discs and share of perfect moves, and the worst blunders.
 
 Exit status: 0 ok, 2 usage or I/O error (a malformed transcript or OBF, an empty range).";
 

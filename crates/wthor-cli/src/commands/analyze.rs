@@ -11,17 +11,31 @@
 //! mistakes, largest first. `--format jsonl` writes the whole analysis as
 //! one JSON object. Exit 1 when the stored theoretical score is wrong or
 //! the game has an illegal move.
+//!
+//! Without GAME, a batch: every game of `--db` the search filters select
+//! (8x8 only), analysed on the library's batch loop of `validate --solve`
+//! ([`wthor_db::verify::run_batch`] through [`crate::verify::run_checks`]):
+//! `--results F.jsonl` logs one [`GameAnalysis`] per game (the moves judged
+//! exactly) and a re-run resumes; `--sample`, `--shard K/N`, `--threads`
+//! as there. It prints a summary; `wthor stats --accuracy --results F`
+//! reads the logs. Exit 1 with `--strict` on a finding (a wrong stored
+//! theoretical score, an illegal game), 130 when interrupted.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use othello_core::solver::{Solver, SolverOptions};
 use serde::Serialize;
-use wthor_db::analysis::{Analysis, AnalysisError, AnalysisOptions, Ending, Judged};
-use wthor_db::verify::TheoryStatus;
+use wthor_db::GameId;
+use wthor_db::analysis::{Analysis, AnalysisError, AnalysisOptions, Ending, GameAnalysis, Judged};
+use wthor_db::verify::{RecordKey, Shard, TheoryStatus, Workers};
 
-use crate::game::{GameArg, open_game};
+use crate::db_args::DbArgs;
+use crate::game::open_game;
+use crate::query_args::QueryArgs;
+use crate::verify::{Job, RunOptions, open_results, run_checks, say_interrupted, select_jobs};
 
 /// Arguments of `wthor analyze`.
 #[derive(Debug, clap::Args)]
@@ -30,12 +44,23 @@ Examples:
   wthor analyze testdata/WTH_2001.wtb 3
   wthor analyze 2001:3 --db testdata --empties 16
   wthor analyze testdata/WTH_2002.wtb 4 --format jsonl
+  wthor analyze --db testdata --year 2001 --empties 14 --results analysed.jsonl
 
-Exit status: 0 ok, 1 the stored theoretical score is wrong or a move is illegal,
-2 usage or I/O error (a 10x10 game: there is no 10x10 endgame solver).")]
+Exit status: 0 ok, 1 the stored theoretical score is wrong or a move is illegal
+(a batch: only with --strict), 2 usage or I/O error (a 10x10 game: there is no
+10x10 endgame solver), 130 a batch interrupted (the results file keeps what
+was done: the same command resumes).")]
 pub(crate) struct Args {
+    /// A game (`2001:5`, `FILE:INDEX`), or a WTHOR game file followed by
+    /// INDEX. Leave out for a batch over the games of --db that the
+    /// filters select.
+    game: Option<String>,
+    /// The 0-based record index of the game in FILE.
+    index: Option<usize>,
     #[command(flatten)]
-    game: GameArg,
+    db: DbArgs,
+    #[command(flatten)]
+    query: QueryArgs,
     /// Solve exactly from this many empty squares to the end (each more
     /// doubles the time: about 0.1 s a game at 20, seconds at 24).
     #[arg(long, default_value_t = 20, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=30))]
@@ -46,9 +71,24 @@ pub(crate) struct Args {
     /// Output: a table with a graph, or one JSON object.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
-    /// Solver threads (default: the cores available).
+    /// Solver threads for one game; games analysed in parallel in a
+    /// batch (default: the cores available).
     #[arg(long, value_name = "N", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,
+    /// Batch: append one JSON object per analysed game to FILE (JSON
+    /// Lines); games already in FILE are skipped (resume).
+    #[arg(long, value_name = "FILE.jsonl")]
+    results: Option<PathBuf>,
+    /// Batch: a deterministic random sample of N of the selected games.
+    #[arg(long, value_name = "N")]
+    sample: Option<usize>,
+    /// Seed of --sample.
+    #[arg(long, value_name = "S", default_value_t = 1, requires = "sample")]
+    seed: u64,
+    /// Batch: only shard K of N (the i-th selected game, from 0, after
+    /// --sample, goes to shard i mod N + 1).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
 }
 
 /// The output of `wthor analyze`.
@@ -72,7 +112,18 @@ struct Report<'a> {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let (db, id) = open_game(&args.game.game, args.game.index, &args.game.db)?;
+    let Some(game) = &args.game else {
+        return run_batch(args, out);
+    };
+    let batch_only = [
+        (args.results.is_some(), "--results"),
+        (args.sample.is_some(), "--sample"),
+        (args.shard.is_some(), "--shard"),
+    ];
+    if let Some((_, flag)) = batch_only.iter().find(|(given, _)| *given) {
+        anyhow::bail!("{flag} is for a batch: leave out GAME");
+    }
+    let (db, id) = open_game(game, args.index, &args.db)?;
     let name = db.game_name(id).to_string();
     let game = db.game(id).expect("a game of the database");
     let depth = db.file_of(id).expect("its file").header().depth();
@@ -230,4 +281,158 @@ fn write_table(
         }
     }
     Ok(())
+}
+
+/// The batch: the games of `--db` the filters select, analysed on worker
+/// threads (each with a one-thread solver), logged, summarised.
+fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    if args.format != Format::Table {
+        anyhow::bail!("--format is for one game: a batch writes --results FILE.jsonl");
+    }
+    if args.db.sources().is_empty() {
+        anyhow::bail!("give GAME, or --db DIR (or WTHOR_DIR) for a batch over its games");
+    }
+    let db = args.db.open()?;
+    let query = args.query.build()?;
+    // 8x8 games only: there is no 10x10 endgame solver.
+    let ids = db.search(&query)?.into_iter().filter(|&id| {
+        db.game(id)
+            .is_some_and(|g| g.board_size() == wthor_format::BoardSize::Eight)
+    });
+    // The candidates per file, in database order.
+    let mut candidates: Vec<Vec<(usize, GameId)>> = vec![Vec::new(); db.files().len()];
+    for id in ids {
+        candidates[id.file()].push((id.index(), id));
+    }
+    let log = open_results(args.results.as_deref())?;
+    let key = |_: usize, index: usize, id: GameId| {
+        let file = &db.files()[id.file()];
+        let game = db.game(id).expect("a game of the database");
+        RecordKey::new(file.path(), file.header().created, index, game.moves_raw())
+    };
+    let selection = select_jobs(
+        &candidates,
+        args.sample.map(|n| (n, args.seed)),
+        args.shard,
+        log.as_ref(),
+        key,
+    );
+    let previous: Vec<GameAnalysis> = selection
+        .logged
+        .iter()
+        .filter_map(|job| {
+            let value = log.as_ref()?.records().get(&job.key)?;
+            serde_json::from_value(value.clone()).ok()
+        })
+        .collect();
+    let options = AnalysisOptions {
+        empties: args.empties,
+        estimate_depth: args.estimate_depth,
+    };
+    let workers = Workers {
+        workers: args.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        }),
+        solver_threads: 1,
+        tt_bits: 21,
+    };
+    let work = |job: &Job<GameId>, solver: &mut Solver| {
+        let id = job.record;
+        let game = db.game(id).expect("a game of the database");
+        let depth = db.file_of(id).expect("its file").header().depth();
+        let analysis = wthor_db::analysis::analyze_game(&game, depth, &options, solver);
+        GameAnalysis::new(&db, id, args.empties, &analysis)
+    };
+    let line = |job: &Job<GameId>, g: &GameAnalysis| {
+        let mut value = serde_json::to_value(&job.key)?;
+        if let (Some(line), serde_json::Value::Object(fields)) =
+            (value.as_object_mut(), serde_json::to_value(g)?)
+        {
+            line.extend(fields);
+        }
+        Ok(value)
+    };
+    let checked = run_checks(
+        &selection.todo,
+        RunOptions {
+            log: log.zip(args.results.as_deref()),
+            workers,
+            what: "games",
+            found: "findings",
+        },
+        work,
+        line,
+        GameAnalysis::is_finding,
+        None,
+    )?;
+    let analysed_now = checked.done.len();
+    let mut games: Vec<GameAnalysis> = checked.done.into_iter().map(|(_, g)| g).collect();
+    games.extend(previous);
+    let findings = write_summary(&games, analysed_now, args.empties, out)?;
+    if checked.stopped {
+        say_interrupted(
+            analysed_now,
+            "games",
+            &[args.results.as_deref()],
+            "--results FILE keeps them",
+        );
+        return Ok(ExitCode::from(crate::interrupt::INTERRUPTED));
+    }
+    // `--strict` (of the database flags) also makes a finding an error.
+    Ok(if args.db.strict && findings > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The batch's summary; returns the number of findings.
+fn write_summary(
+    games: &[GameAnalysis],
+    analysed_now: usize,
+    empties: u8,
+    out: &mut dyn Write,
+) -> anyhow::Result<usize> {
+    let mut findings = 0;
+    for g in games.iter().filter(|g| g.is_finding()) {
+        findings += 1;
+        let what = match (&g.error, g.theoretical) {
+            (Some(e), _) => e.clone(),
+            (None, Some(status)) => format!("stored theoretical score: {}", status.as_str()),
+            (None, None) => String::new(),
+        };
+        writeln!(out, "{}: {} vs {}: {what}", g.game, g.black, g.white)?;
+    }
+    let moves: usize = games.iter().map(|g| g.moves.len()).sum();
+    let loss: i64 = games
+        .iter()
+        .flat_map(|g| &g.moves)
+        .map(|m| i64::from(m.loss))
+        .sum();
+    let perfect = games
+        .iter()
+        .flat_map(|g| &g.moves)
+        .filter(|m| m.loss == 0)
+        .count();
+    let checked = games.iter().filter(|g| g.theoretical.is_some()).count();
+    write!(
+        out,
+        "{} games analysed from {empties} empties ({analysed_now} now, {} from the results file): \
+         {moves} moves judged",
+        games.len(),
+        games.len() - analysed_now,
+    )?;
+    if moves > 0 {
+        write!(
+            out,
+            ", mean loss {:.3} discs a move, {:.1}% perfect",
+            loss as f64 / moves as f64,
+            100.0 * perfect as f64 / moves as f64
+        )?;
+    }
+    writeln!(
+        out,
+        "; theoretical scores checked: {checked}; findings: {findings}"
+    )?;
+    Ok(findings)
 }

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub(crate) mod accuracy;
 pub(crate) mod analyze;
 pub(crate) mod cache;
 pub(crate) mod completions;

@@ -72,6 +72,18 @@ pub(crate) struct Args {
     /// several.
     #[arg(long, value_enum)]
     table: Option<Table>,
+    /// Endgame accuracy per player instead, from the results files of
+    /// `wthor analyze --results` (the filters select the games, with
+    /// --db): moves judged, mean loss, share of perfect moves, the worst
+    /// blunders; per year with --by-year.
+    #[arg(long, requires = "results")]
+    accuracy: bool,
+    /// The results files of `wthor analyze` that --accuracy reads.
+    #[arg(long, value_name = "FILE.jsonl", num_args = 1.., requires = "accuracy")]
+    results: Vec<std::path::PathBuf>,
+    /// With --accuracy: leave out players with fewer moves judged.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "accuracy")]
+    min_moves: usize,
 }
 
 /// The tables of `wthor stats`, one per CSV.
@@ -88,6 +100,20 @@ enum Table {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    if args.accuracy {
+        return super::accuracy::run(
+            &super::accuracy::Args {
+                db: &args.db,
+                query: &args.query,
+                results: &args.results,
+                by_year: args.by_year,
+                min_moves: args.min_moves,
+                top: args.top,
+                format: args.format,
+            },
+            out,
+        );
+    }
     let query = args.query.build()?;
     let db = args.db.open()?;
     let options = StatsOptions::asked(

@@ -99,3 +99,239 @@ fn ten_by_ten_and_illegal_games_are_refused() {
     let out = wthor(&["analyze", "testdata/WTH_2001.wtb", "99"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// The lines of a results file, as JSON.
+fn logged(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_batch_logs_every_game_resumes_and_its_shards_cover_it_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = dir.path().join("all.jsonl");
+    let a = all.to_str().unwrap();
+    let batch = [
+        "analyze",
+        "--db",
+        "testdata",
+        "--year",
+        "2001..2002",
+        "--empties",
+        "10",
+    ];
+    let mut args = batch.to_vec();
+    args.extend(["--results", a]);
+    let first = check(&args, 0);
+    let lines = logged(&all);
+    // Every 8x8 game of those years, once (10x10 games are not analysed).
+    let mut search = batch[..5].to_vec();
+    search[0] = "search";
+    search.extend(["--format", "jsonl"]);
+    let games: Vec<serde_json::Value> = check(&search, 0)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|g: &serde_json::Value| g["boardSize"] == 8)
+        .collect();
+    assert_eq!(lines.len(), games.len());
+    assert!(
+        first.contains(&format!(
+            "{} games analysed from 10 empties ({} now, 0 from",
+            games.len(),
+            games.len()
+        )),
+        "{first}"
+    );
+    for line in &lines {
+        for m in line["moves"].as_array().unwrap() {
+            assert!(m["empties"].as_u64().unwrap() <= 10);
+            assert!(m["loss"].as_i64().unwrap() >= 0);
+        }
+    }
+    // Again: nothing new is analysed, the summary is the same.
+    let again = check(&args, 0);
+    assert!(
+        again.contains(&format!("(0 now, {} from the results file)", games.len())),
+        "{again}"
+    );
+    assert_eq!(logged(&all).len(), lines.len());
+    // Three shards give the same games, each once.
+    let mut sharded = Vec::new();
+    for k in 1..=3 {
+        let path = dir.path().join(format!("s{k}.jsonl"));
+        let shard = format!("{k}/3");
+        let mut args = batch.to_vec();
+        args.extend([
+            "--results",
+            path.to_str().unwrap(),
+            "--shard",
+            &shard,
+            "--threads",
+            "1",
+        ]);
+        check(&args, 0);
+        sharded.extend(logged(&path));
+    }
+    let key = |v: &serde_json::Value| v["game"].as_str().unwrap().to_owned();
+    let mut expected: Vec<String> = lines.iter().map(key).collect();
+    let mut got: Vec<String> = sharded.iter().map(key).collect();
+    expected.sort();
+    got.sort();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn accuracy_counts_the_games_the_filters_select() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("a.jsonl");
+    let l = log.to_str().unwrap();
+    check(
+        &[
+            "analyze",
+            "--db",
+            "testdata",
+            "--year",
+            "2001..2002",
+            "--empties",
+            "10",
+            "--results",
+            l,
+        ],
+        0,
+    );
+    let rows = |extra: &[&str]| -> Vec<serde_json::Value> {
+        let mut args = vec![
+            "stats",
+            "--accuracy",
+            "--results",
+            l,
+            "--format",
+            "jsonl",
+            "--top",
+            "0",
+        ];
+        args.extend(extra);
+        check(&args, 0)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    // Each game gives each of its two players a row's game (when both
+    // played a move judged): the games of a player are those `search`
+    // finds for them among the logged ones.
+    let all = rows(&[]);
+    assert!(all.len() > 3);
+    for row in all.iter().take(4) {
+        let name = row["player"].as_str().unwrap();
+        // The 8x8 games of the player (10x10 games are not analysed).
+        let eight = check(
+            &[
+                "search",
+                "--db",
+                "testdata",
+                "--year",
+                "2001..2002",
+                "--player",
+                name,
+                "--exact",
+                "--format",
+                "jsonl",
+            ],
+            0,
+        )
+        .lines()
+        .filter(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["boardSize"] == 8)
+        .count();
+        let mine = rows(&["--db", "testdata", "--player", name, "--exact"]);
+        assert_eq!(mine.len(), 1, "{name}: {mine:?}");
+        assert_eq!(
+            mine[0], *row,
+            "the filter changes nothing of the player's own row"
+        );
+        assert_eq!(row["games"].as_u64().unwrap() as usize, eight, "{name}");
+        // The filtered games: every row's games are among the player's.
+        let filtered = rows(&["--db", "testdata", "--player", name, "--exact", "--by-year"]);
+        let games: u64 = filtered.iter().map(|r| r["games"].as_u64().unwrap()).sum();
+        assert_eq!(games, row["games"].as_u64().unwrap());
+    }
+    // Mean loss is the total over the moves, the rows sorted by it.
+    for w in all.windows(2) {
+        assert!(w[0]["mean_loss"].as_f64() <= w[1]["mean_loss"].as_f64());
+    }
+    for r in &all {
+        let (total, moves) = (
+            r["total_loss"].as_f64().unwrap(),
+            r["moves"].as_f64().unwrap(),
+        );
+        assert!((r["mean_loss"].as_f64().unwrap() - total / moves).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn accuracy_reports_a_damaged_line_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("a.jsonl");
+    let l = log.to_str().unwrap();
+    check(
+        &[
+            "analyze",
+            "--db",
+            "testdata",
+            "--year",
+            "2001",
+            "--empties",
+            "8",
+            "--results",
+            l,
+        ],
+        0,
+    );
+    let before = check(
+        &[
+            "stats",
+            "--accuracy",
+            "--results",
+            l,
+            "--format",
+            "jsonl",
+            "--top",
+            "0",
+        ],
+        0,
+    );
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text.insert_str(0, "{\"game\": \"2001:0\", \"moves\": 3}\n");
+    std::fs::write(&log, text).unwrap();
+    let out = wthor(&[
+        "stats",
+        "--accuracy",
+        "--results",
+        l,
+        "--format",
+        "jsonl",
+        "--top",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("a.jsonl: line 1: not an analysed game"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), before);
+    // Filters without a database, and batch options for one game, are
+    // usage errors.
+    let out = wthor(&["stats", "--accuracy", "--results", l, "--player", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("give --db DIR"), "{}", stderr(&out));
+    let out = wthor(&["analyze", "2001:3", "--db", "testdata", "--results", l]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--results is for a batch"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -185,3 +185,55 @@ fn import_saves_its_cache_on_a_signal_and_writes_nothing() {
     assert!(!into.exists(), "nothing written, no folder made");
     assert!(cache_positions(&cache, dir.path()) <= solved);
 }
+
+#[test]
+fn an_analyze_batch_keeps_its_log_on_a_signal_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    slow_file(dir.path());
+    for names in ["WTHOR.JOU", "WTHOR.TRN"] {
+        std::fs::copy(
+            crate::workspace_root().join("testdata").join(names),
+            dir.path().join(names),
+        )
+        .unwrap();
+    }
+    let results = dir.path().join("a.jsonl");
+    let r = results.to_str().unwrap();
+    let args = [
+        "analyze",
+        "--db",
+        dir.path().to_str().unwrap(),
+        "--empties",
+        "16",
+        "--threads",
+        "1",
+        "--results",
+        r,
+    ];
+    let child = spawn(&args);
+    wait_for(|| lines(&results) >= 3);
+    signal(&child, "INT");
+    let first = child.wait_with_output().unwrap();
+    assert_eq!(first.status.code(), Some(130), "{}", stderr(&first));
+    let done = solved_and_saved(&first, r);
+    assert_eq!(lines(&results), done, "every game analysed is logged");
+    assert!(
+        stdout(&first).contains(&format!(
+            "{done} games analysed from 16 empties ({done} now"
+        )),
+        "{}",
+        stdout(&first)
+    );
+    let child = spawn(&args);
+    wait_for(|| lines(&results) >= done + 2);
+    signal(&child, "TERM");
+    let second = child.wait_with_output().unwrap();
+    assert_eq!(second.status.code(), Some(130), "{}", stderr(&second));
+    let now = solved_and_saved(&second, r);
+    assert_eq!(lines(&results), done + now);
+    assert!(
+        stdout(&second).contains(&format!("({now} now, {done} from the results file)")),
+        "{}",
+        stdout(&second)
+    );
+}

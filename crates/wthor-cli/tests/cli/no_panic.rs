@@ -58,6 +58,8 @@ fn no_command_panics_on_any_fixture() {
         let into = into.to_str().unwrap();
         let results = out_dir.path().join(format!("{name}.jsonl"));
         let results = results.to_str().unwrap();
+        let analysed = out_dir.path().join(format!("{name}.analysed.jsonl"));
+        let analysed = analysed.to_str().unwrap();
         let commands: Vec<Vec<&str>> = vec![
             vec!["info", f],
             vec!["info", "--strict", "--json", f],
@@ -94,6 +96,22 @@ fn no_command_panics_on_any_fixture() {
             vec!["convert", f, "-o", as_csv],
             vec!["show", f, "1", "--numbers"],
             vec!["analyze", f, "1", "--empties", "12", "--threads", "1"],
+            // A batch over the file as a database, and the file as a log.
+            vec![
+                "analyze",
+                "--db",
+                f,
+                "--sample",
+                "2",
+                "--empties",
+                "8",
+                "--threads",
+                "1",
+                "--results",
+                analysed,
+            ],
+            vec!["stats", "--accuracy", "--results", f],
+            vec!["stats", "--accuracy", "--results", analysed, "--db", f],
             vec!["openings", "--db", f],
             vec!["search", "--db", f, "--count"],
             vec!["search", "--db", f, "--strict", "--count"],

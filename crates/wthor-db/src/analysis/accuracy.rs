@@ -1,0 +1,372 @@
+//! Endgame accuracy per player, from analysed games ([`GameAnalysis`],
+//! the lines of `wthor analyze --results`): moves judged, mean loss per
+//! move, share of perfect moves and the worst blunders, per player or per
+//! player and year.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::record::{GameAnalysis, Side};
+use crate::NamePattern;
+use crate::verify::RecordKey;
+
+/// One blunder: a move of a game and the discs it lost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Blunder {
+    /// The game (`2001:3`).
+    pub game: String,
+    /// The move's number, from 1.
+    pub number: usize,
+    /// Its square.
+    pub square: String,
+    /// The discs it lost.
+    pub loss: i32,
+}
+
+/// The accuracy of one player (of one year, with
+/// [`AccuracyOptions::by_year`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerAccuracy {
+    /// The player's name.
+    pub player: String,
+    /// The year, when by year.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year: Option<u16>,
+    /// Games with at least one of their moves judged.
+    pub games: usize,
+    /// Moves judged.
+    pub moves: usize,
+    /// The sum of their losses, in discs.
+    pub total_loss: i64,
+    /// Moves that lost nothing.
+    pub perfect: usize,
+    /// The mean loss per move (`total_loss / moves`).
+    pub mean_loss: f64,
+    /// The share of perfect moves, from 0 to 1.
+    pub perfect_share: f64,
+    /// The largest losses, largest first (then in game order).
+    pub worst: Vec<Blunder>,
+}
+
+/// How the accuracy table is made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccuracyOptions {
+    /// Only the rows of players matching one of these (all when empty):
+    /// the `--player` names of the filters, as the player records do.
+    pub players: Vec<NamePattern>,
+    /// A row per player and year.
+    pub by_year: bool,
+    /// Rows with fewer moves judged are left out.
+    pub min_moves: usize,
+    /// Blunders kept per row.
+    pub worst: usize,
+}
+
+impl Default for AccuracyOptions {
+    fn default() -> Self {
+        AccuracyOptions {
+            players: Vec::new(),
+            by_year: false,
+            min_moves: 1,
+            worst: 3,
+        }
+    }
+}
+
+/// The accuracy rows of `games`: the most accurate first (lowest mean
+/// loss, then more moves, then by name and year). Games analysed twice (the
+/// same identity in several logs) count once: the first seen.
+#[must_use]
+pub fn accuracy<'a>(
+    games: impl IntoIterator<Item = &'a GameAnalysis>,
+    options: &AccuracyOptions,
+) -> Vec<PlayerAccuracy> {
+    #[derive(Default)]
+    struct Acc {
+        games: usize,
+        moves: usize,
+        loss: i64,
+        perfect: usize,
+        worst: Vec<Blunder>,
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut rows: BTreeMap<(String, Option<u16>), Acc> = BTreeMap::new();
+    for g in games {
+        if !seen.insert(g.game.as_str()) {
+            continue;
+        }
+        for side in [Side::Black, Side::White] {
+            let mut moves = g.moves.iter().filter(|m| m.side == side).peekable();
+            if moves.peek().is_none() {
+                continue;
+            }
+            let year = options.by_year.then_some(g.year);
+            let acc = rows.entry((g.player(side).to_owned(), year)).or_default();
+            acc.games += 1;
+            for m in moves {
+                acc.moves += 1;
+                acc.loss += i64::from(m.loss);
+                acc.perfect += usize::from(m.loss == 0);
+                if m.loss > 0 {
+                    acc.worst.push(Blunder {
+                        game: g.game.clone(),
+                        number: m.number,
+                        square: m.square.clone(),
+                        loss: m.loss,
+                    });
+                }
+            }
+        }
+    }
+    let mut out: Vec<PlayerAccuracy> = rows
+        .into_iter()
+        .filter(|((player, _), a)| {
+            a.moves >= options.min_moves.max(1)
+                && (options.players.is_empty() || options.players.iter().any(|p| p.matches(player)))
+        })
+        .map(|((player, year), mut a)| {
+            // Stable: equal losses stay in the order met (game order).
+            a.worst.sort_by_key(|b| std::cmp::Reverse(b.loss));
+            a.worst.truncate(options.worst);
+            PlayerAccuracy {
+                player,
+                year,
+                games: a.games,
+                moves: a.moves,
+                total_loss: a.loss,
+                perfect: a.perfect,
+                mean_loss: a.loss as f64 / a.moves as f64,
+                perfect_share: a.perfect as f64 / a.moves as f64,
+                worst: a.worst,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        a.mean_loss
+            .total_cmp(&b.mean_loss)
+            .then(b.moves.cmp(&a.moves))
+            .then_with(|| a.player.cmp(&b.player))
+            .then(a.year.cmp(&b.year))
+    });
+    out
+}
+
+/// One line of a results log of `wthor analyze`: the game's key and its
+/// analysis.
+#[derive(serde::Deserialize)]
+struct Line {
+    #[serde(flatten)]
+    key: RecordKey,
+    #[serde(flatten)]
+    game: GameAnalysis,
+}
+
+/// The analysed games of a results log, each with the key that names its
+/// record, and the warnings about the lines left out.
+#[derive(Debug, Default)]
+pub struct AnalysisLog {
+    /// The games, in the order of the log.
+    pub games: Vec<(RecordKey, GameAnalysis)>,
+    /// One message per line that is not an analysed game.
+    pub warnings: Vec<String>,
+}
+
+/// Reads the analysed games of a results log (each with its key, which
+/// names the record) without changing it. A line
+/// that is not an analysed game (a damaged line, a line of another
+/// command's log) is left out with a warning naming its line; the rest is
+/// kept. A last line without its newline (an interrupted run) too.
+///
+/// # Errors
+/// When the file cannot be read.
+pub fn read_analyses(path: &Path) -> std::io::Result<AnalysisLog> {
+    let file = std::fs::File::open(path)?;
+    let mut reader = BufReader::new(file);
+    let (mut games, mut warnings) = (Vec::new(), Vec::new());
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        if reader.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        if text.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Line>(&text) {
+            Ok(line) => games.push((line.key, line.game)),
+            Err(e) => warnings.push(format!(
+                "{}: line {number}: not an analysed game ({e}): left out",
+                path.display()
+            )),
+        }
+    }
+    Ok(AnalysisLog { games, warnings })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::record::MoveLoss;
+    use super::*;
+
+    fn mv(number: usize, side: Side, loss: i32) -> MoveLoss {
+        MoveLoss {
+            number,
+            side,
+            square: format!("a{}", number % 8 + 1),
+            empties: (61 - number) as u8,
+            loss,
+        }
+    }
+
+    fn game(id: &str, year: u16, black: &str, white: &str, moves: Vec<MoveLoss>) -> GameAnalysis {
+        GameAnalysis {
+            game: id.to_owned(),
+            year,
+            black: black.to_owned(),
+            white: white.to_owned(),
+            empties: 4,
+            moves,
+            theoretical: None,
+            error: None,
+        }
+    }
+
+    /// Three games by hand; the expected numbers are worked out below.
+    fn three() -> Vec<GameAnalysis> {
+        use Side::{Black as B, White as W};
+        vec![
+            // Ann (black) 0, 2; Bob (white) 0, 0.
+            game(
+                "2001:1",
+                2001,
+                "Ann",
+                "Bob",
+                vec![mv(57, B, 0), mv(58, W, 0), mv(59, B, 2), mv(60, W, 0)],
+            ),
+            // Bob (black) 4, 0; Cy (white) 0, 6.
+            game(
+                "2001:2",
+                2001,
+                "Bob",
+                "Cy",
+                vec![mv(57, B, 4), mv(58, W, 0), mv(59, B, 0), mv(60, W, 6)],
+            ),
+            // Cy (black) 0, 0; Ann (white) 0, 0.
+            game(
+                "2002:1",
+                2002,
+                "Cy",
+                "Ann",
+                vec![mv(57, B, 0), mv(58, W, 0), mv(59, B, 0), mv(60, W, 0)],
+            ),
+        ]
+    }
+
+    #[test]
+    fn three_games_by_hand() {
+        let games = three();
+        let rows = accuracy(&games, &AccuracyOptions::default());
+        let got: Vec<(&str, usize, usize, i64, usize)> = rows
+            .iter()
+            .map(|r| (r.player.as_str(), r.games, r.moves, r.total_loss, r.perfect))
+            .collect();
+        // Ann: 4 moves, loss 2, 3 perfect: 0.5 a move. Bob: 4 moves, loss
+        // 4, 3 perfect: 1.0. Cy: 4 moves, loss 6, 3 perfect: 1.5.
+        assert_eq!(
+            got,
+            [("Ann", 2, 4, 2, 3), ("Bob", 2, 4, 4, 3), ("Cy", 2, 4, 6, 3)]
+        );
+        assert_eq!(rows[0].mean_loss, 0.5);
+        assert_eq!(rows[1].mean_loss, 1.0);
+        assert_eq!(rows[2].perfect_share, 0.75);
+        assert_eq!(
+            rows[1].worst,
+            [Blunder {
+                game: "2001:2".into(),
+                number: 57,
+                square: "a2".into(),
+                loss: 4
+            }]
+        );
+        // By year: Ann has a 2001 row (2 moves, loss 2) and a 2002 row.
+        let by_year = accuracy(
+            &games,
+            &AccuracyOptions {
+                by_year: true,
+                ..AccuracyOptions::default()
+            },
+        );
+        let ann: Vec<(Option<u16>, usize, i64)> = by_year
+            .iter()
+            .filter(|r| r.player == "Ann")
+            .map(|r| (r.year, r.moves, r.total_loss))
+            .collect();
+        assert_eq!(ann, [(Some(2002), 2, 0), (Some(2001), 2, 2)]);
+        // A minimum of moves leaves rows out; a game given twice counts once.
+        let mut twice = games.clone();
+        twice.push(games[1].clone());
+        let rows = accuracy(
+            &twice,
+            &AccuracyOptions {
+                min_moves: 5,
+                ..AccuracyOptions::default()
+            },
+        );
+        assert!(rows.is_empty());
+        assert_eq!(accuracy(&twice, &AccuracyOptions::default())[1].moves, 4);
+        // Only the players asked for.
+        let only = accuracy(
+            &games,
+            &AccuracyOptions {
+                players: vec![NamePattern::substring("bo")],
+                ..AccuracyOptions::default()
+            },
+        );
+        assert_eq!(only.len(), 1);
+        assert_eq!(only[0].player, "Bob");
+    }
+
+    #[test]
+    fn a_damaged_line_is_reported_and_the_rest_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.jsonl");
+        let games = three();
+        let mut text = String::new();
+        let key = |i| RecordKey {
+            file: "WTH_2001.wtb".into(),
+            created: "2025-01-01".into(),
+            index: i,
+            hash: "00".into(),
+        };
+        for (i, g) in games.iter().enumerate() {
+            let mut line = serde_json::to_value(key(i)).unwrap();
+            line.as_object_mut().unwrap().extend(
+                serde_json::to_value(g)
+                    .unwrap()
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            );
+            text.push_str(&line.to_string());
+            text.push('\n');
+            if i == 0 {
+                text.push_str("{\"game\": \"2001:9\", \"year\": 20\n");
+            }
+        }
+        std::fs::write(&path, text).unwrap();
+        let AnalysisLog {
+            games: read,
+            warnings,
+        } = read_analyses(&path).unwrap();
+        let keys: Vec<usize> = read.iter().map(|(k, _)| k.index).collect();
+        assert_eq!(keys, [0, 1, 2]);
+        let read: Vec<GameAnalysis> = read.into_iter().map(|(_, g)| g).collect();
+        assert_eq!(read, games);
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("line 2"), "{warnings:?}");
+    }
+}
