@@ -378,6 +378,58 @@ class Database:
         ``top`` keeps the first rows of ``players`` and ``openings`` (all by
         default; the CLI's ``--top`` defaults to 20). Raises as ``search``.
         """
+    def analyze(
+        self,
+        games: Optional[Sequence[Union[int, str, Game]]] = None,
+        empties: int = 20,
+        *,
+        estimate_depth: int = 4,
+        **filters: Unpack[Filters],
+    ) -> Dict[str, npt.NDArray[np.generic]]:
+        """Every move of many 8x8 games judged (``wthor analyze``'s batch),
+        in parallel in Rust, the GIL released: exact from ``empties`` empty
+        squares (each more doubles the time; about 0.1 s a game at 20), the
+        evaluation's estimate at ``estimate_depth`` plies before.
+
+        Which games: ``games`` (numbers, identities or ``Game``), or those
+        of the keyword filters (as ``search``; their 8x8 games), or every
+        8x8 game. 10x10 games named in ``games`` and illegal records are
+        left out with a ``UserWarning``;
+        options out of range raise ``ValueError``.
+
+        One row per move played (passes are not moves), in game order, as
+        equal-length arrays: ``game`` (uint32, ``Game.number``), ``index``
+        (uint16, the move's index in the record, from 0), ``square`` (uint8,
+        a1 = 0, as ``Game.squares``), ``black`` (bool, black played it),
+        ``empties`` (uint8, empty squares before it), ``exact`` (bool: False
+        marks an estimate), ``value`` (int16, the position's value before
+        the move, black's disc difference under perfect play with empty
+        squares to the winner: the game's graph), ``played`` (int16, the
+        value after the move played, black's view), ``loss`` (int16, the
+        discs the mover threw away: 0 for a best move, never negative).
+        """
+    def accuracy(
+        self,
+        results: Union[StrPath, Sequence[StrPath]],
+        *,
+        min_moves: int = 0,
+        by_year: bool = False,
+        worst: int = 3,
+        **filters: Unpack[Filters],
+    ) -> List[Dict[str, object]]:
+        """Endgame accuracy per player (``wthor stats --accuracy``) from
+        the results logs of ``wthor analyze --results`` (shards may be
+        given together): the logged games of this database that the
+        keyword filters select (all of them without filters), a row per
+        player (per player and year with ``by_year``) having at least
+        ``min_moves`` moves judged exactly, sorted by mean loss; only the
+        rows of the ``player`` filters when given. Keys: ``player``,
+        ``year`` (with ``by_year``), ``games``, ``moves``, ``total_loss``,
+        ``perfect``, ``mean_loss``, ``perfect_share``, ``worst`` (a list of
+        ``game``, ``number``, ``square``, ``loss``, largest first, at most
+        ``worst``). A damaged line of a log is a ``UserWarning`` (the rest
+        is kept); an unreadable log raises ``OSError``.
+        """
     @overload
     def games_table(self, to: None = None) -> Dict[str, Union[npt.NDArray[np.generic], List[Optional[str]]]]: ...
     @overload
@@ -463,6 +515,16 @@ class Game:
     def positions(self) -> Dict[str, npt.NDArray[np.generic]]:
         """This game's rows of ``Database.positions()`` (8x8 games; a 10x10
         game raises ``ValueError``)."""
+    def analyze(self, empties: int = 20, *, estimate_depth: int = 4) -> Dict[str, object]:
+        """Every move judged (``wthor analyze``): the arrays of
+        ``Database.analyze`` for this game, and ``final_black`` (black's
+        value of the last position), ``ending`` (``"finished"`` or
+        ``"unfinished"``) and ``theoretical`` (None, or when ``empties`` is
+        at least ``depth`` the check of the stored theoretical score as
+        ``wthor validate --solve`` logs it: ``status`` ``"ok"`` or
+        ``"mismatch"``, ``stored``, ``solved``…). Solved on every core, the
+        GIL released. 8x8 only: a 10x10 game raises ``ValueError``, an
+        illegal record ``IllegalMoveError``."""
 
 class Board:
     """An Othello position, 8x8 or 10x10: discs and the side to move.

@@ -259,6 +259,29 @@ impl PyDatabase {
         Ok(ids)
     }
 
+    /// The games of `method`: `games=` (not with filters), else those of
+    /// the keyword filters, else every 8x8 game.
+    fn selected(
+        &self,
+        method: &str,
+        py: Python<'_>,
+        games: Option<&Bound<'_, PyAny>>,
+        filters: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Vec<GameId>> {
+        match games {
+            Some(games) => {
+                if query::any(filters) {
+                    return Err(PyValueError::new_err(format!(
+                        "{method}(): give games= or keyword filters, not both"
+                    )));
+                }
+                self.ids_of(games)
+            }
+            None if filters.is_some_and(|d| !d.is_empty()) => self.find(py, method, filters),
+            None => Ok(self.ids_8x8()),
+        }
+    }
+
     /// Every 8x8 game, in database order.
     fn ids_8x8(&self) -> Vec<GameId> {
         let mut out = Vec::with_capacity(self.len);
@@ -594,21 +617,7 @@ impl PyDatabase {
         augment: bool,
         filters: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let ids = match games {
-            Some(games) => {
-                if query::any(filters) {
-                    return Err(PyValueError::new_err(
-                        "positions(): give games= or keyword filters, not both",
-                    ));
-                }
-                Some(self.ids_of(games)?)
-            }
-            None if filters.is_some_and(|d| !d.is_empty()) => {
-                Some(self.find(py, "positions", filters)?)
-            }
-            None => None,
-        };
-        let ids = ids.unwrap_or_else(|| self.ids_8x8());
+        let ids = self.selected("positions", py, games, filters)?;
         build(py, self, &ids, augment)
     }
 
@@ -660,6 +669,75 @@ impl PyDatabase {
         let (stats, note) = stats;
         warn_note(py, note)?;
         crate::stats::to_dict(py, &stats, &parsed.player_patterns(), by_year, top)
+    }
+
+    /// Every move of the 8x8 games judged (`wthor analyze`'s batch):
+    /// exact from `empties` empty squares, estimated before. Which games:
+    /// `games` (numbers, identities or `Game`s), or those of the keyword
+    /// filters (their 8x8 games), or every 8x8 game; 10x10 games named in
+    /// `games` and illegal records are left out with a warning. One row per move (see the stubs), computed
+    /// in parallel without the GIL.
+    #[pyo3(signature = (games = None, empties = 20, *, estimate_depth = 4, **filters))]
+    fn analyze<'py>(
+        &self,
+        py: Python<'py>,
+        games: Option<&Bound<'py, PyAny>>,
+        empties: u8,
+        estimate_depth: u32,
+        filters: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let mut ids = self.selected("analyze", py, games, filters)?;
+        if games.is_none() {
+            // The filters' 10x10 games are not asked for by name.
+            ids.retain(|&id| self.view(id).board_size() == BoardSize::Eight);
+        }
+        let number = |id: GameId| u32::try_from(self.number_of(id)).unwrap_or(u32::MAX);
+        crate::analysis::of_games(
+            py,
+            &self.db,
+            &ids,
+            number,
+            &crate::analysis::options(empties, estimate_depth),
+        )
+    }
+
+    /// Endgame accuracy per player (`wthor stats --accuracy`) from the
+    /// results logs of `wthor analyze --results` (a path or a list of
+    /// them): the games of this database that the keyword filters select
+    /// (every game of the logs that is one of this database's when none),
+    /// a row per player (per player and year with `by_year`) with at least
+    /// `min_moves` moves judged, the `worst` largest blunders each; the
+    /// rows of the `player` filters only when given. Sorted by mean loss.
+    #[pyo3(signature = (results, *, min_moves = 0, by_year = false, worst = 3, **filters))]
+    fn accuracy<'py>(
+        &self,
+        py: Python<'py>,
+        results: &Bound<'py, PyAny>,
+        min_moves: usize,
+        by_year: bool,
+        worst: usize,
+        filters: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let paths = paths_of(results, "results")?;
+        let parsed = query::parse("accuracy", filters)?;
+        let ids = if query::any(filters) {
+            self.find(py, "accuracy", filters)?
+        } else {
+            self.ids_8x8()
+        };
+        let selected: std::collections::HashSet<_> = ids
+            .into_iter()
+            .filter_map(|id| wthor_db::verify::RecordKey::of_game(&self.db, id))
+            .collect();
+        crate::analysis::table(
+            py,
+            &paths,
+            Some(&selected),
+            parsed.player_patterns(),
+            by_year,
+            min_moves,
+            worst,
+        )
     }
 
     /// One row per game: numbers, names, scores and places, as a dict of
@@ -882,6 +960,33 @@ impl PyGame {
             game: u32::try_from(self.number).unwrap_or(u32::MAX),
         };
         columns_dict(py, positions::of_game(&rows))
+    }
+
+    /// Every move judged (`wthor analyze`): exact from `empties` empty
+    /// squares to the end, the evaluation's estimate (at `estimate_depth`
+    /// plies) before; the stored theoretical score checked when `empties`
+    /// reaches the file's depth. A dict of NumPy arrays, one row per move
+    /// (see the stubs), and `final_black`, `ending`, `theoretical`.
+    /// Solved without the GIL; 8x8 games only (`ValueError` for 10x10).
+    #[pyo3(signature = (empties = 20, *, estimate_depth = 4))]
+    fn analyze<'py>(
+        &self,
+        py: Python<'py>,
+        empties: u8,
+        estimate_depth: u32,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let options = crate::analysis::options(empties, estimate_depth);
+        let view = self.view();
+        let analysis = py.detach(|| {
+            let mut solver = othello_core::solver::Solver::new(Default::default());
+            wthor_db::analysis::analyze_game(&view, self.depth, &options, &mut solver)
+        });
+        let analysis = analysis.map_err(|e| crate::analysis::error(&e))?;
+        crate::analysis::of_game(
+            py,
+            u32::try_from(self.number).unwrap_or(u32::MAX),
+            &analysis,
+        )
     }
 
     fn __repr__(&self) -> String {

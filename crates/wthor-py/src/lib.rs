@@ -17,6 +17,8 @@
 //! - [`board`]: `wthor.Board` and `wthor.solve`;
 //! - [`text`]: `wthor.read_games` and the format of `Database.export`,
 //!   through `wthor_db::text` (the CLI's `export` and `import`);
+//! - [`analysis`]: `Game.analyze`, `Database.analyze` and
+//!   `Database.accuracy`, from `wthor_db::analysis`;
 //! - [`import`]: `Database.import_games`, the steps of `wthor_db::import`
 //!   in the order `wthor import` calls them (the same bytes written).
 //!
@@ -31,6 +33,7 @@
 
 use pyo3::prelude::*;
 
+pub mod analysis;
 pub mod board;
 pub mod database;
 pub mod errors;

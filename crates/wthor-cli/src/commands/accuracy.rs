@@ -10,8 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
-use wthor_db::analysis::{AccuracyOptions, GameAnalysis, PlayerAccuracy, accuracy, read_analyses};
+use wthor_db::analysis::{AccuracyOptions, GameAnalysis, PlayerAccuracy, accuracy, read_selected};
 use wthor_db::query::Filters;
 use wthor_db::verify::RecordKey;
 
@@ -43,33 +42,15 @@ pub(crate) fn run(args: &Args<'_>, out: &mut dyn Write) -> anyhow::Result<ExitCo
         let ids = db.search(&args.query.build()?)?;
         Some(
             ids.into_iter()
-                .filter_map(|id| {
-                    let file = db.file_of(id)?;
-                    let game = db.game(id)?;
-                    Some(RecordKey::new(
-                        file.path(),
-                        file.header().created,
-                        id.index(),
-                        game.moves_raw(),
-                    ))
-                })
+                .filter_map(|id| RecordKey::of_game(&db, id))
                 .collect(),
         )
     };
-    let mut games: Vec<GameAnalysis> = Vec::new();
-    for path in args.results {
-        let log = read_analyses(path)
-            .with_context(|| format!("{}: cannot read the results file", path.display()))?;
-        for w in log.warnings {
-            eprintln!("wthor: warning: {w}");
-        }
-        games.extend(
-            log.games
-                .into_iter()
-                .filter(|(key, _)| selected.as_ref().is_none_or(|s| s.contains(key)))
-                .map(|(_, g)| g),
-        );
+    let log = read_selected(args.results, selected.as_ref())?;
+    for w in &log.warnings {
+        eprintln!("wthor: warning: {w}");
     }
+    let games: Vec<GameAnalysis> = log.games.into_iter().map(|(_, g)| g).collect();
     let mut rows = accuracy(
         &games,
         &AccuracyOptions {

@@ -305,10 +305,8 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         candidates[id.file()].push((id.index(), id));
     }
     let log = open_results(args.results.as_deref())?;
-    let key = |_: usize, index: usize, id: GameId| {
-        let file = &db.files()[id.file()];
-        let game = db.game(id).expect("a game of the database");
-        RecordKey::new(file.path(), file.header().created, index, game.moves_raw())
+    let key = |_: usize, _: usize, id: GameId| {
+        RecordKey::of_game(&db, id).expect("a game of the database")
     };
     let selection = select_jobs(
         &candidates,

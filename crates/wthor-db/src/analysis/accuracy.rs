@@ -3,9 +3,9 @@
 //! move, share of perfect moves and the worst blunders, per player or per
 //! player and year.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -205,6 +205,43 @@ pub fn read_analyses(path: &Path) -> std::io::Result<AnalysisLog> {
         }
     }
     Ok(AnalysisLog { games, warnings })
+}
+
+/// A results log that cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: cannot read the results file: {source}", path.display())]
+pub struct LogReadError {
+    /// The log.
+    pub path: PathBuf,
+    /// Why.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Reads the logs `paths` in turn ([`read_analyses`]), keeping the games
+/// whose keys `selected` holds (every game when `None`: the keys of the
+/// games a query selects, [`RecordKey::of_game`]).
+///
+/// # Errors
+/// The first log that cannot be read.
+pub fn read_selected(
+    paths: &[PathBuf],
+    selected: Option<&HashSet<RecordKey>>,
+) -> Result<AnalysisLog, LogReadError> {
+    let mut all = AnalysisLog::default();
+    for path in paths {
+        let log = read_analyses(path).map_err(|source| LogReadError {
+            path: path.clone(),
+            source,
+        })?;
+        all.warnings.extend(log.warnings);
+        all.games.extend(
+            log.games
+                .into_iter()
+                .filter(|(key, _)| selected.is_none_or(|s| s.contains(key))),
+        );
+    }
+    Ok(all)
 }
 
 #[cfg(test)]

@@ -39,7 +39,8 @@ mod accuracy;
 mod record;
 
 pub use accuracy::{
-    AccuracyOptions, AnalysisLog, Blunder, PlayerAccuracy, accuracy, read_analyses,
+    AccuracyOptions, AnalysisLog, Blunder, LogReadError, PlayerAccuracy, accuracy, read_analyses,
+    read_selected,
 };
 pub use record::{GameAnalysis, MoveLoss, Side};
 
@@ -50,6 +51,7 @@ use serde::Serialize;
 use wthor_format::{BoardSize, GameView};
 
 use crate::verify::{TheoryCheck, check_theoretical};
+use crate::{Database, GameId};
 
 /// How a game is analysed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,9 +171,12 @@ pub enum AnalysisError {
     /// A move that is no square or illegal.
     #[error("illegal {}: {}", .0.describe(othello_core::Size::Eight), .0.reason)]
     Illegal(IllegalMove),
-    /// Options out of range.
-    #[error("the estimate depth is {0}: it must be at least 2")]
+    /// An estimate depth out of range.
+    #[error("the estimate depth is {0}: it must be from 2 to 8")]
     EstimateDepth(u32),
+    /// Exact solves from too many empty squares.
+    #[error("exact from {0} empties: at most 30 (each more empty square doubles the time)")]
+    Empties(u8),
 }
 
 /// Analyses the game `view` (its file's theoretical score, at `depth`
@@ -214,6 +219,35 @@ pub fn analyze_moves(
     analyze_tokens(moves.iter().map(|&m| Token::Move(m)), options, solver)
 }
 
+/// The analyses of the games `ids` of `db` (each checked against its
+/// file's theoretical score as [`analyze_game`] does), in the order of
+/// `ids`, computed in parallel on rayon's pool: each worker has its own
+/// one-thread solver with a table of `2^tt_bits` entries, which the
+/// positions of a game share (the values never depend on it). An id that
+/// is no game of `db` is left out.
+pub fn analyze_games(
+    db: &Database,
+    ids: &[GameId],
+    options: &AnalysisOptions,
+    tt_bits: u32,
+) -> Vec<(GameId, Result<Analysis, AnalysisError>)> {
+    use rayon::prelude::*;
+    let solver = || {
+        Solver::new(othello_core::solver::SolverOptions {
+            threads: 1,
+            tt_bits,
+        })
+    };
+    ids.par_iter()
+        .map_init(solver, |solver, &id| {
+            let view = db.game(id)?;
+            let depth = db.file_of(id)?.header().depth();
+            Some((id, analyze_game(&view, depth, options, solver)))
+        })
+        .flatten()
+        .collect()
+}
+
 /// Black's view of a value for `side`.
 fn black_view(value: i32, side: Color) -> i32 {
     if side == Color::Black { value } else { -value }
@@ -224,8 +258,11 @@ fn analyze_tokens(
     options: &AnalysisOptions,
     solver: &mut Solver,
 ) -> Result<Analysis, AnalysisError> {
-    if options.estimate_depth < 2 {
+    if !(2..=8).contains(&options.estimate_depth) {
         return Err(AnalysisError::EstimateDepth(options.estimate_depth));
+    }
+    if options.empties > 30 {
+        return Err(AnalysisError::Empties(options.empties));
     }
     // The positions where a disc is played, with the move and the board
     // after it.
@@ -482,15 +519,18 @@ mod tests {
     fn illegal_moves_and_bad_options_are_errors() {
         let err = analyze_moves(&moves("f5f5"), &AnalysisOptions::default(), &mut solver());
         assert!(matches!(err, Err(AnalysisError::Illegal(_))), "{err:?}");
-        let bad = AnalysisOptions {
-            estimate_depth: 1,
-            ..AnalysisOptions::default()
-        };
-        let err = analyze_moves(&moves("f5"), &bad, &mut solver()).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "the estimate depth is 1: it must be at least 2"
-        );
+        for (empties, estimate_depth, message) in [
+            (20, 1, "the estimate depth is 1: it must be from 2 to 8"),
+            (20, 9, "the estimate depth is 9: it must be from 2 to 8"),
+            (31, 4, "exact from 31 empties: at most 30"),
+        ] {
+            let bad = AnalysisOptions {
+                empties,
+                estimate_depth,
+            };
+            let err = analyze_moves(&moves("f5"), &bad, &mut solver()).unwrap_err();
+            assert!(err.to_string().starts_with(message), "{err}");
+        }
     }
 
     #[test]
@@ -568,5 +608,35 @@ mod tests {
         let g = ten.game(GameId::new(0, 0)).unwrap();
         let err = analyze_game(&g, 10, &options, &mut s).unwrap_err();
         assert_eq!(err, AnalysisError::TenByTen);
+    }
+
+    #[test]
+    fn games_analysed_in_parallel_equal_one_by_one() {
+        use crate::{DatabaseBuilder, GameId};
+        let db = DatabaseBuilder::new()
+            .source(fixtures().join("WTH_2001.wtb"))
+            .source(fixtures().join("WTH_2001.wtd"))
+            .open()
+            .unwrap();
+        let options = AnalysisOptions {
+            empties: 12,
+            estimate_depth: 2,
+        };
+        let mut ids: Vec<GameId> = (0..db.files()[0].game_count())
+            .map(|i| GameId::new(0, i))
+            .collect();
+        ids.push(GameId::new(1, 0));
+        ids.push(GameId::new(7, 0));
+        let parallel = analyze_games(&db, &ids, &options, 16);
+        // The game of no file is left out, the 10x10 one refused.
+        assert_eq!(parallel.len(), ids.len() - 1);
+        for (i, (id, got)) in parallel.iter().enumerate() {
+            assert_eq!(*id, ids[i]);
+            let g = db.game(*id).unwrap();
+            let depth = db.file_of(*id).unwrap().header().depth();
+            let alone = analyze_game(&g, depth, &options, &mut solver());
+            assert_eq!(*got, alone, "{id:?}");
+        }
+        assert_eq!(parallel.last().unwrap().1, Err(AnalysisError::TenByTen));
     }
 }

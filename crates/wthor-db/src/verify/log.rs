@@ -40,6 +40,20 @@ impl RecordKey {
             hash: format!("{:016x}", crate::cache::fnv1a64(bytes)),
         }
     }
+
+    /// The key of the game `id` of `db` (its moves hashed), `None` when
+    /// `db` has no such game.
+    #[must_use]
+    pub fn of_game(db: &crate::Database, id: crate::GameId) -> Option<RecordKey> {
+        let file = db.file_of(id)?;
+        let game = db.game(id)?;
+        Some(RecordKey::new(
+            file.path(),
+            file.header().created,
+            id.index(),
+            game.moves_raw(),
+        ))
+    }
 }
 
 /// An append-only JSON Lines file of results, one object per checked

@@ -1,0 +1,187 @@
+//! `Game.analyze`, `Database.analyze` and `Database.accuracy`: the
+//! analyses of `wthor_db::analysis` (the moves of a game judged, exact
+//! from `empties`, estimated before) as NumPy columns, and the accuracy
+//! table of analysis logs (`wthor analyze --results`) as dicts, serialised
+//! by the library's types so that no key is written twice.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use numpy::PyArray1;
+use othello_core::Color;
+use pyo3::exceptions::{PyUserWarning, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use wthor_db::analysis::{
+    AccuracyOptions, Analysis, AnalysisError, AnalysisOptions, GameAnalysis, accuracy,
+    read_selected,
+};
+use wthor_db::verify::RecordKey;
+use wthor_db::{Database, GameId, NamePattern};
+
+use crate::errors::illegal_move;
+
+/// The options, checked by the library when the analysis runs.
+pub(crate) fn options(empties: u8, estimate_depth: u32) -> AnalysisOptions {
+    AnalysisOptions {
+        empties,
+        estimate_depth,
+    }
+}
+
+/// An analysis error as Python's: `IllegalMoveError` for an illegal
+/// record, `ValueError` for a 10x10 game or options out of range.
+pub(crate) fn error(e: &AnalysisError) -> PyErr {
+    match e {
+        AnalysisError::Illegal(_) => illegal_move(e),
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// The columns of the judged moves of analyses, one row per move, with
+/// the database number of each move's game.
+#[derive(Default)]
+struct Columns {
+    game: Vec<u32>,
+    index: Vec<u16>,
+    square: Vec<u8>,
+    black: Vec<bool>,
+    empties: Vec<u8>,
+    exact: Vec<bool>,
+    value: Vec<i16>,
+    played: Vec<i16>,
+    loss: Vec<i16>,
+}
+
+impl Columns {
+    fn push(&mut self, game: u32, a: &Analysis) {
+        for m in &a.moves {
+            let black = m.color == Color::Black;
+            let view = |v: i32| {
+                let v = if black { v } else { -v };
+                i16::try_from(v).unwrap_or(i16::MAX)
+            };
+            self.game.push(game);
+            self.index.push(u16::try_from(m.index).unwrap_or(u16::MAX));
+            self.square
+                .push(u8::try_from(m.square.index()).unwrap_or(u8::MAX));
+            self.black.push(black);
+            self.empties.push(m.empties);
+            self.exact.push(m.exact);
+            self.value.push(view(m.value));
+            self.played.push(view(m.played));
+            self.loss.push(i16::try_from(m.loss).unwrap_or(i16::MAX));
+        }
+    }
+
+    fn into_dict(self, py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("game", PyArray1::from_vec(py, self.game))?;
+        d.set_item("index", PyArray1::from_vec(py, self.index))?;
+        d.set_item("square", PyArray1::from_vec(py, self.square))?;
+        d.set_item("black", PyArray1::from_vec(py, self.black))?;
+        d.set_item("empties", PyArray1::from_vec(py, self.empties))?;
+        d.set_item("exact", PyArray1::from_vec(py, self.exact))?;
+        d.set_item("value", PyArray1::from_vec(py, self.value))?;
+        d.set_item("played", PyArray1::from_vec(py, self.played))?;
+        d.set_item("loss", PyArray1::from_vec(py, self.loss))?;
+        Ok(d)
+    }
+}
+
+/// `Game.analyze`: the columns of one game, with `final_black`, `ending`
+/// and `theoretical` (the check of the stored score, a dict, or None).
+pub(crate) fn of_game<'py>(
+    py: Python<'py>,
+    number: u32,
+    a: &Analysis,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut c = Columns::default();
+    c.push(number, a);
+    let d = c.into_dict(py)?;
+    d.set_item("final_black", a.final_black)?;
+    d.set_item("ending", json(py, &a.ending)?)?;
+    d.set_item(
+        "theoretical",
+        match &a.theoretical {
+            Some(t) => json(py, t)?,
+            None => py.None().into_bound(py),
+        },
+    )?;
+    Ok(d)
+}
+
+/// `Database.analyze`: the games `ids` analysed in parallel without the
+/// GIL, their moves as one set of columns (`game` the database number
+/// of `numbers`); a game that cannot be analysed is left out with a
+/// warning naming it.
+pub(crate) fn of_games<'py>(
+    py: Python<'py>,
+    db: &Database,
+    ids: &[GameId],
+    number: impl Fn(GameId) -> u32,
+    options: &AnalysisOptions,
+) -> PyResult<Bound<'py, PyDict>> {
+    let done = py.detach(|| wthor_db::analysis::analyze_games(db, ids, options, 21));
+    let mut c = Columns::default();
+    for (id, result) in &done {
+        match result {
+            Ok(a) => c.push(number(*id), a),
+            Err(e @ (AnalysisError::EstimateDepth(_) | AnalysisError::Empties(_))) => {
+                return Err(error(e));
+            }
+            Err(e) => PyErr::warn(
+                py,
+                &py.get_type::<PyUserWarning>(),
+                &std::ffi::CString::new(format!("game {}: {e}: left out", db.game_name(*id)))
+                    .unwrap_or_default(),
+                1,
+            )?,
+        }
+    }
+    c.into_dict(py)
+}
+
+/// `Database.accuracy`: the rows of the accuracy table of the games of
+/// the logs `results` (those whose keys are in `selected` when given),
+/// for the players `players` (all when empty); each log's damaged lines
+/// are warnings.
+pub(crate) fn table<'py>(
+    py: Python<'py>,
+    results: &[PathBuf],
+    selected: Option<&HashSet<RecordKey>>,
+    players: Vec<NamePattern>,
+    by_year: bool,
+    min_moves: usize,
+    worst: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let log = read_selected(results, selected)
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+    for w in &log.warnings {
+        PyErr::warn(
+            py,
+            &py.get_type::<PyUserWarning>(),
+            &std::ffi::CString::new(w.as_str()).unwrap_or_default(),
+            1,
+        )?;
+    }
+    let games: Vec<GameAnalysis> = log.games.into_iter().map(|(_, g)| g).collect();
+    let rows = accuracy(
+        &games,
+        &AccuracyOptions {
+            players,
+            by_year,
+            min_moves,
+            worst,
+        },
+    );
+    Ok(json(py, &rows)?.cast_into::<PyList>()?)
+}
+
+/// A value serialised by its library type and read back by Python's
+/// `json`.
+fn json<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
+}
