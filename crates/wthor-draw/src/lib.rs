@@ -1,5 +1,6 @@
 //! Pictures of an Othello position: an SVG drawing, and with the `png`
-//! feature the same drawing rasterised to PNG by `resvg`.
+//! feature the same drawing rasterised to PNG by `resvg`; and the graph
+//! of a game's values ([`graph_svg`], `wthor analyze --svg`).
 //!
 //! The drawing: a dark frame with the coordinates (letters above the
 //! columns, numbers left of the rows, row 1 at the top as in WTHOR), the
@@ -44,10 +45,12 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctest;
 
+mod graph;
 #[cfg(feature = "png")]
 mod png;
 mod svg;
 
+pub use graph::{Graph, Point, graph_svg};
 #[cfg(feature = "png")]
 pub use png::png;
 pub use svg::{picture_side, svg};

@@ -44,6 +44,7 @@ Examples:
   wthor analyze testdata/WTH_2001.wtb 3
   wthor analyze 2001:3 --db testdata --empties 16
   wthor analyze testdata/WTH_2002.wtb 4 --format jsonl
+  wthor analyze 2003:7 --db testdata --empties 18 --svg graph.svg --png graph.png
   wthor analyze --db testdata --year 2001 --empties 14 --results analysed.jsonl
 
 Exit status: 0 ok, 1 the stored theoretical score is wrong or a move is illegal
@@ -75,6 +76,15 @@ pub(crate) struct Args {
     /// batch (default: the cores available).
     #[arg(long, value_name = "N", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,
+    /// Draw the graph of the values to FILE as SVG (one game).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// Draw the graph of the values to FILE as PNG (one game).
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Pixels per SVG unit of the PNG (1: 720 pixels wide).
+    #[arg(long, default_value_t = 1.0, value_parser = crate::commands::show::parse_scale)]
+    scale: f32,
     /// Batch: append one JSON object per analysed game to FILE (JSON
     /// Lines); games already in FILE are skipped (resume).
     #[arg(long, value_name = "FILE.jsonl")]
@@ -113,6 +123,10 @@ struct Report<'a> {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let Some(game) = &args.game else {
+        let pictures = [(args.svg.is_some(), "--svg"), (args.png.is_some(), "--png")];
+        if let Some((_, flag)) = pictures.iter().find(|(given, _)| *given) {
+            anyhow::bail!("{flag} draws the graph of one game: give GAME");
+        }
         return run_batch(args, out);
     };
     let batch_only = [
@@ -160,6 +174,25 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         }
         Format::Table => write_table(&name, &analysis, &options, out)?,
     }
+    if args.svg.is_some() || args.png.is_some() {
+        let player = |n: wthor_db::NameRef<'_>| n.name.unwrap_or("?").to_owned();
+        let title = format!(
+            "{name}: {} - {}, exact from {} empties",
+            player(db.black(id)),
+            player(db.white(id)),
+            args.empties
+        );
+        let svg = wthor_draw::graph_svg(&graph(&analysis, title));
+        if let Some(path) = &args.svg {
+            wthor_db::atomic::write(path, svg.as_bytes())?;
+            writeln!(out, "svg: {}", path.display())?;
+        }
+        if let Some(path) = &args.png {
+            let png = wthor_draw::png(&svg, args.scale)?;
+            wthor_db::atomic::write(path, &png)?;
+            writeln!(out, "png: {}", path.display())?;
+        }
+    }
     let wrong = analysis
         .theoretical
         .as_ref()
@@ -169,6 +202,31 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The graph of an analysis: black's value before each move and at the
+/// end; moves that lost 4 discs or more dotted, the 3 largest labelled.
+fn graph(a: &Analysis, title: String) -> wthor_draw::Graph {
+    let end_exact = a.moves.last().is_none_or(|m| m.exact) || a.ending == Ending::Finished;
+    wthor_draw::Graph {
+        points: a
+            .moves
+            .iter()
+            .map(|m| wthor_draw::Point {
+                value: m.black_value(),
+                exact: m.exact,
+                loss: m.loss,
+            })
+            .chain(std::iter::once(wthor_draw::Point {
+                value: a.final_black,
+                exact: end_exact,
+                loss: 0,
+            }))
+            .collect(),
+        title: Some(title),
+        mistake_from: 4,
+        labels: 3,
+    }
 }
 
 /// A signed value, `~` after it when estimated.

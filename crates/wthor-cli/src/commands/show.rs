@@ -280,7 +280,7 @@ fn write_numbers(
 }
 
 /// A PNG scale: a positive number up to 8 (3,520 pixels wide on 8x8).
-fn parse_scale(text: &str) -> Result<f32, String> {
+pub(crate) fn parse_scale(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
         Ok(s) if s > 0.0 && s <= 8.0 => Ok(s),
         _ => Err("the scale is a number above 0 and at most 8".to_owned()),

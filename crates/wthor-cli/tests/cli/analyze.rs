@@ -335,3 +335,54 @@ fn accuracy_reports_a_damaged_line_and_keeps_the_rest() {
         stderr(&out)
     );
 }
+
+#[test]
+fn the_graph_is_drawn_as_svg_and_png_for_one_game_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("g.svg");
+    let png = dir.path().join("g.png");
+    let (s, p) = (svg.to_str().unwrap(), png.to_str().unwrap());
+    let out = check(
+        &[
+            "analyze",
+            "2003:7",
+            "--db",
+            "testdata",
+            "--empties",
+            "12",
+            "--svg",
+            s,
+            "--png",
+            p,
+        ],
+        0,
+    );
+    assert!(out.contains(&format!("svg: {s}")), "{out}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("2003:7: ") && text.contains("exact from 12 empties"));
+    // One point per move and the end: the solid segments are the exact ones.
+    let line: serde_json::Value = serde_json::from_str(&check(
+        &[
+            "analyze",
+            "2003:7",
+            "--db",
+            "testdata",
+            "--empties",
+            "12",
+            "--format",
+            "jsonl",
+        ],
+        0,
+    ))
+    .unwrap();
+    let moves = line["moves"].as_array().unwrap();
+    let estimated = moves.iter().filter(|m| m["exact"] == false).count();
+    assert_eq!(text.matches("stroke-dasharray").count(), estimated - 1);
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 720);
+    // A batch draws nothing: a usage error.
+    let out = wthor(&["analyze", "--db", "testdata", "--svg", s]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--svg draws the graph of one game"));
+}

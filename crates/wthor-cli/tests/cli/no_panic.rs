@@ -58,6 +58,8 @@ fn no_command_panics_on_any_fixture() {
         let into = into.to_str().unwrap();
         let results = out_dir.path().join(format!("{name}.jsonl"));
         let results = results.to_str().unwrap();
+        let graph = out_dir.path().join("graph.svg");
+        let graph = graph.to_str().unwrap();
         let analysed = out_dir.path().join(format!("{name}.analysed.jsonl"));
         let analysed = analysed.to_str().unwrap();
         let commands: Vec<Vec<&str>> = vec![
@@ -96,6 +98,7 @@ fn no_command_panics_on_any_fixture() {
             vec!["convert", f, "-o", as_csv],
             vec!["show", f, "1", "--numbers"],
             vec!["analyze", f, "1", "--empties", "12", "--threads", "1"],
+            vec!["analyze", f, "0", "--empties", "8", "--svg", graph],
             // A batch over the file as a database, and the file as a log.
             vec![
                 "analyze",
