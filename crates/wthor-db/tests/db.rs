@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+#[path = "db/analysis.rs"]
+mod analysis;
 #[path = "db/index.rs"]
 mod index;
 #[path = "db/query.rs"]
