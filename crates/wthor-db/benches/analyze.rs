@@ -13,7 +13,9 @@
 
 use std::time::Instant;
 
+use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::solver::{Solver, SolverOptions};
+use othello_core::{Board, Board8, Move};
 use wthor_db::analysis::{AnalysisOptions, analyze_game};
 use wthor_db::verify::median_p90;
 use wthor_db::{Database, GameId};
@@ -59,6 +61,7 @@ fn main() {
             ..AnalysisOptions::default()
         };
         let mut seconds = Vec::with_capacity(sample.len());
+        let mut single = Vec::with_capacity(sample.len());
         let mut moves = 0;
         for &id in &sample {
             let g = db.game(id).expect("a sampled game");
@@ -70,8 +73,20 @@ fn main() {
             let t = Instant::now();
             // An illegal record is skipped (the archive has none).
             if let Ok(a) = analyze_game(&g, depth, &options, &mut solver) {
-                moves += a.moves.iter().filter(|m| m.exact).count();
                 seconds.push(t.elapsed().as_secs_f64());
+                moves += a.moves.iter().filter(|m| m.exact).count();
+                // The reference: one solve of the game's first exact
+                // position with a fresh solver.
+                if let Some(first) = a.moves.iter().find(|m| m.exact) {
+                    let board = position_before(&g, first.index);
+                    let mut fresh = Solver::new(SolverOptions {
+                        threads: 1,
+                        tt_bits: 21,
+                    });
+                    let t = Instant::now();
+                    fresh.solve(board.player(), board.opponent());
+                    single.push(t.elapsed().as_secs_f64());
+                }
             }
         }
         let mean = seconds.iter().sum::<f64>() / seconds.len().max(1) as f64;
@@ -79,10 +94,29 @@ fn main() {
         println!("bench: analyze.from_{empties}.median = {median:.3} s");
         println!("bench: analyze.from_{empties}.p90 = {p90:.3} s");
         println!("bench: analyze.from_{empties}.exact_moves = {moves} moves");
+        let (one, _) = median_p90(&mut single).unwrap_or((0.0, 0.0));
+        println!(
+            "bench: analyze.from_{empties}.one_solve_median = {one:.3} s (the first exact position alone, fresh solver; the analysis {:.1}x that)",
+            median / one.max(1e-9)
+        );
         println!(
             "bench: analyze.from_{empties}.archive = {:.1} core-hours ({} games x mean {mean:.3} s)",
             mean * all.len() as f64 / 3600.0,
             all.len()
         );
     }
+}
+
+/// The position of `game` before the disc of record index `index` is
+/// played.
+fn position_before(game: &wthor_format::GameView<'_>, index: usize) -> Board8 {
+    let mut before = Board8::start();
+    let mut found = None;
+    replay_with::<Board8, _, _>(wthor_tokens::<Board8>(game.moves_raw()), |step| {
+        if found.is_none() && step.index == index && matches!(step.mv, Move::Play(_)) {
+            found = Some(before);
+        }
+        before = step.board;
+    });
+    found.expect("the move is in the record")
 }

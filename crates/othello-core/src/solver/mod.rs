@@ -343,6 +343,20 @@ impl Solver {
     /// [`solve`](Self::solve), with null-window tests kept inside the
     /// window: checking a known score `g` with `(g - 1, g + 1)` costs two.
     pub fn solve_window(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        self.solve_window_move(p, o, alpha, beta).0
+    }
+
+    /// [`solve_window`](Self::solve_window) with a move that reaches the
+    /// score returned when it is above `alpha` (a best move when the score
+    /// is exact), `None` when the search names none (a pass, a finished
+    /// game, a bound below the window).
+    pub fn solve_window_move(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<u8>) {
         let (p, o, n) = sanitize(p, o);
         let alpha = alpha.clamp(-INF + 2, INF - 2);
         let beta = if beta <= alpha {
@@ -351,13 +365,13 @@ impl Solver {
             beta.min(INF - 1)
         };
         self.tt.new_search();
-        let ((score, _), _) = self.run(Job {
+        let ((score, best), _) = self.run(Job {
             p,
             o,
             n,
             window: (alpha, beta),
         });
-        score
+        (score, (score > alpha && best != NO_MOVE).then_some(best))
     }
 
     /// Win/draw/loss for the side to move: `1`, `0` or `-1`. Faster than

@@ -582,7 +582,7 @@ fn generic_solver_solves_ffo_1_to_3() {
 /// principal-variation search of `GenericSolver`, the best move checked by
 /// solving the position after it, and windows around the score (a stored
 /// score checked with `(g - 1, g + 1)`, as the audit does) fail-soft on the
-/// right side.
+/// right side, with a move reaching the score above the window's floor.
 #[test]
 fn solve_and_windows_equal_a_plain_search_at_13_to_16_empties() {
     let mut seed = 0x5151_1515_u64;
@@ -616,7 +616,27 @@ fn solve_and_windows_equal_a_plain_search_at_13_to_16_empties() {
             (truth, truth + 1),
             (truth - 1, truth),
         ] {
-            let s = other.solve_window(p, o, alpha, beta);
+            let (s, mv) = other.solve_window_move(p, o, alpha, beta);
+            assert_eq!(s, other.solve_window(p, o, alpha, beta));
+            // Above alpha, a move reaching the score: the exact score
+            // inside the window, at least the bound above it.
+            let moves = othello_core::bitboard8::legal_moves(p, o);
+            match mv {
+                Some(mv) => {
+                    assert!(s > alpha);
+                    let f = othello_core::bitboard8::flips(p, o, usize::from(mv));
+                    assert_ne!(f, 0, "illegal move {i}");
+                    let child = -plain
+                        .solve(&Board8::from_discs(o ^ f, p | f | (1 << mv), Color::White).unwrap())
+                        .score;
+                    if s < beta {
+                        assert_eq!(child, truth, "({alpha}, {beta}) {i}");
+                    } else {
+                        assert!(child >= s, "({alpha}, {beta}) {i}");
+                    }
+                }
+                None => assert!(s <= alpha || moves == 0, "({alpha}, {beta}) {i}: no move"),
+            }
             if s <= alpha {
                 assert!(truth <= s, "({alpha}, {beta}): {s} vs {truth}, {i}");
             } else if s >= beta {

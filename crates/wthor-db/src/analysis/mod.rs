@@ -97,9 +97,10 @@ pub struct Judged {
     pub played: i32,
     /// `value - played`: the discs the move threw away (0: a best move).
     pub loss: i32,
-    /// The moves reaching `value`, in square order: exact, all of them
-    /// when the move played lost discs, none when it is a best move (its
-    /// equals are not searched); estimated, the search's best move.
+    /// Moves reaching `value`: exact, a best move (the solver's) when the
+    /// move played lost discs, none when it is itself a best move (the
+    /// other best moves are not searched); estimated, the search's best
+    /// move.
     #[serde(serialize_with = "square_names")]
     pub best: Vec<Square>,
 }
@@ -282,65 +283,75 @@ fn analyze_tokens(
     let depth = options.estimate_depth;
     // Each exact value is solved once: the position after a move is the
     // next position where a move is made, or its pass (the value negated).
+    // The exact part is solved from the end backwards: the value of the
+    // move played is then the next position's, known, and the position's
+    // own value needs only a null-window test that no move beats it (the
+    // cost of a perfect move), or when one does a search above it. The
+    // table filled by the later positions serves the earlier ones.
     let mut solved = Solved::default();
-    let mut moves = Vec::with_capacity(plays.len());
-    for (index, board, square, after) in plays {
+    let final_value = if last.is_game_over() || last.empty_count() <= exact_from {
+        solved.value(solver, last.player(), last.opponent())
+    } else {
+        eval::search(last.player(), last.opponent(), depth).score
+    };
+    let mut moves: Vec<Option<Judged>> = vec![None; plays.len()];
+    for (slot, &(index, board, square, after)) in moves.iter_mut().zip(&plays).rev() {
         let empties = board.empty_count();
+        if empties > exact_from {
+            break;
+        }
         let (p, o) = (board.player(), board.opponent());
         // The board after the move, from the opponent's side (who may have
-        // to pass: the solver and the search score it for its owner).
-        let (ap, ao) = (after.player(), after.opponent());
-        let color = board.side_to_move();
-        let judged = if empties <= exact_from {
-            let value = solved.value(solver, p, o);
-            let played = -solved.value(solver, ap, ao);
-            // The other best moves of a perfect move are not searched:
-            // a null-window search per legal move, most of the time of
-            // an analysis from 24 empties.
-            let best = if played < value {
-                solver.moves_at_least(p, o, value)
-            } else {
-                Vec::new()
-            };
-            Judged {
-                index,
-                color,
-                square,
-                empties: empties as u8,
-                exact: true,
-                value,
-                played,
-                loss: value - played,
-                best: best.into_iter().map(Square::new_unchecked).collect(),
-            }
-        } else {
-            let e = eval::search(p, o, depth);
-            let played = -eval::search(ap, ao, depth - 1).score;
-            Judged {
-                index,
-                color,
-                square,
-                empties: empties as u8,
-                exact: false,
-                value: e.score,
-                played,
-                loss: e.score - played,
-                best: e.best_move.map(Square::new_unchecked).into_iter().collect(),
-            }
+        // to pass: the solver scores it for its owner).
+        let played = -solved.value(solver, after.player(), after.opponent());
+        let (value, found) = solved.at_least(solver, p, o, played);
+        // A move that lost discs gets the best move its search found; the
+        // other best moves are not searched (a null-window search per legal
+        // move: half the time of an analysis from 24 empties).
+        let best = match found {
+            Some(mv) if played < value => vec![mv],
+            None if played < value => solver.moves_at_least(p, o, value),
+            _ => Vec::new(),
         };
-        moves.push(judged);
+        *slot = Some(Judged {
+            index,
+            color: board.side_to_move(),
+            square,
+            empties: empties as u8,
+            exact: true,
+            value,
+            played,
+            loss: value - played,
+            best: best.into_iter().map(Square::new_unchecked).collect(),
+        });
     }
+    let moves = moves
+        .into_iter()
+        .zip(plays)
+        .map(|(exact, (index, board, square, after))| {
+            exact.unwrap_or_else(|| {
+                let e = eval::search(board.player(), board.opponent(), depth);
+                let played = -eval::search(after.player(), after.opponent(), depth - 1).score;
+                Judged {
+                    index,
+                    color: board.side_to_move(),
+                    square,
+                    empties: board.empty_count() as u8,
+                    exact: false,
+                    value: e.score,
+                    played,
+                    loss: e.score - played,
+                    best: e.best_move.map(Square::new_unchecked).into_iter().collect(),
+                }
+            })
+        })
+        .collect();
     let ending = if last.is_game_over() {
         Ending::Finished
     } else {
         Ending::Unfinished
     };
     let side = last.side_to_move();
-    let final_value = if last.is_game_over() || last.empty_count() <= exact_from {
-        solved.value(solver, last.player(), last.opponent())
-    } else {
-        eval::search(last.player(), last.opponent(), depth).score
-    };
     Ok(Analysis {
         moves,
         ending,
@@ -369,6 +380,25 @@ impl Solved {
         let v = solver.solve(p, o).score;
         self.0.insert((p, o), v);
         v
+    }
+
+    /// The exact value for the owner of `p`, known to be at least `low`
+    /// (the value of one of its moves): a null-window test that it is not
+    /// more, else a search above `low`.
+    /// With the value, a best move when the search gives one (when the
+    /// value is above `low`).
+    fn at_least(&mut self, solver: &mut Solver, p: u64, o: u64, low: i32) -> (i32, Option<u8>) {
+        if let Some(&v) = self.0.get(&(p, o)) {
+            return (v, None);
+        }
+        let (v, best) = if solver.solve_window(p, o, low, low + 1) <= low {
+            (low, None)
+        } else {
+            // Fail-soft in (low, 65): exact, every score being below 65.
+            solver.solve_window_move(p, o, low, 65)
+        };
+        self.0.insert((p, o), v);
+        (v, best)
     }
 }
 
@@ -443,7 +473,8 @@ mod tests {
                         let best: Vec<Square> =
                             best.into_iter().map(Square::new_unchecked).collect();
                         if j.loss > 0 {
-                            assert_eq!(j.best, best);
+                            assert_eq!(j.best.len(), 1, "{j:?}");
+                            assert!(best.contains(&j.best[0]), "{j:?}");
                         } else {
                             assert!(j.best.is_empty(), "{j:?}");
                         }

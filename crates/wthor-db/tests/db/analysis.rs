@@ -88,6 +88,17 @@ fn fifty_real_games_have_the_values_of_cold_solves() {
                 // (who passes inside the solve when it must).
                 let after = cold().solve(child.player(), child.opponent()).score;
                 assert_eq!(j.played, -after, "{name} {j:?}");
+                // A move that lost discs: the best move given reaches the value.
+                if j.loss > 0 {
+                    let [best] = j.best[..] else {
+                        panic!("{name} {j:?}: one best move")
+                    };
+                    let reached = board.play_unchecked(best);
+                    let score = -cold().solve(reached.player(), reached.opponent()).score;
+                    assert_eq!(score, j.value, "{name} {j:?}");
+                } else {
+                    assert!(j.best.is_empty(), "{name} {j:?}");
+                }
             }
             // Not deep enough for the stored score: no check claimed.
             assert!(depth > EMPTIES && a.theoretical.is_none(), "{name}");
