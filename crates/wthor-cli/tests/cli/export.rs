@@ -112,6 +112,26 @@ fn csv_reads_back_one_row_per_game_with_the_article_columns() {
     ] {
         assert!(headers.iter().any(|h| h == column), "no column {column}");
     }
+    // The article's nine columns keep their places; `opening` comes after
+    // every one of them, last.
+    let place = |c: &str| headers.iter().position(|h| h == c).unwrap();
+    assert_eq!(
+        [
+            "tournamentId",
+            "tournamentName",
+            "blackPlayerId",
+            "blackPlayerName",
+            "whitePlayerId",
+            "whitePlayerName",
+            "blackScore",
+            "blackTheoreticalScore",
+            "transcript",
+        ]
+        .map(place),
+        [3, 4, 5, 6, 7, 8, 9, 10, 12]
+    );
+    assert_eq!(place("opening"), headers.len() - 1);
+    assert_eq!(headers.len(), 14);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let db = wthor_db::Database::open(workspace_root().join("testdata")).unwrap();
     assert_eq!(rows.len(), db.game_count());
