@@ -32,12 +32,12 @@
 //! [`OpeningTable::problems`] (never a panic); the unit tests require the
 //! embedded table to have none.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::OnceLock;
 
 use othello_core::replay::{Token, wthor_tokens};
-use othello_core::symmetry::PositionKey;
+use othello_core::symmetry::{PositionKey, Symmetry};
 use othello_core::{Bitboard, Board, Board8, Move, Size, Square, notation};
 
 use wthor_format::{BoardSize, GameView};
@@ -180,6 +180,10 @@ pub struct OpeningTable {
     through: HashMap<PositionKey, Vec<usize>>,
     /// The most discs of a named position: a replay stops beyond.
     max_discs: u32,
+    /// The occupied squares of every named position in each of its 8
+    /// orientations: a game's position whose occupied squares are none of
+    /// these is named by no line, and its key need not be made.
+    occupied: HashSet<u64>,
     problems: Vec<Problem>,
 }
 
@@ -247,6 +251,10 @@ impl OpeningTable {
                 t.by_name.entry(n).or_insert(index);
             }
             t.max_discs = t.max_discs.max(64 - board.empty_count());
+            for s in Symmetry::ALL {
+                let image = s.board(&board);
+                t.occupied.insert(image.player() | image.opponent());
+            }
             let mut names = names.into_iter();
             t.openings.push(Opening {
                 name: names.next().unwrap_or_default(),
@@ -431,7 +439,9 @@ impl OpeningTable {
                 },
                 Err(_) => break,
             };
-            if let Some(&i) = self.by_key.get(&PositionKey::of(&board)) {
+            if self.occupied.contains(&(board.player() | board.opponent()))
+                && let Some(&i) = self.by_key.get(&PositionKey::of(&board))
+            {
                 named(i);
             }
         }
@@ -525,7 +535,7 @@ fn wthor_moves(bytes: &[u8]) -> impl Iterator<Item = Move> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use othello_core::symmetry::{Symmetry, stabilizer};
+    use othello_core::symmetry::stabilizer;
 
     fn moves(t: &str) -> Vec<Move> {
         notation::parse_transcript(t, Size::Eight).unwrap()
