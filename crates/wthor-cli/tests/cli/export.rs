@@ -228,18 +228,23 @@ fn the_whole_real_archive_reads_back_as_csv_and_jsonl() {
         .map(|(f, i, _)| db.game_name(wthor_db::GameId::new(f, i)).to_string())
         .collect();
     let mut rows = 0;
+    let mut openings = Vec::with_capacity(games);
     for (record, id) in reader.records().zip(&ids) {
         let record = record.unwrap();
-        assert_eq!(record.len(), 13);
+        assert_eq!(record.len(), 14);
         assert_eq!(&record[0], id);
+        openings.push(record[13].to_owned());
         rows += 1;
     }
     assert_eq!(rows, games);
+    // Every 8x8 game passes through one of the named second moves.
+    assert!(openings.iter().all(|o| !o.is_empty()));
     let jsonl = real_export(&data, "jsonl");
     let mut lines = 0;
-    for line in jsonl.lines() {
+    for (line, opening) in jsonl.lines().zip(&openings) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         assert!(v["transcript"].is_string());
+        assert_eq!(v["opening"], opening.as_str());
         lines += 1;
     }
     assert_eq!(lines, games);
