@@ -423,8 +423,9 @@ impl OpeningTable {
     }
 
     /// Calls `named` with the index of each named position a game passes
-    /// through, in order; stops at the first illegal move or beyond the
-    /// deepest named position.
+    /// through, in order (after a move that leaves the other side without
+    /// a move, the position after its pass); stops at the first illegal
+    /// move or beyond the deepest named position.
     fn walk(&self, moves: impl IntoIterator<Item = Move>, mut named: impl FnMut(usize)) {
         let mut board = Board8::start();
         for mv in moves {
@@ -439,10 +440,18 @@ impl OpeningTable {
                 },
                 Err(_) => break,
             };
-            if self.occupied.contains(&(board.player() | board.opponent()))
-                && let Some(&i) = self.by_key.get(&PositionKey::of(&board))
-            {
-                named(i);
+            if self.occupied.contains(&(board.player() | board.opponent())) {
+                // A side that must pass passes: the position passed through
+                // is the other side's (as the query's position filter and
+                // a replay's steps see it).
+                let keyed = if board.must_pass() {
+                    board.pass()
+                } else {
+                    board
+                };
+                if let Some(&i) = self.by_key.get(&PositionKey::of(&keyed)) {
+                    named(i);
+                }
             }
         }
     }
