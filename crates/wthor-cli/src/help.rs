@@ -160,8 +160,9 @@ Examples:
 
 Without --db, the table: names, moves, aliases. A game reaches a named opening when it passes through its position, in any
 orientation and by any order of moves; a game counts for every named
-position it passes through (the Tiger's games include the Brightwell's).
-Sources of the names: docs/openings.md.
+position it passes through (the Tiger's games include the Brightwell's):
+the games `wthor search --opening-name NAME` finds. Sources of the names:
+docs/openings.md.
 
 Exit status: 0 ok, 2 usage or I/O error.";
 
