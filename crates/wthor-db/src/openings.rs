@@ -444,12 +444,14 @@ impl OpeningTable {
                 // A side that must pass passes: the position passed through
                 // is the other side's (as the query's position filter and
                 // a replay's steps see it).
-                let keyed = if board.must_pass() {
-                    board.pass()
-                } else {
+                let found = self.by_key.get(&PositionKey::of(&board)).or_else(|| {
                     board
-                };
-                if let Some(&i) = self.by_key.get(&PositionKey::of(&keyed)) {
+                        .legal_moves()
+                        .is_empty()
+                        .then(|| self.by_key.get(&PositionKey::of(&board.pass())))
+                        .flatten()
+                });
+                if let Some(&i) = found {
                     named(i);
                 }
             }
