@@ -76,6 +76,11 @@ class Filters(TypedDict, total=False):
     - ``opening``: games starting with these moves (a transcript,
       ``"f5d6c3"``), under any of the 8 symmetries unless
       ``as_played=True``.
+    - ``opening_name``: games through the named opening of this name or
+      alias (the table of ``wthor openings``; case- and
+      accent-insensitive), its sub-lines included (8x8 games); a name
+      that names no opening finds no game, with a ``UserWarning`` naming
+      the closest names.
     - ``position`` (OBF text or a ``Board``), ``position_after`` (a
       transcript from the start): games that reach this position, same
       side to move, in any of its 8 orientations.
@@ -110,6 +115,7 @@ class Filters(TypedDict, total=False):
     theoretical: Optional[Tuple[Optional[int], Optional[int]]]
     opening: Optional[str]
     as_played: bool
+    opening_name: Optional[str]
     position: Union[str, Board, None]
     position_after: Optional[str]
     size: int
@@ -359,7 +365,8 @@ class Database:
           ``mean_black_discs``, ``share`` (of the games that went on),
           ``exact`` (with ``solve=True``: the disc difference for the side
           to move after that move under perfect play, legal moves never
-          played included; else None);
+          played included; else None), ``name`` (the named opening whose
+          position the move reaches, else None);
         - ``players`` (with ``player_records=True`` or ``by_year=True``):
           one dict per player, most games first: ``player`` (the name, or
           ``<player N>``), ``known``, ``games``, ``wins``, ``draws``,
@@ -372,8 +379,9 @@ class Database:
           N moves in canonical orientation (starting ``f5``): ``opening``
           (a transcript), ``games``, ``black_wins``, ``draws``,
           ``black_losses``, ``mean_black_discs``, ``share`` (of the games
-          with at least N moves); ``openings_shorter``: the games with
-          fewer.
+          with at least N moves), ``name`` (the named opening of those
+          moves, the deepest named position they pass through, else None);
+          ``openings_shorter``: the games with fewer.
 
         ``top`` keeps the first rows of ``players`` and ``openings`` (all by
         default; the CLI's ``--top`` defaults to 20). Raises as ``search``.
@@ -512,6 +520,11 @@ class Game:
     @property
     def transcript(self) -> str:
         """The recorded moves as one transcript, ``"f5d6c3..."``."""
+    @property
+    def opening(self) -> Optional[str]:
+        """The game's named opening: the deepest named position it passes
+        through, in any orientation and order of moves (``"Tiger"``, as
+        ``wthor search`` shows it); None when none, and on 10x10."""
     def positions(self) -> Dict[str, npt.NDArray[np.generic]]:
         """This game's rows of ``Database.positions()`` (8x8 games; a 10x10
         game raises ``ValueError``)."""

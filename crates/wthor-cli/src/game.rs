@@ -55,6 +55,9 @@ pub(crate) struct ResolvedGame {
     pub(crate) theoretical_score: u8,
     /// The number of empties of the theoretical score.
     pub(crate) depth: u8,
+    /// Its named opening (the deepest named position it passes through)
+    /// with the table's moves for it; `None` when none, and on 10x10.
+    pub(crate) opening: Option<(&'static str, String)>,
 }
 
 /// The game `arg` names, with its names, year and scores.
@@ -79,6 +82,9 @@ pub(crate) fn resolve_game(arg: &GameArg) -> anyhow::Result<ResolvedGame> {
         real_score: game.real_score(),
         theoretical_score: game.theoretical_score(),
         depth: file.header().depth(),
+        opening: wthor_db::openings::table()
+            .opening_of_view(&game)
+            .map(|o| (o.name(), o.transcript())),
     })
 }
 

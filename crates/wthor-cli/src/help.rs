@@ -22,8 +22,14 @@ pub(crate) const SEARCH: &str = "\
 Examples:
   wthor search --db testdata --player nakamura --year 2003 --limit 5
   wthor search --db testdata --opening f5d6c3 --result draw --count
+  wthor search --db testdata --opening-name TORA --limit 5
   wthor search --db testdata --position-after f5f6e6f4 --format csv --limit 3
   WTHOR_DIR=testdata wthor search --black 'saio' --sort score --limit 5
+
+--opening-name takes a name or alias of `wthor openings` (case and accents ignored) and
+finds the games through that position, its sub-lines included; an unknown name finds no
+game and the closest names are suggested on stderr. The table's OPENING column (and the
+`opening` field of CSV and JSON Lines) is each game's deepest named position.
 
 Exit status: 0 ok (no match is an empty result), 2 usage or I/O error (a malformed
 transcript or OBF, an empty range, an unknown sort key).";
@@ -35,6 +41,7 @@ Examples:
   wthor stats --db testdata --player nakamura --by-year
   wthor stats --db testdata --player nakamura --player saio --player-records
   wthor stats --db testdata --openings 4 --top 10 --format csv
+  wthor stats --db testdata --opening-name tiger --next --position-after f5d6c3d3c4
   wthor stats --db ~/wthor --position-after f5d6c3d3c4f4f6f3e6e7 --next --index ~/w.idx
   wthor stats --accuracy --results analysed.jsonl --min-moves 5
   wthor stats --accuracy --results analysed.jsonl --db testdata --player nakamura --by-year
@@ -42,6 +49,8 @@ Examples:
 --solve scores every next move exactly when the position has 24 empties or fewer.
 --accuracy reads the results logs of `wthor analyze` batches: each player's moves judged,
 mean loss in discs and share of perfect moves, and the worst blunders.
+The NAME column (`name` in CSV and JSON) gives the named opening an opening's moves reach
+and the one each next move reaches (8x8; see `wthor openings`).
 
 Exit status: 0 ok, 2 usage or I/O error (a malformed transcript or OBF, an empty range).";
 
@@ -63,6 +72,7 @@ pub(crate) const EXPORT: &str = "\
 Examples:
   wthor export --db testdata --format csv --player nakamura --limit 5
   wthor export --db testdata --year 2001 --format ggf -o games.ggf
+  wthor export --db testdata --opening-name rose --format jsonl --limit 10
   wthor export --db testdata --format obf --year 2003 --limit 100 -o set.obf
   wthor export --db ~/wthor --format transcript -o ~/all.txt
   wthor export --db ~/wthor --year 2000.. -o games.parquet
@@ -154,8 +164,9 @@ Examples:
 
 Without --db, the table: names, moves, aliases. A game reaches a named opening when it passes through its position, in any
 orientation and by any order of moves; a game counts for every named
-position it passes through (the Tiger's games include the Brightwell's).
-Sources of the names: docs/openings.md.
+position it passes through (the Tiger's games include the Brightwell's):
+the games `wthor search --opening-name NAME` finds. Sources of the names:
+docs/openings.md.
 
 Exit status: 0 ok, 2 usage or I/O error.";
 

@@ -56,6 +56,11 @@ pub(crate) struct QueryArgs {
     /// Match --opening as played (no symmetry).
     #[arg(long, requires = "opening")]
     pub(crate) as_played: bool,
+    /// Games through the named opening NAME or one of its sub-lines (a
+    /// name or alias of `wthor openings`, case- and accent-insensitive;
+    /// 8x8 games).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) opening_name: Option<String>,
     /// Games that reach this OBF position (same side to move), in any
     /// orientation; 100 squares for 10x10.
     #[arg(
@@ -122,6 +127,7 @@ impl QueryArgs {
             theoretical: self.theoretical,
             opening: self.opening.clone(),
             as_played: self.as_played,
+            opening_name: self.opening_name.clone(),
             position: self.position.clone(),
             position_after: self.position_after.clone(),
             size: self.size,
@@ -132,9 +138,15 @@ impl QueryArgs {
     }
 
     /// The query; a malformed transcript or OBF is a one-line error naming
-    /// the option and the character.
+    /// the option and the character. An --opening-name that names no
+    /// opening is not an error (no game matches): its note, with the
+    /// closest names, goes to stderr.
     pub(crate) fn build(&self) -> anyhow::Result<Query> {
-        self.filters().to_query().map_err(|e| match &e {
+        let filters = self.filters();
+        if let Some(note) = filters.opening_name_note() {
+            eprintln!("wthor: --opening-name: {note}");
+        }
+        filters.to_query().map_err(|e| match &e {
             FiltersError::TooManyPlayers(n) => {
                 anyhow::anyhow!(
                     "--player is given at most twice (games between two players), got {n}"

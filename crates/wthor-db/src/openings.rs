@@ -32,15 +32,15 @@
 //! [`OpeningTable::problems`] (never a panic); the unit tests require the
 //! embedded table to have none.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::OnceLock;
 
 use othello_core::replay::{Token, wthor_tokens};
-use othello_core::symmetry::PositionKey;
+use othello_core::symmetry::{PositionKey, Symmetry};
 use othello_core::{Bitboard, Board, Board8, Move, Size, Square, notation};
 
-use wthor_format::BoardSize;
+use wthor_format::{BoardSize, GameView};
 
 use crate::Database;
 use crate::names::fold;
@@ -180,6 +180,10 @@ pub struct OpeningTable {
     through: HashMap<PositionKey, Vec<usize>>,
     /// The most discs of a named position: a replay stops beyond.
     max_discs: u32,
+    /// The occupied squares of every named position in each of its 8
+    /// orientations: a game's position whose occupied squares are none of
+    /// these is named by no line, and its key need not be made.
+    occupied: HashSet<u64>,
     problems: Vec<Problem>,
 }
 
@@ -247,6 +251,10 @@ impl OpeningTable {
                 t.by_name.entry(n).or_insert(index);
             }
             t.max_discs = t.max_discs.max(64 - board.empty_count());
+            for s in Symmetry::ALL {
+                let image = s.board(&board);
+                t.occupied.insert(image.player() | image.opponent());
+            }
             let mut names = names.into_iter();
             t.openings.push(Opening {
                 name: names.next().unwrap_or_default(),
@@ -323,6 +331,66 @@ impl OpeningTable {
             .collect()
     }
 
+    /// The openings whose names or aliases are nearest to `text` by edit
+    /// distance (Levenshtein, on characters of the [`fold`]ed names; an
+    /// opening counts by its nearest name), at most `n`, nearest first
+    /// (ties in table order): what a front end suggests when
+    /// [`by_name`](Self::by_name) finds nothing.
+    #[must_use]
+    pub fn closest(&self, text: &str, n: usize) -> Vec<&Opening> {
+        let text: Vec<char> = fold(text).chars().collect();
+        let mut scored: Vec<(usize, usize)> = self
+            .openings
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let d = std::iter::once(&o.name)
+                    .chain(&o.aliases)
+                    .map(|name| edit_distance(&text, &fold(name).chars().collect::<Vec<_>>()))
+                    .min()
+                    .unwrap_or(usize::MAX);
+                (d, i)
+            })
+            .collect();
+        scored.sort_unstable();
+        scored
+            .into_iter()
+            .take(n)
+            .map(|(_, i)| &self.openings[i])
+            .collect()
+    }
+
+    /// `None` when `name` names an opening ([`by_name`](Self::by_name));
+    /// else the sentence a front end shows: that no opening has that
+    /// name, and the three [`closest`](Self::closest) names.
+    #[must_use]
+    pub fn unknown_name_note(&self, name: &str) -> Option<String> {
+        if self.by_name(name).is_some() {
+            return None;
+        }
+        let closest: Vec<&str> = self.closest(name, 3).iter().map(|o| o.name()).collect();
+        Some(if closest.is_empty() {
+            format!("no opening is named {name:?}")
+        } else {
+            format!(
+                "no opening is named {name:?}; the closest names: {}",
+                closest.join(", ")
+            )
+        })
+    }
+
+    /// The opening of a game record: [`opening_of_wthor`](Self::opening_of_wthor)
+    /// on an 8x8 game, `None` on a 10x10 one (the table names 8x8
+    /// positions only).
+    #[must_use]
+    pub fn opening_of_view(&self, game: &GameView<'_>) -> Option<&Opening> {
+        if game.board_size() == BoardSize::Eight {
+            self.opening_of_wthor(game.moves_raw())
+        } else {
+            None
+        }
+    }
+
     /// The opening named at `board` (in any orientation), if any.
     #[must_use]
     pub fn name_of_position(&self, board: &Board8) -> Option<&Opening> {
@@ -355,8 +423,9 @@ impl OpeningTable {
     }
 
     /// Calls `named` with the index of each named position a game passes
-    /// through, in order; stops at the first illegal move or beyond the
-    /// deepest named position.
+    /// through, in order (after a move that leaves the other side without
+    /// a move, the position after its pass); stops at the first illegal
+    /// move or beyond the deepest named position.
     fn walk(&self, moves: impl IntoIterator<Item = Move>, mut named: impl FnMut(usize)) {
         let mut board = Board8::start();
         for mv in moves {
@@ -371,8 +440,20 @@ impl OpeningTable {
                 },
                 Err(_) => break,
             };
-            if let Some(&i) = self.by_key.get(&PositionKey::of(&board)) {
-                named(i);
+            if self.occupied.contains(&(board.player() | board.opponent())) {
+                // A side that must pass passes: the position passed through
+                // is the other side's (as the query's position filter and
+                // a replay's steps see it).
+                let found = self.by_key.get(&PositionKey::of(&board)).or_else(|| {
+                    board
+                        .legal_moves()
+                        .is_empty()
+                        .then(|| self.by_key.get(&PositionKey::of(&board.pass())))
+                        .flatten()
+                });
+                if let Some(&i) = found {
+                    named(i);
+                }
             }
         }
     }
@@ -437,6 +518,22 @@ impl OpeningTable {
     }
 }
 
+/// The edit distance (insertions, deletions, substitutions) between two
+/// strings of characters.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitute.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
+}
+
 /// The moves of WTHOR move bytes (8x8), up to the first byte naming no
 /// square.
 fn wthor_moves(bytes: &[u8]) -> impl Iterator<Item = Move> + '_ {
@@ -449,7 +546,7 @@ fn wthor_moves(bytes: &[u8]) -> impl Iterator<Item = Move> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use othello_core::symmetry::{Symmetry, stabilizer};
+    use othello_core::symmetry::stabilizer;
 
     fn moves(t: &str) -> Vec<Move> {
         notation::parse_transcript(t, Size::Eight).unwrap()
@@ -774,6 +871,81 @@ mod tests {
             .map(|&i| tally[i].games)
             .sum();
         assert!(second > 0);
+    }
+
+    #[test]
+    fn edit_distance_against_known_values() {
+        let d = |a: &str, b: &str| {
+            edit_distance(
+                &a.chars().collect::<Vec<_>>(),
+                &b.chars().collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(d("", ""), 0);
+        assert_eq!(d("kitten", "sitting"), 3);
+        assert_eq!(d("tiger", ""), 5);
+        assert_eq!(d("", "cow"), 3);
+        assert_eq!(d("flaw", "lawn"), 2);
+        assert_eq!(d("rose", "rose"), 0);
+        assert_eq!(d("tigre", "tiger"), 2);
+    }
+
+    #[test]
+    fn unknown_names_get_the_closest_suggested() {
+        let t = table();
+        let names =
+            |text: &str| -> Vec<&str> { t.closest(text, 3).iter().map(|o| o.name()).collect() };
+        assert_eq!(names("Tigre")[0], "Tiger");
+        assert_eq!(names("BUFALO")[0], "Buffalo");
+        // Through an alias: the folded Japanese name.
+        assert_eq!(names("tor")[0], "Tiger");
+        assert_eq!(t.closest("x", 0).len(), 0);
+        assert_eq!(t.closest("x", 500).len(), t.len());
+        assert_eq!(t.unknown_name_note("tiger"), None);
+        assert_eq!(
+            t.unknown_name_note("Tigre").unwrap(),
+            format!(
+                "no opening is named \"Tigre\"; the closest names: {}",
+                names("Tigre").join(", ")
+            )
+        );
+        assert_eq!(
+            OpeningTable::parse("").unknown_name_note("x").unwrap(),
+            "no opening is named \"x\""
+        );
+    }
+
+    #[test]
+    fn the_name_filter_finds_the_games_the_tally_counts() {
+        let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        let db = Database::open(&testdata).unwrap();
+        let t = table();
+        let tally = t.tally(&db);
+        let mut some = 0;
+        for (o, results) in t.iter().zip(&tally) {
+            // By its name and by an alias, folded.
+            let by_name = crate::Query::new().opening_name(&o.name().to_uppercase());
+            let ids = db.search(&by_name).unwrap();
+            assert_eq!(ids.len() as u64, results.games, "{}", o.name());
+            if let Some(alias) = o.aliases().first() {
+                let q = crate::Query::new().opening_name(alias);
+                assert_eq!(db.count(&q).unwrap() as u64, results.games, "{alias}");
+            }
+            // Each game found passes through the position: its opening is
+            // this one or one further along.
+            for &id in &ids {
+                let game = db.game(id).unwrap();
+                let mut through = false;
+                t.walk(wthor_moves(game.moves_raw()), |i| {
+                    through |= std::ptr::eq(&t.openings[i], o);
+                });
+                assert!(through, "{}: {}", o.name(), db.game_name(id));
+            }
+            some += usize::from(results.games > 0);
+        }
+        assert!(some >= 10, "{some} names with games");
+        let none = crate::Query::new().opening_name("no such opening");
+        assert_eq!(db.count(&none).unwrap(), 0);
     }
 
     #[test]

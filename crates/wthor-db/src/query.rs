@@ -326,6 +326,7 @@ pub struct Query {
     theoretical: Option<(u8, u8)>,
     opening: Option<Opening>,
     as_played: bool,
+    opening_name: Option<String>,
     position: Option<Position>,
     sort: Option<SortKey>,
     descending: bool,
@@ -414,6 +415,24 @@ impl Query {
     pub fn as_played(mut self, as_played: bool) -> Query {
         self.as_played = as_played;
         self
+    }
+
+    /// Games that pass through the named opening `name` (a name or alias
+    /// of [`openings::table`](crate::openings::table), case- and
+    /// accent-insensitive): those whose opening is that one or one of its
+    /// sub-lines, the games [`OpeningTable::tally`](crate::openings::OpeningTable::tally)
+    /// counts for it. 8x8 games only; a name the table does not know
+    /// matches no game (its [`unknown_name_note`](crate::openings::OpeningTable::unknown_name_note)
+    /// says which names are closest).
+    pub fn opening_name(mut self, name: &str) -> Query {
+        self.opening_name = Some(name.to_owned());
+        self
+    }
+
+    /// The named-opening filter, as given.
+    #[must_use]
+    pub fn opening_name_filter(&self) -> Option<&str> {
+        self.opening_name.as_deref()
     }
 
     /// Games that reach this position (same side to move), in any of its 8
@@ -530,6 +549,9 @@ pub struct Matcher {
     theoretical: Option<(u8, u8)>,
     openings: Vec<Vec<u8>>,
     position: Option<PositionTarget>,
+    /// The named opening's position: `Some(None)` for a name the table
+    /// does not know (no game matches).
+    named: Option<Option<Target<Board8>>>,
 }
 
 #[derive(Debug)]
@@ -708,6 +730,16 @@ impl Matcher {
                 return false;
             }
         }
+        if let Some(named) = &self.named {
+            match named {
+                Some(t) if game.board_size() == BoardSize::Eight => {
+                    if t.reach(game.moves_raw()).is_none() {
+                        return false;
+                    }
+                }
+                _ => return false,
+            }
+        }
         self.position.is_none() || self.reach(g).is_some()
     }
 
@@ -749,6 +781,11 @@ impl Database {
         let mut files = Vec::with_capacity(self.files().len());
         let opening_size = query.opening.as_ref().map(|o| board_size(o.size));
         let position_size = query.position.as_ref().map(|p| board_size(p.size()));
+        let named = query.opening_name.as_ref().map(|name| {
+            crate::openings::table()
+                .by_name(name)
+                .map(|o| Target::new(&o.board()))
+        });
         for (f, file) in self.files().iter().enumerate() {
             let join = self.join(f);
             let year = file.year();
@@ -756,7 +793,10 @@ impl Database {
                 || query.years.0.is_some_and(|y| year < y)
                 || query.years.1.is_some_and(|y| year > y)
                 || opening_size.is_some_and(|s| Some(s) != file.board_size())
-                || position_size.is_some_and(|s| Some(s) != file.board_size());
+                || position_size.is_some_and(|s| Some(s) != file.board_size())
+                || named
+                    .as_ref()
+                    .is_some_and(|n| n.is_none() || file.board_size() != Some(BoardSize::Eight));
             let slot = |list: &mut Vec<usize>, names: Option<usize>| {
                 let n = names?;
                 Some(list.iter().position(|&x| x == n).unwrap_or_else(|| {
@@ -847,6 +887,7 @@ impl Database {
             theoretical: query.theoretical,
             openings,
             position,
+            named,
         })
     }
 

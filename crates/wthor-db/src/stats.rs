@@ -53,7 +53,7 @@ pub use report::{
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::symmetry::Symmetry;
-use othello_core::{Bitboard, Board, Board8, Board10, Size, Square};
+use othello_core::{Bitboard, Board, Board8, Board10, Move, Size, Square};
 use wthor_format::BoardSize;
 
 use crate::query::{Matcher, Outcome, Position};
@@ -168,6 +168,9 @@ pub struct NextMove {
     /// The exact score after this move for the side to move in the position
     /// (disc difference, perfect play, empties to the winner), when solved.
     pub exact: Option<i32>,
+    /// The named opening whose position this move reaches (in any
+    /// orientation, [`crate::openings`]), if it reaches one; 8x8 only.
+    pub name: Option<String>,
 }
 
 /// Whether the next moves were solved.
@@ -300,6 +303,10 @@ pub struct OpeningStats {
     /// Its games over the games of its board size with at least that many
     /// moves.
     pub share: f64,
+    /// The named opening of these moves: the deepest named position they
+    /// pass through ([`OpeningTable::opening_of_game`](crate::openings::OpeningTable::opening_of_game),
+    /// as a game's), if any; 8x8 only.
+    pub name: Option<String>,
 }
 
 /// What [`Database::stats`] finds.
@@ -692,6 +699,7 @@ impl Database {
                     results,
                     share: share(results.games, went_on),
                     exact: None,
+                    name: None,
                 })
                 .collect();
             let solved = if options.solve {
@@ -699,6 +707,7 @@ impl Database {
             } else {
                 Solved::NotAsked
             };
+            name_moves(&position, &mut moves);
             moves.sort_by(|a, b| {
                 b.results
                     .games
@@ -751,9 +760,10 @@ impl Database {
             .into_iter()
             .map(|((size, key), results)| OpeningStats {
                 size,
-                moves: key.into_iter().map(Square::new_unchecked).collect(),
+                moves: key.iter().map(|&x| Square::new_unchecked(x)).collect(),
                 results,
                 share: share(results.games, if size == Size::Ten { ten } else { eight }),
+                name: opening_name(size, &key),
             })
             .collect();
         openings.sort_by(|a, b| {
@@ -798,6 +808,35 @@ fn median(histogram: &[u64]) -> Option<f64> {
     Some((nth((n - 1) / 2) + nth(n / 2)) / 2.0)
 }
 
+/// Names the moves of an 8x8 position that reach a named opening.
+fn name_moves(position: &Position, moves: &mut [NextMove]) {
+    let Position::Eight(board) = position else {
+        return;
+    };
+    let table = crate::openings::table();
+    for m in moves {
+        m.name = board
+            .play(Move::Play(m.square))
+            .ok()
+            .and_then(|next| table.name_of_position(&next))
+            .map(|o| o.name().to_owned());
+    }
+}
+
+/// The named opening of an opening's squares (8x8).
+fn opening_name(size: Size, squares: &[u8]) -> Option<String> {
+    if size != Size::Eight {
+        return None;
+    }
+    let moves: Vec<Move> = squares
+        .iter()
+        .map(|&x| Move::Play(Square::new_unchecked(x)))
+        .collect();
+    crate::openings::table()
+        .opening_of_game(&moves)
+        .map(|o| o.name().to_owned())
+}
+
 /// Adds the exact score of every legal move of `position` to `moves` (a
 /// row with no game for a legal move never played).
 fn solve_moves(position: &Position, moves: &mut Vec<NextMove>) -> Solved {
@@ -823,6 +862,7 @@ fn solve_moves(position: &Position, moves: &mut Vec<NextMove>) -> Solved {
                 results: Results::default(),
                 share: 0.0,
                 exact: Some(score),
+                name: None,
             }),
         }
     }
@@ -873,5 +913,52 @@ mod tests {
             Square::new_unchecked(g6[0]).name(Size::Ten).to_string(),
             "g6"
         );
+    }
+
+    #[test]
+    fn openings_and_next_moves_carry_their_names() {
+        let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+        let db = Database::open(&testdata).unwrap();
+        let options = StatsOptions {
+            openings: 5,
+            next_moves: true,
+            ..StatsOptions::default()
+        };
+        let after_f5 = Position::after_transcript("f5", Size::Eight).unwrap();
+        let s = db
+            .stats(&Query::new().position(after_f5), &options)
+            .unwrap();
+        let next = s.next_moves.unwrap();
+        let named: Vec<(String, Option<&str>)> = next
+            .moves
+            .iter()
+            .map(|m| (m.square.name(Size::Eight).to_string(), m.name.as_deref()))
+            .collect();
+        assert_eq!(named.len(), 3, "{named:?}");
+        for (square, name) in named {
+            let want = match square.as_str() {
+                "d6" => "Perpendicular Opening",
+                "f4" => "Parallel Opening",
+                "f6" => "Diagonal Opening",
+                other => panic!("{other}"),
+            };
+            assert_eq!(name, Some(want));
+        }
+        // The openings of 5 moves: as a game of those moves is named.
+        let table = crate::openings::table();
+        let mut some = 0;
+        for o in &s.openings {
+            assert_eq!(o.size, Size::Eight);
+            let moves: Vec<Move> = o.moves.iter().map(|&sq| Move::Play(sq)).collect();
+            let want = table.opening_of_game(&moves).map(|o| o.name().to_owned());
+            assert_eq!(o.name, want);
+            some += usize::from(o.name.is_some());
+        }
+        assert!(some > 0);
+        // 10x10: no names.
+        let ten = Query::new().position(Position::after_transcript("g6", Size::Ten).unwrap());
+        let s = db.stats(&ten, &options).unwrap();
+        assert!(s.next_moves.unwrap().moves.iter().all(|m| m.name.is_none()));
+        assert!(s.openings.iter().all(|o| o.name.is_none()));
     }
 }

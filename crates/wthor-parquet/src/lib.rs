@@ -12,7 +12,7 @@
 //!
 //! **Games** ([`Table::Games`]), one row per game, in the order given: the
 //! columns of Python's `Database.games_table()` under the same names and
-//! types, then three more.
+//! types, then four more.
 //!
 //! | column | type | meaning |
 //! |---|---|---|
@@ -29,6 +29,7 @@
 //! | `number` | uint32 | the database-wide number of the game (Python's `Game.number`; the `game` of the positions table) |
 //! | `transcript` | string | the moves, `f5d6c3…` (the CSV's `transcript`) |
 //! | `squares` | list\<uint8\> | the moves as square indices, `side × row + column` from a1 = 0 (8x8: 0–63, as the positions' `move`; 10x10: 0–99), not WTHOR's bytes |
+//! | `opening` | string | the game's named opening, the deepest named position it passes through ([`wthor_db::openings`]; null when none, and on 10x10; the CSV's `opening`) |
 //!
 //! `transcript` and `squares` stop at the first byte that is no square
 //! (the game is counted in [`ExportCounts::bad_moves`]).
@@ -177,6 +178,7 @@ pub const GAMES_SCHEMA: &str = "message games {
       required int32 element (INTEGER(8, false));
     }
   }
+  optional binary opening (STRING);
 }";
 
 /// The schema of the positions table (see [`GAMES_SCHEMA`]).
@@ -360,6 +362,7 @@ struct GameColumns {
     squares: Vec<i32>,
     squares_definition: Vec<i16>,
     squares_repetition: Vec<i16>,
+    opening: Names,
     counts: ExportCounts,
 }
 
@@ -430,6 +433,7 @@ impl GameColumns {
             self.squares_definition.push(0);
             self.squares_repetition.push(0);
         }
+        self.opening.push(r.opening().map(|o| o.name()));
         self.counts += ExportCounts {
             written: 1,
             bad_moves: usize::from(!complete),
@@ -471,6 +475,7 @@ impl GameColumns {
                 definition: self.squares_definition,
                 repetition: self.squares_repetition,
             },
+            self.opening.finish(),
         ];
         (columns, self.counts)
     }
@@ -601,6 +606,18 @@ mod tests {
             match db.black(id).name {
                 Some(name) => assert_eq!(get(row, "black"), &Field::Str(name.to_owned())),
                 None => assert_eq!(get(row, "black"), &Field::Null),
+            }
+            match wthor_db::openings::table().opening_of_view(&g) {
+                Some(o) => assert_eq!(get(row, "opening"), &Field::Str(o.name().to_owned())),
+                None => assert_eq!(get(row, "opening"), &Field::Null),
+            }
+        }
+        // Named games, and none among the 10x10 ones.
+        let named = rows.iter().filter(|r| get(r, "opening") != &Field::Null);
+        assert!(named.count() > rows.len() / 2);
+        for row in &rows {
+            if get(row, "size") == &Field::UByte(10) {
+                assert_eq!(get(row, "opening"), &Field::Null);
             }
         }
     }

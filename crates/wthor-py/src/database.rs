@@ -946,6 +946,16 @@ impl PyGame {
         Ok(write_transcript(&moves, self.core_size()))
     }
 
+    /// The game's named opening: the deepest named position it passes
+    /// through (`wthor_db::openings`, as `wthor search` shows it), None
+    /// when it passes through none, and on 10x10.
+    #[getter]
+    fn opening(&self) -> Option<&'static str> {
+        wthor_db::openings::table()
+            .opening_of_view(&self.view())
+            .map(|o| o.name())
+    }
+
     /// The game's positions as `Database.positions()` gives them (8x8
     /// games only).
     fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

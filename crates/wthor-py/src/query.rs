@@ -13,12 +13,15 @@
 //! | `result` | `"black"`, `"white"` or `"draw"` | `--result` |
 //! | `black_discs`, `theoretical` | `(a, b)`, either end None | `--black-discs`, `--theoretical` |
 //! | `opening`, `position_after` | a transcript | `--opening`, `--position-after` |
+//! | `opening_name` | a name or alias of the table of openings | `--opening-name` |
 //! | `position` | OBF text or a `wthor.Board` | `--position` |
 //! | `size` | 8 or 10 | `--size` |
 //! | `sort` | `"year"`, `"black"`, `"white"`, `"tournament"`, `"score"` | `--sort` |
 //! | `limit` | int | `--limit` |
 //!
-//! A keyword given as None is left out. The checks of
+//! A keyword given as None is left out. An `opening_name` that names no
+//! opening finds no game, with a `UserWarning` naming the closest names
+//! (the note `wthor search` prints on stderr). The checks of
 //! `wthor_db::query::Filters::to_query` (more than two players, one of
 //! `program`/`human`, `as_played` only with an opening, one of
 //! `position`/`position_after`, a range past the board) raise
@@ -33,7 +36,7 @@
 //! there.
 
 use othello_core::Size;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use wthor_db::Query;
@@ -57,6 +60,7 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "theoretical",
     "opening",
     "as_played",
+    "opening_name",
     "position",
     "position_after",
     "size",
@@ -94,6 +98,11 @@ pub(crate) fn parse(method: &str, filters: Option<&Bound<'_, PyDict>>) -> PyResu
                 continue;
             }
             set(&mut f, method, &key, &value)?;
+        }
+        if let Some(note) = f.opening_name_note() {
+            let text = std::ffi::CString::new(format!("opening_name: {note}").replace('\0', " "))
+                .expect("no NUL left");
+            PyErr::warn(d.py(), &d.py().get_type::<PyUserWarning>(), &text, 1)?;
         }
     }
     Ok(f)
@@ -148,6 +157,7 @@ fn set(f: &mut Filters, method: &str, key: &str, v: &Bound<'_, PyAny>) -> PyResu
         "white" => f.white = Some(text(v)?),
         "tournament" => f.tournament = Some(text(v)?),
         "opening" => f.opening = Some(text(v)?),
+        "opening_name" => f.opening_name = Some(text(v)?),
         "position_after" => f.position_after = Some(text(v)?),
         "position" => {
             f.position = Some(if v.is_instance_of::<PyBoard>() {

@@ -32,6 +32,7 @@ CSV_COLUMNS = {
     "theoretical_score": "blackTheoreticalScore",
     "depth": "depth",
     "transcript": "transcript",
+    "opening": "opening",
 }
 
 

@@ -35,6 +35,9 @@ FIXTURE_FILTERS = [
     {"position_after": "f5d6c3"},
     {"position_after": "f5f6e6f4e3", "result": "black"},
     {"opening": "f7g7", "size": 10},
+    {"opening_name": "tiger"},
+    {"opening_name": "TÔRA", "result": "black"},
+    {"opening_name": "Leader's Tiger", "result": "white"},
     {"position_after": "f7", "size": 10, "exact": False},
 ]
 
@@ -84,6 +87,7 @@ def rows_of(db: wthor.Database, games) -> list:
                 str(g.theoretical_score),
                 str(g.depth),
                 g.transcript,
+                g.opening or "",
             ]
         )
     return out
@@ -162,6 +166,36 @@ def test_positions_of_a_query(testdata):
         db.positions(games=games, player="helene")
 
 
+def test_game_opening_and_the_opening_name_filter(testdata, cli_text):
+    """Game.opening is the CLI's column; opening_name= finds the games
+    through the named position (their opening that one or further on),
+    as many as `wthor openings --db` counts; a 10x10 game has none."""
+    db = wthor.Database(testdata)
+    games = list(db)
+    assert all(g.opening is None for g in games if g.size == 10)
+    named = [g for g in games if g.opening]
+    assert len(named) > len(games) // 2
+    tiger = db.search(opening_name="tiger")
+    assert tiger and len(tiger) == db.count(opening_name="Tora")
+    # Every game whose own opening is the Tiger passes through it.
+    own = {g.id for g in games if g.opening == "Tiger"}
+    assert own and own <= {g.id for g in tiger}
+    table = cli_text("openings", "--db", str(testdata))
+    counts = {line[:36].rstrip(): int(line[37:].split()[1]) for line in table.splitlines()[1:] if line[:1] not in (" ", "")}
+    for name in ["Tiger", "Leader's Tiger", "Stephenson", "Perpendicular Opening", "Buffalo"]:
+        assert db.count(opening_name=name) == counts[name], name
+
+
+def test_an_unknown_opening_name_finds_nothing_and_warns(testdata):
+    db = wthor.Database(testdata)
+    with pytest.warns(UserWarning, match="no opening is named 'Tigre'|no opening is named \"Tigre\"; the closest names: Tiger"):
+        assert db.search(opening_name="Tigre") == []
+    with pytest.warns(UserWarning, match="closest names: Buffalo"):
+        assert db.stats(opening_name="bufallo")["totals"]["games"] == 0
+    with pytest.raises(TypeError, match="opening_name= expects a str"):
+        db.count(opening_name=3)
+
+
 def test_bad_filters_raise(testdata):
     db = wthor.Database(testdata)
     with pytest.raises(wthor.NotationError, match=r"position=: bad OBF position at character 3.*found 'Z'"):
@@ -207,6 +241,7 @@ REAL_FILTERS = [
     {"player": ("Tastet", "Shaman"), "sort": "year"},
     {"position_after": "f5d6c3d3c4f4f6f3e6e7"},
     {"opening": "f5f6e6f4e3c5c4", "years": (2000, 2010)},
+    {"opening_name": "rose", "years": (2000, None)},
     {"tournament": "championnat de france", "result": "draw", "years": (1990, None)},
 ]
 

@@ -29,6 +29,9 @@ FIXTURE_CASES = [
     ({"openings": 6, "top": 3}, {}),
     ({"next_moves": True, "player_records": True, "openings": 2}, {"tournament": "noel"}),
     ({"next_moves": True}, {"opening": "f7g7", "size": 10, "position_after": "f7"}),
+    # Names beside the openings and the next moves.
+    ({"next_moves": True, "openings": 5}, {"opening_name": "tiger", "position_after": "f5d6c3d3"}),
+    ({"next_moves": True}, {"position_after": "f5"}),
 ]
 
 OPTION_FLAGS = {"next_moves": "--next", "solve": "--solve", "player_records": "--player-records", "by_year": "--by-year"}

@@ -71,6 +71,7 @@ struct Row<'a> {
     black_discs: u8,
     white_discs: u8,
     theoretical: u8,
+    opening: &'static str,
 }
 
 fn row(db: &Database, id: GameId) -> Row<'_> {
@@ -86,6 +87,9 @@ fn row(db: &Database, id: GameId) -> Row<'_> {
         black_discs: game.real_score(),
         white_discs: total - game.real_score().min(total),
         theoretical: game.theoretical_score(),
+        opening: wthor_db::openings::table()
+            .opening_of_view(&game)
+            .map_or("", |o| o.name()),
     }
 }
 
@@ -133,18 +137,26 @@ fn print(db: &Database, ids: &[GameId], format: Format, out: &mut dyn Write) -> 
             let wid = w(&|r| r.id.len(), 4);
             let wb = w(&|r| r.black.to_string().chars().count(), 5);
             let ww = w(&|r| r.white.to_string().chars().count(), 5);
+            let wt = w(&|r| r.tournament.to_string().chars().count(), 10);
             writeln!(
                 out,
-                "{:wid$}  {:4}  {:wb$}  {:ww$}  {:>7}  {:>5}  TOURNAMENT",
-                "GAME", "YEAR", "BLACK", "WHITE", "SCORE", "THEOR"
+                "{:wid$}  {:4}  {:wb$}  {:ww$}  {:>7}  {:>5}  {:wt$}  OPENING",
+                "GAME", "YEAR", "BLACK", "WHITE", "SCORE", "THEOR", "TOURNAMENT"
             )?;
             for r in &rows {
                 let score = format!("{}-{}", r.black_discs, r.white_discs);
-                writeln!(
-                    out,
-                    "{:wid$}  {:4}  {:wb$}  {:ww$}  {:>7}  {:>5}  {}",
-                    r.id, r.year, r.black, r.white, score, r.theoretical, r.tournament
-                )?;
+                let line = format!(
+                    "{:wid$}  {:4}  {:wb$}  {:ww$}  {:>7}  {:>5}  {:wt$}  {}",
+                    r.id,
+                    r.year,
+                    r.black,
+                    r.white,
+                    score,
+                    r.theoretical,
+                    r.tournament.to_string(),
+                    r.opening
+                );
+                writeln!(out, "{}", line.trim_end())?;
             }
             writeln!(out, "{} games", rows.len())?;
         }

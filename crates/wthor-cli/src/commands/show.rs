@@ -16,7 +16,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use othello_core::{Color, Square};
+use othello_core::{Color, Size, Square};
 use wthor_db::position_line::PositionLine;
 
 use crate::game::{GameArg, ResolvedGame, positions, resolve_game};
@@ -177,6 +177,13 @@ fn write_header(game: &ResolvedGame, out: &mut dyn Write) -> anyhow::Result<()> 
         game.theoretical_score,
         game.depth
     )?;
+    // The table names 8x8 positions only: no line for a 10x10 game.
+    if game.size == Size::Eight {
+        match &game.opening {
+            Some((name, moves)) => writeln!(out, "opening: {name} ({moves})")?,
+            None => writeln!(out, "opening: none named")?,
+        }
+    }
     Ok(())
 }
 

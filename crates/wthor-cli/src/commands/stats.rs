@@ -245,16 +245,17 @@ fn table(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
             .max(7);
         writeln!(
             out,
-            "{:w$}  {:>7}  {:>6}  {:>9}  {:>6}  {:>10}  {:>10}",
+            "{:w$}  {:>7}  {:>6}  {:>9}  {:>6}  {:>10}  {:>10}  NAME",
             "OPENING", "GAMES", "SHARE", "BLACK WIN", "DRAW", "BLACK LOSS", "MEAN BLACK"
         )?;
         for o in v.openings {
-            writeln!(
-                out,
-                "{:w$}  {}",
+            let line = format!(
+                "{:w$}  {}  {}",
                 opening_text(o),
-                results_cells(&o.results, o.share)
-            )?;
+                results_cells(&o.results, o.share),
+                o.name.as_deref().unwrap_or("")
+            );
+            writeln!(out, "{}", line.trim_end())?;
         }
     }
     Ok(())
@@ -291,19 +292,20 @@ fn next_table(next: &NextMoves, out: &mut dyn Write) -> anyhow::Result<()> {
     if solved {
         write!(out, "  {:>5}", "EXACT")?;
     }
-    writeln!(out)?;
+    writeln!(out, "  NAME")?;
     let size = size_of(&next.position);
     for m in &next.moves {
-        write!(
-            out,
+        let mut line = format!(
             "{:4}  {}",
             square_name(m.square, size),
             results_cells(&m.results, m.share)
-        )?;
+        );
         if solved {
-            write!(out, "  {:>5}", exact(m.exact))?;
+            line.push_str(&format!("  {:>5}", exact(m.exact)));
         }
-        writeln!(out)?;
+        line.push_str("  ");
+        line.push_str(m.name.as_deref().unwrap_or(""));
+        writeln!(out, "{}", line.trim_end())?;
     }
     if let Some(note) = next.solved.note() {
         writeln!(out, "{note}")?;
@@ -447,16 +449,17 @@ fn csv(v: &View<'_>, table: Table, out: &mut dyn Write) -> anyhow::Result<()> {
     if let (Table::Next, Some(next)) = (table, &v.stats.next_moves) {
         writeln!(
             out,
-            "move,games,black_wins,draws,black_losses,mean_black_discs,share,exact"
+            "move,games,black_wins,draws,black_losses,mean_black_discs,share,exact,name"
         )?;
         for m in &next.moves {
             writeln!(
                 out,
-                "{},{},{:.4},{}",
+                "{},{},{:.4},{},{}",
                 square_name(m.square, next.position.size()),
                 results_csv(&m.results),
                 m.share,
-                m.exact.map_or_else(String::new, |e| e.to_string())
+                m.exact.map_or_else(String::new, |e| e.to_string()),
+                field(m.name.as_deref().unwrap_or(""))
             )?;
         }
     }
@@ -475,15 +478,16 @@ fn csv(v: &View<'_>, table: Table, out: &mut dyn Write) -> anyhow::Result<()> {
     if table == Table::Openings {
         writeln!(
             out,
-            "opening,games,black_wins,draws,black_losses,mean_black_discs,share"
+            "opening,games,black_wins,draws,black_losses,mean_black_discs,share,name"
         )?;
         for o in v.openings {
             writeln!(
                 out,
-                "{},{},{:.4}",
+                "{},{},{:.4},{}",
                 opening_text(o),
                 results_csv(&o.results),
-                o.share
+                o.share,
+                field(o.name.as_deref().unwrap_or(""))
             )?;
         }
     }

@@ -112,6 +112,26 @@ fn csv_reads_back_one_row_per_game_with_the_article_columns() {
     ] {
         assert!(headers.iter().any(|h| h == column), "no column {column}");
     }
+    // The article's nine columns keep their places; `opening` comes after
+    // every one of them, last.
+    let place = |c: &str| headers.iter().position(|h| h == c).unwrap();
+    assert_eq!(
+        [
+            "tournamentId",
+            "tournamentName",
+            "blackPlayerId",
+            "blackPlayerName",
+            "whitePlayerId",
+            "whitePlayerName",
+            "blackScore",
+            "blackTheoreticalScore",
+            "transcript",
+        ]
+        .map(place),
+        [3, 4, 5, 6, 7, 8, 9, 10, 12]
+    );
+    assert_eq!(place("opening"), headers.len() - 1);
+    assert_eq!(headers.len(), 14);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let db = wthor_db::Database::open(workspace_root().join("testdata")).unwrap();
     assert_eq!(rows.len(), db.game_count());
@@ -208,18 +228,23 @@ fn the_whole_real_archive_reads_back_as_csv_and_jsonl() {
         .map(|(f, i, _)| db.game_name(wthor_db::GameId::new(f, i)).to_string())
         .collect();
     let mut rows = 0;
+    let mut openings = Vec::with_capacity(games);
     for (record, id) in reader.records().zip(&ids) {
         let record = record.unwrap();
-        assert_eq!(record.len(), 13);
+        assert_eq!(record.len(), 14);
         assert_eq!(&record[0], id);
+        openings.push(record[13].to_owned());
         rows += 1;
     }
     assert_eq!(rows, games);
+    // Every 8x8 game passes through one of the named second moves.
+    assert!(openings.iter().all(|o| !o.is_empty()));
     let jsonl = real_export(&data, "jsonl");
     let mut lines = 0;
-    for line in jsonl.lines() {
+    for (line, opening) in jsonl.lines().zip(&openings) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         assert!(v["transcript"].is_string());
+        assert_eq!(v["opening"], opening.as_str());
         lines += 1;
     }
     assert_eq!(lines, games);

@@ -242,8 +242,8 @@ fn a_number_beyond_the_names_file_is_a_placeholder_and_a_warning() {
     assert_eq!(
         stdout(&out),
         "game,year,boardSize,tournamentId,tournamentName,blackPlayerId,blackPlayerName,\
-         whitePlayerId,whitePlayerName,blackScore,blackTheoreticalScore,depth,transcript\n\
-         2010:0,2010,8,0,Championnat de France,2,Edax (delorme),999,,36,36,22,f5d6\n"
+         whitePlayerId,whitePlayerName,blackScore,blackTheoreticalScore,depth,transcript,opening\n\
+         2010:0,2010,8,0,Championnat de France,2,Edax (delorme),999,,36,36,22,f5d6,Perpendicular Opening\n"
     );
     assert_eq!(
         stderr(&out),
@@ -548,4 +548,156 @@ fn search_writes_the_export_schema_which_import_reads_back() {
             stdout(&out)
         );
     }
+}
+
+/// The name filter finds the games `wthor openings --db` counts, for every
+/// name of the table (and an alias, folded), on the fixture database.
+#[test]
+fn opening_name_counts_equal_the_openings_table() {
+    let table = crate::check(&["openings", "--db", "testdata"], 0);
+    let mut rows = 0;
+    let mut with_games = 0;
+    for line in table.lines().skip(1) {
+        if line.len() < 37 || line.starts_with(' ') {
+            continue; // the summary lines
+        }
+        let name = line[..36].trim_end();
+        let games: usize = line[37..]
+            .split_whitespace()
+            .nth(1)
+            .and_then(|g| g.parse().ok())
+            .unwrap_or_else(|| panic!("no count in {line:?}"));
+        let count = search(&["--opening-name", name, "--count"]);
+        assert_eq!(count.trim(), games.to_string(), "{name}");
+        rows += 1;
+        with_games += usize::from(games > 0);
+    }
+    assert!(rows >= 70, "{rows} rows read");
+    assert!(with_games >= 10, "{with_games} names with games");
+    // Case, accents and aliases: the Tiger is Tora.
+    assert_eq!(
+        search(&["--opening-name", "TÔRA", "--count"]),
+        search(&["--opening-name", "tiger", "--count"])
+    );
+}
+
+/// A name that names nothing: 0 games, exit 0, the closest names on
+/// stderr; the other filters still combine.
+#[test]
+fn an_unknown_opening_name_finds_nothing_and_suggests() {
+    for format in ["table", "csv"] {
+        let out = wthor(&[
+            "search",
+            "--db",
+            "testdata",
+            "--opening-name",
+            "Tigre",
+            "--format",
+            format,
+        ]);
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(
+            stderr(&out),
+            "wthor: --opening-name: no opening is named \"Tigre\"; the closest names: Tiger, Aubrey, Tamenori\n"
+        );
+        let text = stdout(&out);
+        assert_eq!(
+            text.lines().count(),
+            if format == "csv" { 1 } else { 2 },
+            "{text}"
+        );
+    }
+    let out = wthor(&["stats", "--db", "testdata", "--opening-name", "bufallo"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("the closest names: Buffalo"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).starts_with("games                 0\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// Games written by hand: the Tiger as played, by transposition, and in
+/// the other three orientations from the start, and the Brightwell past
+/// it. Each gets its name in every output, and the name filter finds
+/// them with their sub-lines; a 10x10 game gets none.
+#[test]
+fn hand_written_games_get_their_names_in_any_order_and_orientation() {
+    let dir = tempfile::tempdir().unwrap();
+    copy("WTHOR.JOU", dir.path());
+    copy("WTHOR.TRN", dir.path());
+    let lines: [&[&str]; 6] = [
+        &["f5", "d6", "c3", "d3", "c4"],
+        &["f5", "d6", "c4", "d3", "c3"], // a transposition
+        &["c4", "e3", "f6", "e6", "f5"], // turned half a turn
+        &["e6", "f4", "c3", "c4", "d3"], // mirrored on a1-h8
+        &["d3", "c5", "f6", "f5", "e6"], // mirrored on a8-h1
+        &["f5", "d6", "c3", "d3", "c4", "f4", "e3"],
+    ];
+    let games: Vec<Game> = lines
+        .iter()
+        .map(|m| Game::from_squares(0, 1, 2, 32, 32, m, BoardSize::Eight).unwrap())
+        .collect();
+    let header = Header {
+        year: 2010,
+        p1: 8,
+        ..Header::default()
+    };
+    let mut bytes = Vec::new();
+    write_game_file(&header, BoardSize::Eight, &games, &mut bytes).unwrap();
+    std::fs::write(dir.path().join("WTH_2010.wtb"), &bytes).unwrap();
+    let ten = [Game::from_squares(0, 1, 2, 50, 50, &["g6"], BoardSize::Ten).unwrap()];
+    let mut bytes = Vec::new();
+    write_game_file(&header, BoardSize::Ten, &ten, &mut bytes).unwrap();
+    std::fs::write(dir.path().join("WTH_2010.wtd"), &bytes).unwrap();
+    let run = |args: &[&str]| {
+        let all = [&["search", "--db", "."][..], args].concat();
+        let out = crate::info::wthor_in(dir.path(), &all);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let csv = run(&["--format", "csv"]);
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let names: Vec<String> = reader
+        .records()
+        .map(|r| r.unwrap().get(13).unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Tiger",
+            "Tiger",
+            "Tiger",
+            "Tiger",
+            "Tiger",
+            "Brightwell",
+            ""
+        ]
+    );
+    let jsonl = run(&["--format", "jsonl"]);
+    let json: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(json[1]["opening"], "Tiger");
+    assert_eq!(json[6]["opening"], serde_json::Value::Null);
+    let table = run(&[]);
+    assert!(
+        table.lines().nth(3).unwrap().ends_with("  Tiger"),
+        "{table}"
+    );
+    assert_eq!(run(&["--opening-name", "tiger", "--count"]), "6\n");
+    assert_eq!(run(&["--opening-name", "Brightwell", "--count"]), "1\n");
+    assert_eq!(run(&["--opening-name", "leader's tiger", "--count"]), "0\n");
+    // `show` names it in its header.
+    let out = crate::info::wthor_in(dir.path(), &["show", "--db", ".", "2010:1"]);
+    assert!(
+        stdout(&out).contains("\nopening: Tiger (f5d6c3d3c4)\n"),
+        "{}",
+        stdout(&out)
+    );
 }

@@ -340,7 +340,7 @@ fn a_csv_holds_one_table() {
     let (next, _) = run(&[&base[..], &["--position-after", "f5d6"]].concat(), 0, t);
     one_table(
         &next,
-        "move,games,black_wins,draws,black_losses,mean_black_discs,share,exact",
+        "move,games,black_wins,draws,black_losses,mean_black_discs,share,exact,name",
     );
     let both = [&base[..], &["--position-after", "f5d6", "--openings", "3"]].concat();
     let (_, err) = run(&both, 2, t);
@@ -351,7 +351,7 @@ fn a_csv_holds_one_table() {
     let (openings, _) = run(&[&both[..], &["--table", "openings"]].concat(), 0, t);
     one_table(
         &openings,
-        "opening,games,black_wins,draws,black_losses,mean_black_discs,share",
+        "opening,games,black_wins,draws,black_losses,mean_black_discs,share,name",
     );
     let (totals_too, _) = run(&[&both[..], &["--table", "totals"]].concat(), 0, t);
     one_table(&totals_too, totals.lines().next().unwrap());

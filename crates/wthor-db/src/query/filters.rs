@@ -222,6 +222,11 @@ pub struct Filters {
     pub opening: Option<String>,
     /// Match `opening` as played (no symmetry); needs an `opening`.
     pub as_played: bool,
+    /// Games through the named opening of this name or alias (case- and
+    /// accent-insensitive), its sub-lines included; see
+    /// [`Query::opening_name`]. A name the table does not know matches no
+    /// game ([`Filters::opening_name_note`] says so).
+    pub opening_name: Option<String>,
     /// Games that reach this OBF position, in any orientation (its size told
     /// by its length).
     pub position: Option<String>,
@@ -259,6 +264,7 @@ impl Default for Filters {
             theoretical: None,
             opening: None,
             as_played: false,
+            opening_name: None,
             position: None,
             position_after: None,
             size: Size::Eight,
@@ -441,6 +447,9 @@ impl Filters {
                 .map_err(|e| FiltersError::text(TextFilter::Opening, text, e))?;
             q = q.opening(opening).as_played(self.as_played);
         }
+        if let Some(name) = &self.opening_name {
+            q = q.opening_name(name);
+        }
         if let Some(text) = &self.position {
             let p = Position::from_obf(text)
                 .map_err(|e| FiltersError::text(TextFilter::Position, text, e))?;
@@ -458,6 +467,16 @@ impl Filters {
             q = q.limit(n);
         }
         Ok(q)
+    }
+
+    /// When `opening_name` names no opening of the table: the sentence
+    /// to show (no such name, the closest ones); the query then finds no
+    /// game, which is not an error.
+    #[must_use]
+    pub fn opening_name_note(&self) -> Option<String> {
+        self.opening_name
+            .as_deref()
+            .and_then(|name| crate::openings::table().unknown_name_note(name))
     }
 
     /// The `players` as name patterns (whole names with `exact`), as the
@@ -556,6 +575,7 @@ mod tests {
             "theoretical": "..32",
             "opening": "f5d6",
             "as_played": true,
+            "opening_name": "Tiger",
             "position_after": "f5d6c3",
             "sort": "score",
             "limit": "3",
@@ -607,9 +627,26 @@ mod tests {
             .theoretical(0, 32)
             .opening(Opening::parse("f5d6", Size::Eight).unwrap())
             .as_played(true)
+            .opening_name("Tiger")
             .position(Position::after_transcript("f5d6c3", Size::Eight).unwrap())
             .sort(SortKey::Score)
             .limit(3)
+    }
+
+    #[test]
+    fn an_unknown_opening_name_is_a_note_not_an_error() {
+        let f = |name: &str| Filters {
+            opening_name: Some(name.to_owned()),
+            ..Filters::default()
+        };
+        assert!(f("tigre").to_query().is_ok());
+        let note = f("tigre").opening_name_note().unwrap();
+        assert!(
+            note.starts_with("no opening is named \"tigre\"; the closest names: Tiger"),
+            "{note}"
+        );
+        assert_eq!(f("TIGER").opening_name_note(), None);
+        assert_eq!(Filters::default().opening_name_note(), None);
     }
 
     #[test]
@@ -630,6 +667,7 @@ mod tests {
             theoretical: Some(Span::new(None, Some(32))),
             opening: Some("f5d6".to_owned()),
             as_played: true,
+            opening_name: Some("Tiger".to_owned()),
             position_after: Some("f5d6c3".to_owned()),
             sort: Some(SortKey::Score),
             limit: Some(3),

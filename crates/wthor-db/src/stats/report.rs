@@ -148,6 +148,8 @@ pub struct NextRow {
     pub share: f64,
     /// Its exact score (disc difference for the side to move), when solved.
     pub exact: Option<i32>,
+    /// The named opening it reaches, if any.
+    pub name: Option<String>,
 }
 
 /// The next-move table of a position.
@@ -185,6 +187,7 @@ impl From<&NextMoves> for NextMovesReport {
                     results: (&m.results).into(),
                     share: m.share,
                     exact: m.exact,
+                    name: m.name.clone(),
                 })
                 .collect(),
         }
@@ -262,6 +265,9 @@ pub struct OpeningRow {
     pub results: ResultsRow,
     /// Its share of the games of that length.
     pub share: f64,
+    /// Its named opening (the deepest named position of its moves), if
+    /// any.
+    pub name: Option<String>,
 }
 
 impl From<&OpeningStats> for OpeningRow {
@@ -274,6 +280,7 @@ impl From<&OpeningStats> for OpeningRow {
                 .collect(),
             results: (&o.results).into(),
             share: o.share,
+            name: o.name.clone(),
         }
     }
 }

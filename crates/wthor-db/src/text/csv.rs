@@ -6,7 +6,10 @@
 //! its names — `tournamentId`, `tournamentName`, `blackPlayerId`,
 //! `blackPlayerName`, `whitePlayerId`, `whitePlayerName`, `blackScore`
 //! (black's discs), `blackTheoreticalScore`, `transcript` — with `depth`
-//! (the empties of the theoretical score) before `transcript`. Names are
+//! (the empties of the theoretical score) before `transcript`; then
+//! `opening`, the game's named opening (the deepest named position it
+//! passes through, [`crate::openings`]; empty when none, and on 10x10),
+//! appended so that the article's columns keep their order. Names are
 //! decoded (Windows-1252 unless `--encoding`); a number beyond its names
 //! file gives an empty name.
 
@@ -15,7 +18,7 @@ use crate::Database;
 use super::{ExportCounts, Row, Scratch, digits, name_text};
 
 /// The header names, in order.
-pub const COLUMNS: [&str; 13] = [
+pub const COLUMNS: [&str; 14] = [
     "game",
     "year",
     "boardSize",
@@ -29,6 +32,7 @@ pub const COLUMNS: [&str; 13] = [
     "blackTheoreticalScore",
     "depth",
     "transcript",
+    "opening",
 ];
 
 /// The header line.
@@ -73,6 +77,7 @@ pub(crate) fn write_row(
         field.clear();
         let complete = super::transcript::write_wthor(&row.game, field);
         w.write_field(&field[..])?;
+        w.write_field(row.opening().map_or("", |o| o.name()))?;
         w.write_record(None::<&[u8]>)?;
         Ok(complete)
     })();

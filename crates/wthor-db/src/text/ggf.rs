@@ -6,7 +6,10 @@
 //!
 //! Written: `PC` (place) holds the tournament's name, `DT` the year (WTHOR
 //! knows no more of the date), `RE` black's disc difference (`+12.00`),
-//! `BO` the standard start. The colour of each move comes from a replay; a
+//! `BO` the standard start, and `GN` the game's named opening when it has
+//! one ([`crate::openings`]; GGF has no key for it: `GN` is SGF's game
+//! name, which readers of GGF keep or skip as any other property). The
+//! colour of each move comes from a replay; a
 //! pass is written `PA` with the colour of the side that passes. GGF has no
 //! escape for `[` and `]`: they are written `(` and `)` in names.
 //!
@@ -75,6 +78,10 @@ pub(crate) fn write_row(row: &Row<'_>, out: &mut Vec<u8>) -> ExportCounts {
     text(out, name_text(&row.black));
     out.extend_from_slice(b"]PW[");
     text(out, name_text(&row.white));
+    if let Some(o) = row.opening() {
+        out.extend_from_slice(b"]GN[");
+        text(out, o.name());
+    }
     let diff = disc_diff(row.game.real_score(), row.size);
     let (ty, bo) = match row.size {
         BoardSize::Eight => ("8", BO8),

@@ -1,6 +1,7 @@
 //! JSON Lines: one object per game, the fields of the CSV (same names,
 //! numbers as numbers, an unknown name as `null`) and `moves`, the
-//! transcript as a list (`["f5","d6",…]`).
+//! transcript as a list (`["f5","d6",…]`), then `opening`, the game's
+//! named opening (`null` when none).
 
 use std::io::Write as _;
 
@@ -80,7 +81,12 @@ pub(crate) fn write_row(row: &Row<'_>, db: &Database, out: &mut Vec<u8>) -> Expo
         push_transcript(out, [Move::Play(sq)], size);
         out.push(b'"');
     }
-    out.extend_from_slice(b"]}\n");
+    out.extend_from_slice(b"],\"opening\":");
+    match row.opening() {
+        Some(o) => string(out, o.name()),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b"}\n");
     ExportCounts {
         written: 1,
         bad_moves: usize::from(!complete),

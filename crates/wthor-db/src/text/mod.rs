@@ -137,6 +137,15 @@ pub struct Row<'a> {
     pub white: NameRef<'a>,
 }
 
+impl Row<'_> {
+    /// The game's named opening ([`OpeningTable::opening_of_view`](crate::openings::OpeningTable::opening_of_view):
+    /// the deepest named position it passes through; `None` on 10x10).
+    #[must_use]
+    pub fn opening(&self) -> Option<&'static crate::openings::Opening> {
+        crate::openings::table().opening_of_view(&self.game)
+    }
+}
+
 /// Options of an export.
 #[derive(Clone, Copy, Debug)]
 pub struct ExportOptions {

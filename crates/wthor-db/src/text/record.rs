@@ -46,6 +46,11 @@ pub struct GameRecord {
     pub transcript: String,
     /// The same moves, one square name each.
     pub moves: Vec<String>,
+    /// The game's named opening: the deepest named position it passes
+    /// through ([`crate::openings`]); `None` when it passes through none,
+    /// and on 10x10. Absent in records written before it (read as `None`).
+    #[serde(default)]
+    pub opening: Option<String>,
 }
 
 impl GameRecord {
@@ -81,6 +86,7 @@ impl GameRecord {
             depth: row.depth,
             transcript: moves.concat(),
             moves,
+            opening: row.opening().map(|o| o.name().to_owned()),
         })
     }
 }
@@ -151,10 +157,41 @@ mod tests {
                 r.black_theoretical_score.to_string(),
                 r.depth.to_string(),
                 r.transcript.clone(),
+                name(&r.opening),
             ];
             assert_eq!(row.iter().collect::<Vec<_>>(), want);
             n += 1;
         }
         assert_eq!(n, records.len());
+        // Named openings, and none on 10x10.
+        let named = records.iter().filter(|r| r.opening.is_some()).count();
+        assert!(named > records.len() / 2, "{named} of {}", records.len());
+        assert!(
+            records
+                .iter()
+                .filter(|r| r.board_size == 10)
+                .all(|r| r.opening.is_none())
+        );
+        let tiger = records
+            .iter()
+            .find(|r| r.transcript.starts_with("f5d6c3d3c4"));
+        if let Some(r) = tiger {
+            let o = crate::openings::table().opening_of_game(
+                &othello_core::notation::parse_transcript(&r.transcript, othello_core::Size::Eight)
+                    .unwrap(),
+            );
+            assert_eq!(r.opening.as_deref(), o.map(|o| o.name()));
+        }
+        // GGF: `GN`, read back as a property.
+        let ggf = run(Format::Ggf);
+        for (line, r) in ggf.lines().zip(&records) {
+            let g = crate::text::ggf::parse_ggf(line).unwrap();
+            assert_eq!(g.get("GN"), r.opening.as_deref(), "{line}");
+        }
+        // A record written before the field reads back without it.
+        let mut old = serde_json::to_value(&records[0]).unwrap();
+        old.as_object_mut().unwrap().remove("opening");
+        let back: GameRecord = serde_json::from_value(old).unwrap();
+        assert_eq!(back.opening, None);
     }
 }
