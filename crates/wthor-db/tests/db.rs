@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+#[path = "db/duplicates.rs"]
+mod duplicates;
 #[path = "db/index.rs"]
 mod index;
 #[path = "db/query.rs"]
