@@ -29,7 +29,7 @@
 //! let dups = db.duplicates(&ids);
 //! assert_eq!(dups, db.duplicates_sequential(&ids));
 //! assert_eq!(db.dedupe(&ids).len(), ids.len() - dups.later_count());
-//! # Ok::<(), wthor_db::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use std::collections::HashMap;
