@@ -56,6 +56,9 @@
 //! * **Positions** ([`positions`]): the positions of many games as
 //!   columns (bitboards, side, ply, move, scores), for Python's
 //!   `Database.positions()` and Parquet export.
+//! * **Data sets** ([`datasets`]): positions merged up to symmetry with
+//!   their counts and mean scores, train/test splits by year or by game
+//!   whose test side shares no position with the train side.
 //! * **Writing** ([`atomic`]): every file written whole or not at all
 //!   (temporary file, sync, rename), errors naming the target.
 //!
@@ -97,6 +100,7 @@ pub mod atomic;
 pub mod cache;
 pub mod check;
 pub mod database;
+pub mod datasets;
 pub mod duplicates;
 mod error;
 pub mod files;

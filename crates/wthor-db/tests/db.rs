@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+#[path = "db/datasets.rs"]
+mod datasets;
 #[path = "db/duplicates.rs"]
 mod duplicates;
 #[path = "db/index.rs"]
