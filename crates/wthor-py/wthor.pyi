@@ -281,6 +281,8 @@ class Database:
         self,
         games: Optional[Sequence[Union[int, str, Game]]] = None,
         augment: bool = False,
+        dedupe: bool = False,
+        unique: bool = False,
         **filters: Unpack[Filters],
     ) -> Dict[str, npt.NDArray[np.generic]]:
         """Every position of the 8x8 games, one pass in Rust, as a dict of
@@ -330,6 +332,53 @@ class Database:
         ``k & 4``, then reverses the columns (a <-> h) when ``k & 1``, then
         the rows (1 <-> 8) when ``k & 2``; discs and the move are mapped, the
         other columns copied.
+
+        ``dedupe=True`` first leaves out the later copies of games whose
+        moves are equal up to the 8 symmetries (``wthor duplicates``, among
+        the games chosen; the first copy in database order is kept, whoever
+        played the others).
+
+        ``unique=True`` gives one row per position up to the 8 symmetries
+        (same discs in some orientation, same side to move), in the order
+        of its first occurrence, with the columns:
+
+        - ``player``, ``opponent`` (uint64): the discs in **canonical
+          orientation**, the image with the smallest ``(player, opponent)``
+          pair (not the orientation played);
+        - ``side`` (uint8): the side to move, 0 black, 1 white;
+        - ``count`` (uint32): the rows of ``positions()`` merged into it;
+        - ``final`` (float64): the mean of their ``final``;
+        - ``theoretical`` (float64): the mean of their ``theoretical`` where
+          known (not ``NO_SCORE``), NaN when none is;
+        - ``theoretical_count`` (uint32): how many were known.
+
+        ``augment=True`` with ``unique=True`` raises ``ValueError``.
+        """
+    def split(
+        self,
+        test: Union[int, float, Tuple[Optional[int], Optional[int]]],
+        by: Literal["year", "game"] = "year",
+        seed: int = 0,
+        games: Optional[Sequence[Union[int, str, Game]]] = None,
+        dedupe: bool = False,
+        **filters: Unpack[Filters],
+    ) -> Tuple[Dict[str, npt.NDArray[np.generic]], Dict[str, npt.NDArray[np.generic]]]:
+        """``(train, test)``: the positions of the 8x8 games (the columns
+        of ``positions()``, as played) split into two sets that share no
+        position in any orientation.
+
+        ``by="year"``: the test games are those of the years ``test`` (one
+        int, or a pair ``(a, b)``, either end None), e.g.
+        ``db.split((2024, 2025))``; ``by="game"``: a share ``test`` (a float
+        from 0 to 1) of the games, chosen by a hash of the game's identity
+        (``"2001:5"``) and ``seed``, the same for the same files and seed.
+
+        The rule: every position of a test game whose discs, in some
+        orientation, and side to move are those of a position of the train
+        set is removed from the test set (the start position always is);
+        the train set is kept whole. ``games``, ``dedupe`` and the keyword
+        filters choose the games as in ``positions()``. A bad ``by`` or
+        share raises ``ValueError``.
         """
     def stats(
         self,

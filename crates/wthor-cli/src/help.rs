@@ -77,9 +77,25 @@ Examples:
   wthor export --db ~/wthor --format transcript -o ~/all.txt
   wthor export --db ~/wthor --year 2000.. -o games.parquet
   wthor export --db ~/wthor --format parquet --positions -o positions.parquet
+  wthor export --db testdata --dedupe --format transcript -o unique.txt
 
 Exit status: 0 ok, 1 games whose moves could not be written whole, 2 usage or I/O
 error (nothing is written then).";
+
+/// `wthor duplicates --help`.
+pub(crate) const DUPLICATES: &str = "\
+Examples:
+  wthor duplicates --db testdata
+  wthor duplicates --db testdata --year 2003 --format csv
+  wthor duplicates --db ~/wthor --format jsonl > duplicates.jsonl
+
+Games are copies when their moves are equal up to the 8 symmetries, within and across
+files, each board size apart; only the games the filters select are compared. A later
+copy is a double-entry when an earlier copy has the same black, white and year, else
+other-players. SYM is the symmetry (0-7, as Python's) taking the first copy's moves to
+the copy's; export --dedupe keeps the first copy of each.
+
+Exit status: 0 ok (no duplicate is an empty report), 2 usage or I/O error.";
 
 /// `wthor import --help`.
 pub(crate) const IMPORT: &str = "\

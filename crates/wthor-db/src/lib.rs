@@ -33,6 +33,10 @@
 //!   embedded), matched by position under the 8 symmetries: the name of
 //!   a position, a game's opening (the deepest named position it passes
 //!   through), the named continuations, names found accent-insensitively.
+//! * **Duplicates** ([`duplicates`]): games whose moves are equal up to
+//!   the 8 symmetries, grouped in parallel ([`Database::duplicates`]) into
+//!   double entries (same players and year) and other players' copies;
+//!   [`Database::dedupe`] keeps the first copy of each.
 //! * **Index** ([`index`]): an optional [`PositionIndex`] file of the
 //!   positions of every game, which knows when it is stale
 //!   ([`Database::index_status`]); [`Database::search_indexed`] and
@@ -52,6 +56,9 @@
 //! * **Positions** ([`positions`]): the positions of many games as
 //!   columns (bitboards, side, ply, move, scores), for Python's
 //!   `Database.positions()` and Parquet export.
+//! * **Data sets** ([`datasets`]): positions merged up to symmetry with
+//!   their counts and mean scores, train/test splits by year or by game
+//!   whose test side shares no position with the train side.
 //! * **Writing** ([`atomic`]): every file written whole or not at all
 //!   (temporary file, sync, rename), errors naming the target.
 //!
@@ -93,6 +100,8 @@ pub mod atomic;
 pub mod cache;
 pub mod check;
 pub mod database;
+pub mod datasets;
+pub mod duplicates;
 mod error;
 pub mod files;
 pub mod id;

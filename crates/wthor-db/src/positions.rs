@@ -145,6 +145,30 @@ impl Columns {
         replay.is_legal()
     }
 
+    /// The rows `i` where `keep[i]`, in order (`keep` as long as the
+    /// columns).
+    #[must_use]
+    pub fn filter(&self, keep: &[bool]) -> Columns {
+        fn pick<T: Copy>(v: &[T], keep: &[bool]) -> Vec<T> {
+            v.iter()
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(|(x, _)| *x)
+                .collect()
+        }
+        Columns {
+            player: pick(&self.player, keep),
+            opponent: pick(&self.opponent, keep),
+            side: pick(&self.side, keep),
+            ply: pick(&self.ply, keep),
+            moves: pick(&self.moves, keep),
+            final_diff: pick(&self.final_diff, keep),
+            theoretical: pick(&self.theoretical, keep),
+            game: pick(&self.game, keep),
+            symmetry: self.symmetry.as_deref().map(|s| pick(s, keep)),
+        }
+    }
+
     /// Concatenates `parts` in order, the columns copied in parallel.
     pub(crate) fn concat(parts: &[Columns]) -> Columns {
         /// One column of every part, end to end.

@@ -5,6 +5,10 @@ use std::path::PathBuf;
 
 #[path = "db/analysis.rs"]
 mod analysis;
+#[path = "db/datasets.rs"]
+mod datasets;
+#[path = "db/duplicates.rs"]
+mod duplicates;
 #[path = "db/index.rs"]
 mod index;
 #[path = "db/query.rs"]

@@ -15,6 +15,7 @@ use wthor_format::{BoardSize, GameView};
 
 use crate::errors::{db_error, indexed_error, notation_error, query_error};
 use crate::query::{self, query_of};
+use wthor_db::datasets::{self, SplitBy, Unique};
 use wthor_db::positions::{self, Columns, GameRows};
 use wthor_parquet::{Export, ExportChoiceError};
 
@@ -259,12 +260,12 @@ impl PyDatabase {
         Ok(ids)
     }
 
-    /// The games of `method`: `games=` (not with filters), else those of
-    /// the keyword filters, else every 8x8 game.
-    fn selected(
+    /// The games of `positions()`, `split()` and `analyze()` (`method`):
+    /// `games`, or those of the keyword filters, or every 8x8 game.
+    fn chosen(
         &self,
-        method: &str,
         py: Python<'_>,
+        method: &str,
         games: Option<&Bound<'_, PyAny>>,
         filters: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Vec<GameId>> {
@@ -329,6 +330,22 @@ fn columns_dict<'py>(py: Python<'py>, c: Columns) -> PyResult<Bound<'py, PyDict>
     if let Some(s) = c.symmetry {
         d.set_item("symmetry", PyArray1::from_vec(py, s))?;
     }
+    Ok(d)
+}
+
+/// The positions up to symmetry as a dict of NumPy arrays.
+fn unique_dict(py: Python<'_>, u: Unique) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("player", PyArray1::from_vec(py, u.player))?;
+    d.set_item("opponent", PyArray1::from_vec(py, u.opponent))?;
+    d.set_item("side", PyArray1::from_vec(py, u.side))?;
+    d.set_item("count", PyArray1::from_vec(py, u.count))?;
+    d.set_item("final", PyArray1::from_vec(py, u.final_mean))?;
+    d.set_item("theoretical", PyArray1::from_vec(py, u.theoretical_mean))?;
+    d.set_item(
+        "theoretical_count",
+        PyArray1::from_vec(py, u.theoretical_count),
+    )?;
     Ok(d)
 }
 
@@ -609,16 +626,90 @@ impl PyDatabase {
     /// `augment=True` adds the 8 symmetric images (8 blocks, the first one
     /// the positions as they are). Built in Rust in parallel, without the
     /// GIL.
-    #[pyo3(signature = (games = None, augment = false, **filters))]
+    ///
+    /// `dedupe=True` leaves out the later copies of games whose moves are
+    /// equal up to the 8 symmetries (as `wthor duplicates` finds them among
+    /// the games chosen); `unique=True` gives one row per position up to
+    /// symmetry instead (see the stubs).
+    #[pyo3(signature = (games = None, augment = false, dedupe = false, unique = false, **filters))]
     fn positions<'py>(
         &self,
         py: Python<'py>,
         games: Option<&Bound<'py, PyAny>>,
         augment: bool,
+        dedupe: bool,
+        unique: bool,
         filters: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let ids = self.selected("positions", py, games, filters)?;
+        if augment && unique {
+            return Err(PyValueError::new_err(
+                "positions(): augment=True and unique=True exclude each other (unique rows are in canonical orientation)",
+            ));
+        }
+        let ids = self.chosen(py, "positions", games, filters)?;
+        let ids = if dedupe {
+            py.detach(|| self.db.dedupe(&ids))
+        } else {
+            ids
+        };
+        if unique {
+            let u = py.detach(|| {
+                datasets::unique(&positions::collect(&self.db, &ids, |g| {
+                    self.game_rows(g.id)
+                }))
+            });
+            return unique_dict(py, u);
+        }
         build(py, self, &ids, augment)
+    }
+
+    /// The positions of the 8x8 games split into a train and a test set
+    /// that share no position in any orientation: `(train, test)`, two
+    /// dicts of the columns of `positions()`. `by="year"`: the test games
+    /// are those of the years `test` (one int or a pair `(a, b)`, either
+    /// end None); `by="game"`: a share `test` (between 0 and 1) of the
+    /// games, chosen by a hash of the game's identity and `seed`. The
+    /// test positions that occur in the train set (same discs up to the 8
+    /// symmetries, same side to move) are removed from the test set.
+    /// `games`, `dedupe` and the keyword filters choose the games as in
+    /// `positions()`. Built in Rust in parallel, without the GIL.
+    #[pyo3(signature = (test, by = "year", seed = 0, games = None, dedupe = false, **filters))]
+    #[allow(clippy::too_many_arguments)]
+    fn split<'py>(
+        &self,
+        py: Python<'py>,
+        test: &Bound<'py, PyAny>,
+        by: &str,
+        seed: u64,
+        games: Option<&Bound<'py, PyAny>>,
+        dedupe: bool,
+        filters: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+        let by = match by {
+            "year" => SplitBy::Years(query::years("test", test)?),
+            "game" => {
+                let fraction: f64 = test.extract().map_err(|_| {
+                    PyTypeError::new_err("split(by=\"game\") expects test= a share of the games, a float between 0 and 1")
+                })?;
+                if !(0.0..=1.0).contains(&fraction) {
+                    return Err(PyValueError::new_err(format!(
+                        "split(): test={fraction} is no share of the games: expected a float between 0 and 1"
+                    )));
+                }
+                SplitBy::Games { fraction, seed }
+            }
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "split(): by={other:?}: expected \"year\" or \"game\""
+                )));
+            }
+        };
+        let ids = self.chosen(py, "split", games, filters)?;
+        let s = py.detach(|| {
+            let ids = if dedupe { self.db.dedupe(&ids) } else { ids };
+            datasets::split(&self.db, &ids, &by, |g| self.game_rows(g.id))
+        });
+        Ok((columns_dict(py, s.train)?, columns_dict(py, s.test)?))
     }
 
     /// Statistics of the games matching the keyword filters (as
@@ -686,7 +777,7 @@ impl PyDatabase {
         estimate_depth: u32,
         filters: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let mut ids = self.selected("analyze", py, games, filters)?;
+        let mut ids = self.chosen(py, "analyze", games, filters)?;
         if games.is_none() {
             // The filters' 10x10 games are not asked for by name.
             ids.retain(|&id| self.view(id).board_size() == BoardSize::Eight);

@@ -132,6 +132,14 @@ fn pair<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
     Ok(Span::new(low, high))
 }
 
+/// A span of years: one int, or a pair `(a, b)`, either end None.
+pub(crate) fn years(key: &str, v: &Bound<'_, PyAny>) -> PyResult<Span<u16>> {
+    match v.extract::<u16>() {
+        Ok(y) => Ok(Span::new(Some(y), Some(y))),
+        Err(_) => pair::<u16>(key, v),
+    }
+}
+
 /// Reads keyword `key` of `method` into `f`.
 fn set(f: &mut Filters, method: &str, key: &str, v: &Bound<'_, PyAny>) -> PyResult<()> {
     let text = |v: &Bound<'_, PyAny>| -> PyResult<String> {
@@ -170,12 +178,7 @@ fn set(f: &mut Filters, method: &str, key: &str, v: &Bound<'_, PyAny>) -> PyResu
         "program" => f.program = v.extract()?,
         "human" => f.human = v.extract()?,
         "as_played" => f.as_played = v.extract()?,
-        "years" => {
-            f.years = Some(match v.extract::<u16>() {
-                Ok(y) => Span::new(Some(y), Some(y)),
-                Err(_) => pair::<u16>(key, v)?,
-            });
-        }
+        "years" => f.years = Some(years(key, v)?),
         "black_discs" => f.black_discs = Some(pair::<u8>(key, v)?),
         "theoretical" => f.theoretical = Some(pair::<u8>(key, v)?),
         "result" => {

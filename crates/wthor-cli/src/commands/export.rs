@@ -8,7 +8,8 @@
 //! Parquet: a usage error); with it, to a temporary file beside FILE,
 //! synced, then renamed over FILE, so that FILE is never half-written. The
 //! format is `--format`, else FILE's extension (`.csv .jsonl .ggf .txt
-//! .obf .parquet`).
+//! .obf .parquet`). `--dedupe` leaves out the later copies of games whose
+//! moves are equal up to symmetry ([`Database::dedupe`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -50,6 +51,11 @@ pub(crate) struct Args {
     /// The encoding of the names files (WHATWG label; default windows-1252).
     #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
+    /// Keep only the first copy (in database order) of games whose moves
+    /// are equal up to the 8 symmetries (as `wthor duplicates` finds them
+    /// among the games selected; later copies of both kinds are left out).
+    #[arg(long)]
+    dedupe: bool,
 }
 
 /// The open options of an export: moves checked when replayed, names in
@@ -90,7 +96,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let db = args
         .db
         .open_with_options(&[], open_options(args.encoding.as_deref())?)?;
-    let ids = db.search(&query)?;
+    let mut ids = db.search(&query)?;
+    if args.dedupe {
+        ids = db.dedupe(&ids);
+    }
     if let Some(empties) = args.empties {
         textfmt::check_empties(&db, &ids, empties)
             .with_context(|| format!("--empties {empties}"))?;

@@ -5,6 +5,7 @@ pub(crate) mod analyze;
 pub(crate) mod cache;
 pub(crate) mod completions;
 pub(crate) mod convert;
+pub(crate) mod duplicates;
 pub(crate) mod export;
 pub(crate) mod import;
 pub(crate) mod index;

@@ -6,8 +6,9 @@ use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
 /// Every subcommand of `wthor`.
-pub(crate) const COMMANDS: [&str; 20] = [
+pub(crate) const COMMANDS: [&str; 21] = [
     "info",
+    "duplicates",
     "analyze",
     "export",
     "import",

@@ -3,6 +3,7 @@
 
 mod analyze;
 mod convert;
+mod duplicates;
 mod export;
 mod help;
 mod import;

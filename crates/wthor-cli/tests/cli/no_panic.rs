@@ -117,6 +117,9 @@ fn no_command_panics_on_any_fixture() {
             vec!["stats", "--accuracy", "--results", analysed, "--db", f],
             vec!["openings", "--db", f],
             vec!["search", "--db", f, "--count"],
+            vec!["duplicates", "--db", f],
+            vec!["duplicates", "--db", f, "--format", "jsonl"],
+            vec!["export", "--db", f, "--dedupe"],
             vec!["search", "--db", f, "--strict", "--count"],
             vec!["search", "--db", f, "--opening-name", "tiger"],
             vec![
