@@ -100,6 +100,9 @@ enum Command {
     Stats(commands::stats::Args),
     /// Build the position index of a database, or tell whether it is fresh.
     Index(commands::index::Args),
+    /// Serve the database in the browser: opening explorer, search, game
+    /// viewer, player pages.
+    Serve(commands::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -128,6 +131,7 @@ fn main() -> ExitCode {
         Command::Cache(args) => commands::cache::run(args, &mut out),
         Command::Stats(args) => commands::stats::run(args, &mut out),
         Command::Index(args) => commands::index::run(args, &mut out),
+        Command::Serve(args) => commands::serve::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));
     match result {
