@@ -29,13 +29,13 @@
 //! # }
 //! ```
 
+// Only the `wthor` binary prints: the libraries return values and errors.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 // The README's example is compiled as a doctest.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctest;
-
-// Only the `wthor` binary prints: the libraries return values and errors.
-#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod api;
 mod assets;
