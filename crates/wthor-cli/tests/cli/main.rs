@@ -16,6 +16,7 @@ mod puzzles;
 mod replay;
 mod results;
 mod search;
+mod serve;
 mod show;
 mod solve;
 mod stats;
