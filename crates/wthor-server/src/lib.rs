@@ -41,7 +41,7 @@ pub mod api;
 mod assets;
 mod state;
 
-use std::future::Future;
+use std::future::{Future, IntoFuture as _};
 use std::sync::Arc;
 
 use axum::Router;
@@ -74,8 +74,13 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(CompressionLayer::new())
 }
 
+/// How long the requests under way get to finish once the shutdown
+/// signal came; past it the server stops anyway (a client that never
+/// reads must not keep it alive).
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Serves [`router`] on `listener` until `shutdown` completes, then lets
-/// the requests under way finish.
+/// the requests under way finish (for [`SHUTDOWN_GRACE`] at most).
 ///
 /// # Errors
 /// When accepting connections fails.
@@ -84,7 +89,19 @@ pub async fn serve(
     state: Arc<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let (stopping, mut stopped) = tokio::sync::watch::channel(false);
+    let signal = async move {
+        shutdown.await;
+        let _ = stopping.send(true);
+    };
+    let server = axum::serve(listener, router(state)).with_graceful_shutdown(signal);
+    let grace = async move {
+        // The sender is dropped only once the signal was sent.
+        let _ = stopped.changed().await;
+        tokio::time::sleep(SHUTDOWN_GRACE).await;
+    };
+    tokio::select! {
+        done = server.into_future() => done,
+        () = grace => Ok(()),
+    }
 }

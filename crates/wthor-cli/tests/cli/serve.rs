@@ -63,7 +63,8 @@ impl Server {
 
     /// `GET path`: the status and the body.
     pub(crate) fn get(&self, path: &str) -> (u16, String) {
-        http_get(&self.addr, path)
+        let (status, body) = http_get(&self.addr, path, "");
+        (status, String::from_utf8(body).unwrap())
     }
 }
 
@@ -82,15 +83,16 @@ fn terminate(child: &Child) {
         .status();
 }
 
-/// A minimal HTTP/1.1 GET (no compression asked; chunked bodies decoded).
-pub(crate) fn http_get(addr: &str, path: &str) -> (u16, String) {
+/// A minimal HTTP/1.1 GET with `headers` (`Name: value\r\n` lines);
+/// chunked bodies decoded (a body cut short fails), not decompressed.
+pub(crate) fn http_get(addr: &str, path: &str, headers: &str) -> (u16, Vec<u8>) {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(60)))
         .unwrap();
     write!(
         stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{headers}\r\n"
     )
     .unwrap();
     let mut raw = Vec::new();
@@ -117,7 +119,7 @@ pub(crate) fn http_get(addr: &str, path: &str) -> (u16, String) {
         }
         body = out;
     }
-    (status, String::from_utf8(body).unwrap())
+    (status, body)
 }
 
 #[test]
@@ -128,6 +130,19 @@ fn serve_prints_its_url_answers_and_stops_on_sigterm() {
     assert!(body.contains("<script type=\"module\" src=\"/assets/app.js\">"));
     let (status, body) = server.get("/api/games/2001:5");
     assert_eq!(status, 200, "{body}");
+    // A streamed export, gzip-compressed to its end (a body polled after
+    // its end once panicked and cut the answer).
+    let (status, gz) = http_get(
+        &server.addr,
+        "/api/export?format=csv&player=saio",
+        "Accept-Encoding: gzip\r\n",
+    );
+    assert_eq!(status, 200);
+    assert!(
+        gz.len() > 1000 && gz.starts_with(&[0x1f, 0x8b]),
+        "{}",
+        gz.len()
+    );
     let (status, body) = server.get("/api/nothing");
     assert_eq!(
         (status, body.as_str()),

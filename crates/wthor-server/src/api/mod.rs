@@ -2,7 +2,7 @@
 //! `/api/players`, `/api/players/{name}`, `/api/export` (see
 //! `docs/http-api.md`). Each handler reads its parameters
 //! ([`query`]), runs the library's query off the async threads
-//! ([`crate::state::run_blocking`]) and answers one type of
+//! (`spawn_blocking` under a time cap) and answers one type of
 //! [`response`], or an [`error::ApiError`].
 
 pub mod error;
@@ -604,11 +604,14 @@ async fn export(State(st): St, RawQuery(raw): RawQuery) -> Response {
                 let _ = std::io::Write::flush(&mut out);
             }
         });
-        let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-            rx.recv()
-                .await
-                .map(|b| (Ok::<_, std::convert::Infallible>(b), rx))
-        });
+        // Fused: the compression layer may poll the body once more after
+        // its end, which a bare `unfold` answers with a panic.
+        let stream =
+            futures_util::StreamExt::fuse(futures_util::stream::unfold(rx, |mut rx| async move {
+                rx.recv()
+                    .await
+                    .map(|b| (Ok::<_, std::convert::Infallible>(b), rx))
+            }));
         let mut response = axum::body::Body::from_stream(stream).into_response();
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));

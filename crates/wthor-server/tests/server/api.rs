@@ -254,6 +254,18 @@ async fn pages_and_assets_have_etags_and_are_compressed() {
         assert_eq!(b.status, StatusCode::NOT_MODIFIED, "{uri}");
         assert!(b.body.is_empty());
     }
+    // A streamed export compressed to its end (the body polled after its
+    // end once panicked).
+    let a = send(
+        app(),
+        "GET",
+        "/api/export?format=csv&player=saio",
+        &[("accept-encoding", "gzip")],
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert_eq!(a.headers["content-encoding"], "gzip");
+    assert!(a.body.len() > 1000, "{}", a.body.len());
     let a = send(
         app(),
         "GET",
