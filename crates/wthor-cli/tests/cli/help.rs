@@ -6,8 +6,9 @@ use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
 /// Every subcommand of `wthor`.
-pub(crate) const COMMANDS: [&str; 20] = [
+pub(crate) const COMMANDS: [&str; 21] = [
     "info",
+    "serve",
     "analyze",
     "export",
     "import",
@@ -97,6 +98,9 @@ fn help_examples_on_the_fixtures_run() {
             .any(|s| line.contains(s))
                 || line.contains("completions")
                 || line.contains("stream --follow")
+                // A server runs until stopped: tests/cli/serve.rs starts
+                // one and asks it.
+                || line.contains("wthor serve")
             {
                 continue;
             }
