@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::{fixtures, python, util};
+use crate::{e2e, fixtures, python, util};
 
 /// The Rust tests: every crate but the Python extension, which has no Rust
 /// tests and which maturin builds once for the Python tests (with
@@ -21,14 +21,15 @@ use crate::{fixtures, python, util};
 const TEST_ARGS: &[&str] = &["test", "--workspace", "--exclude", "wthor-py"];
 
 /// `cargo xtask test`: `cargo test --workspace --exclude wthor-py`, then
-/// the Python tests.
+/// the Python tests, then the browser test.
 pub(crate) fn test() -> Result<()> {
     let venv = std::thread::spawn(python::ensure_venv);
     step(
         "build: cargo test --workspace --exclude wthor-py --no-run",
         || util::run(util::cargo().args(TEST_ARGS).arg("--no-run")),
     )?;
-    rust_and_python_tests(venv)
+    rust_and_python_tests(venv)?;
+    step("e2e: the browser test of wthor serve", e2e::run)
 }
 
 /// Runs the Rust tests (compiled) while the Python extension builds and
@@ -91,6 +92,7 @@ pub(crate) fn run() -> Result<()> {
         || util::run(util::cargo().args(TEST_ARGS).arg("--no-run")),
     )?;
     rust_and_python_tests(venv)?;
+    step("e2e: the browser test of wthor serve", e2e::run)?;
     step(
         "avx2: RUSTFLAGS='-C target-feature=+avx2' cargo test -p othello-core --target-dir target/avx2",
         avx2_tests,

@@ -11,7 +11,10 @@
 //!   and print one table of their figures;
 //! - `man [--out DIR]`: the man pages of `wthor` (clap_mangen, through the
 //!   binary's hidden `wthor man DIR`), into `target/man` by default.
-//! - `test`: every test, `cargo test --workspace` then `py-test`;
+//! - `test`: every test, `cargo test --workspace` then `py-test`, then
+//!   `e2e`;
+//! - `e2e`: the browser test of `wthor serve` (headless Chromium, when one
+//!   is found);
 //! - `py-test [-- ARGS]`: the Python package's tests (pytest in a virtual
 //!   environment under `target/`);
 //! - `py-bench [-- ARGS]`: the Python positions benchmark.
@@ -24,6 +27,7 @@
 
 mod bench;
 mod ci;
+mod e2e;
 mod fixtures;
 mod fuzz;
 mod python;
@@ -49,7 +53,8 @@ tasks:
                                  run the benchmarks (or the bench targets named BENCH)
                                  and print a table of their figures
   man [--out DIR]                write the man pages of wthor into DIR (default target/man)
-  test                           every test: cargo test --workspace, then py-test
+  test                           every test: cargo test --workspace, then py-test, then e2e
+  e2e                            the browser test of wthor serve (headless Chromium; skipped without one)
   py-test [-- ARGS]              the Python package's tests (pytest, in target/py-venv)
   py-bench [-- ARGS]             the Python positions benchmark (in target/py-venv)
   train [--data DIR] [--sample N] [--test-years N] [--iterations N] [--lambda X] [--out FILE]
@@ -138,6 +143,10 @@ fn run(args: Vec<String>) -> Result<()> {
         "test" => {
             args.finish()?;
             ci::test()
+        }
+        "e2e" => {
+            args.finish()?;
+            e2e::run()
         }
         "py-test" => {
             let passed = args.after_double_dash();

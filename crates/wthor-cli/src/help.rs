@@ -10,6 +10,7 @@ Examples:
   wthor info testdata
   wthor validate testdata
   wthor show testdata/WTH_2001.wtb 3 --move 20 --png position.png
+  wthor serve --db testdata
   wthor completions bash > ~/.local/share/bash-completion/completions/wthor
 
 Exit status (every command): 0 ok, 1 findings (illegal games, mismatches, refused
@@ -53,6 +54,20 @@ The NAME column (`name` in CSV and JSON) gives the named opening an opening's mo
 and the one each next move reaches (8x8; see `wthor openings`).
 
 Exit status: 0 ok, 2 usage or I/O error (a malformed transcript or OBF, an empty range).";
+
+/// `wthor serve --help`.
+pub(crate) const SERVE: &str = "\
+Examples:
+  wthor serve --db testdata
+  wthor serve --db ~/wthor --index ~/w.idx --open
+  wthor serve --db ~/wthor --addr 127.0.0.1:0
+
+Then open the URL it prints: the explorer (/explorer?play=f5d6), search (/search),
+games (/game/2001:5) and players (/player/NAME); the JSON API is under /api/
+(docs/http-api.md). Only loopback addresses without --public. Ctrl-C stops.
+
+Exit status: 0 stopped by Ctrl-C or SIGTERM, 2 usage or I/O error (no database,
+an address that cannot be listened on).";
 
 /// `wthor index --help`.
 pub(crate) const INDEX: &str = "\

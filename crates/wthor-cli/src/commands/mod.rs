@@ -17,6 +17,7 @@ pub(crate) mod puzzles;
 pub(crate) mod replay;
 pub(crate) mod results;
 pub(crate) mod search;
+pub(crate) mod serve;
 pub(crate) mod show;
 pub(crate) mod solve;
 pub(crate) mod stats;

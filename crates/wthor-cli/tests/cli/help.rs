@@ -6,9 +6,10 @@ use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
 /// Every subcommand of `wthor`.
-pub(crate) const COMMANDS: [&str; 21] = [
+pub(crate) const COMMANDS: [&str; 22] = [
     "info",
     "duplicates",
+    "serve",
     "analyze",
     "export",
     "import",
@@ -98,6 +99,9 @@ fn help_examples_on_the_fixtures_run() {
             .any(|s| line.contains(s))
                 || line.contains("completions")
                 || line.contains("stream --follow")
+                // A server runs until stopped: tests/cli/serve.rs starts
+                // one and asks it.
+                || line.contains("wthor serve")
             {
                 continue;
             }

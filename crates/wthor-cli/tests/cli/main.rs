@@ -17,6 +17,7 @@ mod puzzles;
 mod replay;
 mod results;
 mod search;
+mod serve;
 mod show;
 mod solve;
 mod stats;

@@ -191,6 +191,32 @@ fn no_command_panics_on_any_fixture() {
             check_no_crash(&args, &out);
             runs += 1;
         }
+        // `wthor serve` on the file: refused (exit 2), or serving answers
+        // below 500 and stops cleanly.
+        match crate::serve::Server::start(&["--db", f]) {
+            Err((code, err)) => assert!(
+                code == Some(2) && !err.contains("panicked"),
+                "wthor serve --db {f}: exit {code:?}\n{err}"
+            ),
+            Ok(server) => {
+                for path in [
+                    "/api/explorer?play=f5d6",
+                    "/api/search?limit=5",
+                    "/api/games/0:0",
+                    "/api/players?prefix=a",
+                    "/api/export?format=ggf",
+                ] {
+                    let (status, body) = server.get(path);
+                    assert!(
+                        status < 500,
+                        "wthor serve --db {f}: {path}: {status} {body}"
+                    );
+                }
+                let (code, err) = server.stop();
+                assert!(code == Some(0) && !err.contains("panicked"), "{f}: {err}");
+            }
+        }
+        runs += 1;
     }
     assert!(runs > 300, "{runs} runs");
 }

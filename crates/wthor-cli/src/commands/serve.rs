@@ -1,0 +1,127 @@
+//! `wthor serve`: the database in the browser (an opening explorer,
+//! search, a game viewer and player pages), served by `wthor-server`.
+//!
+//! It listens on 127.0.0.1:8080 by default and prints the URL; another
+//! address than a loopback one needs `--public` (and gets a warning:
+//! anyone who reaches it reads the database). Read-only: no request
+//! writes anything. Ctrl-C or SIGTERM stops it after the requests under
+//! way.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use wthor_server::{AppState, Config};
+
+use crate::commands::index::IndexArgs;
+use crate::db_args::DbArgs;
+
+/// Arguments of `wthor serve`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = crate::help::SERVE)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    index: IndexArgs,
+    /// The address to listen on (port 0: any free port).
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Allow an address other than loopback (anyone who can reach it can
+    /// read the database).
+    #[arg(long)]
+    public: bool,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    open: bool,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    if !args.addr.ip().is_loopback() && !args.public {
+        anyhow::bail!(
+            "--addr {}: not a loopback address; give --public to listen there (anyone who reaches it can read the database)",
+            args.addr
+        );
+    }
+    let db = args.db.open()?;
+    let (state, note) = AppState::new(db, &args.index.choice(), Config::default());
+    if let Some(note) = note {
+        eprintln!("wthor: {note}");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the server's runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .with_context(|| format!("--addr {}: cannot listen", args.addr))?;
+        let addr = listener.local_addr().context("the address listened on")?;
+        if !addr.ip().is_loopback() {
+            eprintln!(
+                "wthor: warning: listening on {addr}, not only on this machine: anyone who reaches it can read the database"
+            );
+        }
+        let url = format!("http://{addr}/");
+        writeln!(
+            out,
+            "wthor: serving {} games at {url} (Ctrl-C stops)",
+            state.database().game_count()
+        )?;
+        out.flush()?;
+        if args.open {
+            open_browser(&url);
+        }
+        wthor_server::serve(listener, Arc::new(state), stop_signal())
+            .await
+            .context("serving")?;
+        eprintln!("wthor: stopped");
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    {
+        let term = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(_) => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            () = ctrl_c => {},
+            () = term => {},
+        }
+    }
+    #[cfg(not(unix))]
+    ctrl_c.await;
+}
+
+/// Opens `url` in the default browser; a failure is a warning.
+fn open_browser(url: &str) {
+    let program = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(program)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("wthor: warning: could not open a browser ({program}: {e}); open {url}");
+    }
+}

@@ -1,0 +1,763 @@
+//! The API: `/api/explorer`, `/api/search`, `/api/games/{id}`,
+//! `/api/players`, `/api/players/{name}`, `/api/export` (see
+//! `docs/http-api.md`). Each handler reads its parameters
+//! ([`query`]), runs the library's query off the async threads
+//! (`spawn_blocking` under a time cap) and answers one type of
+//! [`response`], or an [`error::ApiError`].
+
+pub mod error;
+pub mod query;
+pub mod response;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{HeaderValue, Uri, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use othello_core::notation::parse_transcript;
+use othello_core::replay::wthor_tokens;
+use othello_core::solver::{Solver, SolverOptions};
+use othello_core::{Bitboard as _, Board, Board8, Board10, Move, Size, Square};
+use wthor_db::analysis::{AnalysisOptions, analyze_game};
+use wthor_db::names::NamePattern;
+use wthor_db::position_line::{PositionLine, game_positions};
+use wthor_db::query::{Filters, Position, SortKey};
+use wthor_db::stats::{
+    OpeningRow, RecordRow, SolvedField, Stats, StatsOptions, StatsReport, YearRow,
+};
+use wthor_db::text::{ExportOptions, Format, GameRecord};
+use wthor_db::{GameId, Query, openings};
+
+use crate::state::{AppState, run_blocking};
+use error::ApiError;
+use query::{Params, clip, to_query};
+use response::{
+    AnalysisReport, Explorer, ExplorerRow, GameDetail, OpeningName, Opponent, PlayerName,
+    PlayerPage, PositionInfo, SearchPage,
+};
+
+/// The most empty squares the explorer solves (`solve=1`).
+pub const SOLVE_MAX_EMPTIES: usize = 22;
+
+/// The most games a search page holds.
+pub const SEARCH_MAX_LIMIT: usize = 500;
+
+type St = State<Arc<AppState>>;
+
+/// The routes of the API.
+pub(crate) fn routes() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/api/explorer", get(explorer))
+        .route("/api/search", get(search))
+        .route("/api/games/{id}", get(game))
+        .route("/api/games/{id}/export", get(game_export))
+        .route("/api/games/{id}/png", get(game_png))
+        .route("/api/players", get(players))
+        .route("/api/players/{name}", get(player))
+        .route("/api/export", get(export))
+        .route("/api", get(unknown))
+        .route("/api/", get(unknown))
+        .route("/api/{*rest}", get(unknown))
+}
+
+async fn unknown(uri: Uri) -> ApiError {
+    ApiError::not_found(format!(
+        "{}: no such endpoint (see docs/http-api.md)",
+        clip(uri.path())
+    ))
+}
+
+/// A JSON answer.
+fn json<T: serde::Serialize>(answer: Result<T, ApiError>) -> Response {
+    match answer {
+        Ok(v) => axum::Json(v).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// A path parameter, or a 400 naming it.
+fn path_param(p: Result<Path<String>, PathRejection>, what: &str) -> Result<String, ApiError> {
+    p.map(|Path(s)| s)
+        .map_err(|e| ApiError::bad_request(format!("{what}: {}", e.body_text())))
+}
+
+/// Refuses parameters left over.
+fn no_more(p: &Params, known: &str) -> Result<(), ApiError> {
+    p.filters().map(|_| ()).map_err(|_| {
+        ApiError::bad_request(format!("unknown parameter: this endpoint takes {known}"))
+    })?;
+    if p.normalized().is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::bad_request(format!(
+            "unknown parameter: this endpoint takes {known}"
+        )))
+    }
+}
+
+// ---------------------------------------------------------------- explorer
+
+async fn explorer(State(st): St, RawQuery(raw): RawQuery) -> Response {
+    let answer = async {
+        let params = Params::parse(raw.as_deref())?;
+        let key = format!("explorer?{}", params.normalized());
+        if let Some(v) = st.cached(&key) {
+            return Ok(v);
+        }
+        let value = run_blocking(&st, move |s| {
+            serde_json::to_value(explore(s, params)?)
+                .map(Arc::new)
+                .map_err(|e| ApiError::bad_request(e.to_string()))
+        })
+        .await?;
+        st.keep(key, Arc::clone(&value));
+        Ok(value)
+    }
+    .await;
+    json(answer.map(|v: Arc<serde_json::Value>| (*v).clone()))
+}
+
+/// The explorer's answer for `params`.
+fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
+    let play = params.take("play").filter(|s| !s.trim().is_empty());
+    let obf = params.take("position").filter(|s| !s.trim().is_empty());
+    let solve = params.take_flag("solve")?;
+    let top = params.take_count("games", 10, 100)?;
+    for key in ["position_after", "limit", "sort", "reverse"] {
+        if params.has(key) {
+            return Err(ApiError::bad_request(format!(
+                "{key}: not a parameter of the explorer (give the moves with play=, a position with position=)"
+            )));
+        }
+    }
+    if play.is_some() && obf.is_some() {
+        return Err(ApiError::bad_request(
+            "give the moves (play=) or a position (position=), not both",
+        ));
+    }
+    let mut filters = params.filters()?;
+    filters.position_after.clone_from(&play);
+    filters.position = obf;
+    let query = to_query(&filters, "play")?;
+    let position = query
+        .position_filter()
+        .copied()
+        .unwrap_or(match filters.size {
+            Size::Eight => Position::Eight(Board8::start()),
+            Size::Ten => Position::Ten(Board10::start()),
+        });
+    let last = play
+        .as_deref()
+        .and_then(|t| parse_transcript(t, filters.size).ok())
+        .and_then(|moves| {
+            moves.into_iter().rev().find_map(|m| match m {
+                Move::Play(sq) => Some(sq),
+                Move::Pass => None,
+            })
+        });
+    let line = position_line(&position, last);
+    let info = PositionInfo::of(&line);
+    let too_deep = solve && info.empties > SOLVE_MAX_EMPTIES;
+    let options = StatsOptions {
+        next_moves: true,
+        solve: solve && !too_deep,
+        ..StatsOptions::default()
+    };
+    let (stats, indexed) = stats(st, &query, &options)?;
+    let report = StatsReport::new(&stats, &[], false, None);
+    let (Some(next), Some(moves)) = (report.next_moves, stats.next_moves.as_ref()) else {
+        return Err(ApiError::bad_request("no next-move table for this query"));
+    };
+    let mut rows = Vec::with_capacity(next.moves.len());
+    for (m, row) in moves.moves.iter().zip(next.moves) {
+        let child = after(&position, m.square);
+        let mut f = filters.clone();
+        f.position_after = None;
+        f.position = Some(child.to_obf());
+        let transpositions = count(st, &to_query(&f, "play")?)? as u64;
+        rows.push(ExplorerRow {
+            row,
+            transpositions,
+            opening: opening_at(&child).map(|o| o.name().to_owned()),
+        });
+    }
+    let mut f = filters;
+    f.sort = Some(SortKey::Year);
+    f.descending = true;
+    f.limit = Some(top);
+    let games = if top == 0 {
+        Vec::new()
+    } else {
+        records(st, &search_ids(st, &to_query(&f, "play")?)?)
+    };
+    let solved = if too_deep {
+        Some(SolvedField::No(format!(
+            "not solved: {} empty squares (the server solves at most {SOLVE_MAX_EMPTIES})",
+            info.empties
+        )))
+    } else {
+        next.solved
+    };
+    let size = position.size();
+    let after_moves = line
+        .legal_moves()
+        .into_iter()
+        .map(|sq| (sq.name(size).to_string(), after(&position, sq).to_obf()))
+        .collect();
+    Ok(Explorer {
+        after: after_moves,
+        obf: position.to_obf(),
+        opening: opening_at(&position).map(opening_name),
+        position: info,
+        totals: report.totals,
+        reached: next.reached,
+        ended: next.ended,
+        solved,
+        moves: rows,
+        games,
+        indexed,
+    })
+}
+
+/// The line of a position, its move number from its discs.
+fn position_line(position: &Position, last: Option<Square>) -> PositionLine {
+    fn line<B: Board>(b: &B, last: Option<Square>) -> PositionLine {
+        let discs = b.count(othello_core::Color::Black) + b.count(othello_core::Color::White);
+        // The squares come from a board: always a valid line.
+        PositionLine::from_board(b, discs.saturating_sub(3).max(1), last).unwrap_or_else(|_| {
+            PositionLine::from_board(&B::start(), 1, None).unwrap_or_else(|_| unreachable!())
+        })
+    }
+    match position {
+        Position::Eight(b) => line(b, last),
+        Position::Ten(b) => line(b, last),
+    }
+}
+
+/// The position after `sq` is played (by the side to move, or by the other
+/// when the side to move must pass).
+fn after(position: &Position, sq: Square) -> Position {
+    fn play<B: Board>(b: &B, sq: Square) -> B {
+        let b = if b.legal_moves().is_empty() {
+            b.pass()
+        } else {
+            *b
+        };
+        b.play_unchecked(sq)
+    }
+    match position {
+        Position::Eight(b) => Position::Eight(play(b, sq)),
+        Position::Ten(b) => Position::Ten(play(b, sq)),
+    }
+}
+
+/// The opening named at a position (8x8 only).
+fn opening_at(position: &Position) -> Option<&'static openings::Opening> {
+    match position {
+        Position::Eight(b) => openings::table().name_of_position(b),
+        Position::Ten(_) => None,
+    }
+}
+
+fn opening_name(o: &openings::Opening) -> OpeningName {
+    OpeningName {
+        name: o.name().to_owned(),
+        transcript: o.transcript(),
+    }
+}
+
+/// The statistics of a query, through the index when there is one; and
+/// whether it answered.
+fn stats(st: &AppState, query: &Query, options: &StatsOptions) -> Result<(Stats, bool), ApiError> {
+    if let Some(ix) = &st.index
+        && query.position_filter().is_some()
+        && let Ok(stats) = st.db.stats_indexed(query, options, ix)
+    {
+        return Ok((stats, true));
+    }
+    st.db
+        .stats(query, options)
+        .map(|s| (s, false))
+        .map_err(|e| ApiError::bad_request(e.to_string()))
+}
+
+/// The games of a query, through the index when there is one.
+fn search_ids(st: &AppState, query: &Query) -> Result<Vec<GameId>, ApiError> {
+    if let Some(ix) = &st.index
+        && let Ok(ids) = st.db.search_indexed(query, ix)
+    {
+        return Ok(ids);
+    }
+    st.db
+        .search(query)
+        .map_err(|e| ApiError::bad_request(e.to_string()))
+}
+
+/// The number of games of a query, through the index when there is one.
+fn count(st: &AppState, query: &Query) -> Result<usize, ApiError> {
+    if let Some(ix) = &st.index
+        && let Ok(n) = st.db.count_indexed(query, ix)
+    {
+        return Ok(n);
+    }
+    st.db
+        .count(query)
+        .map_err(|e| ApiError::bad_request(e.to_string()))
+}
+
+fn records(st: &AppState, ids: &[GameId]) -> Vec<GameRecord> {
+    ids.iter()
+        .filter_map(|&id| GameRecord::new(&st.db, id))
+        .collect()
+}
+
+// ------------------------------------------------------------------ search
+
+async fn search(State(st): St, RawQuery(raw): RawQuery) -> Response {
+    json(
+        async {
+            let params = Params::parse(raw.as_deref())?;
+            run_blocking(&st, move |s| find(s, params)).await
+        }
+        .await,
+    )
+}
+
+fn find(st: &AppState, mut params: Params) -> Result<SearchPage, ApiError> {
+    let limit = params.take_count("limit", 50, SEARCH_MAX_LIMIT)?;
+    let offset = params.take_count("offset", 0, usize::MAX)?;
+    let filters = params.filters()?;
+    let query = to_query(&filters, "position_after")?;
+    let ids = search_ids(st, &query)?;
+    let page: Vec<GameId> = ids.iter().skip(offset).take(limit).copied().collect();
+    Ok(SearchPage {
+        total: ids.len(),
+        offset,
+        limit,
+        games: records(st, &page),
+    })
+}
+
+// ------------------------------------------------------------------- games
+
+async fn game(
+    State(st): St,
+    id: Result<Path<String>, PathRejection>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let answer = async {
+        let id = path_param(id, "game")?;
+        let mut params = Params::parse(raw.as_deref())?;
+        let analysis = params.take_flag("analysis")?;
+        no_more(&params, "analysis=1")?;
+        let key = format!("analysis:{id}");
+        let cached = if analysis { st.cached(&key) } else { None };
+        let st2 = Arc::clone(&st);
+        let mut detail = run_blocking(&st, move |s| game_detail(s, &id)).await?;
+        if analysis {
+            let value = match cached {
+                Some(v) => v,
+                None => {
+                    let name = detail.record.game.clone();
+                    let v = run_blocking(&st2, move |s| analyse(s, &name)).await?;
+                    st2.keep(key, Arc::clone(&v));
+                    v
+                }
+            };
+            let mut out =
+                serde_json::to_value(&detail).map_err(|e| ApiError::bad_request(e.to_string()))?;
+            out["analysis"] = (*value).clone();
+            return Ok(out);
+        }
+        detail.analysis = None;
+        serde_json::to_value(&detail).map_err(|e| ApiError::bad_request(e.to_string()))
+    }
+    .await;
+    json(answer)
+}
+
+fn lookup(st: &AppState, id: &str) -> Result<GameId, ApiError> {
+    st.db
+        .parse_game_id(id)
+        .map_err(|e| ApiError::not_found(format!("game {:?}: {e}", clip(id))))
+}
+
+fn game_detail(st: &AppState, id: &str) -> Result<GameDetail, ApiError> {
+    let gid = lookup(st, id)?;
+    let (Some(record), Some(view)) = (GameRecord::new(&st.db, gid), st.db.game(gid)) else {
+        return Err(ApiError::not_found(format!(
+            "game {:?}: no such game",
+            clip(id)
+        )));
+    };
+    let size = wthor_db::rules_size(view.board_size());
+    let tokens: Vec<_> = match size {
+        Size::Eight => wthor_tokens::<Board8>(view.moves_raw()).collect(),
+        Size::Ten => wthor_tokens::<Board10>(view.moves_raw()).collect(),
+    };
+    let replay = game_positions(size, &tokens);
+    let opening = match size {
+        Size::Eight => openings::table().opening_of_wthor(view.moves_raw()),
+        Size::Ten => None,
+    };
+    Ok(GameDetail {
+        record,
+        opening: opening.map(opening_name),
+        positions: replay.lines.iter().map(PositionInfo::of).collect(),
+        illegal: replay
+            .illegal
+            .map(|i| format!("{}: {}", i.describe(size), i.reason)),
+        analysis: None,
+    })
+}
+
+/// `wthor analyze`'s analysis of a game, as JSON.
+fn analyse(st: &AppState, id: &str) -> Result<Arc<serde_json::Value>, ApiError> {
+    let gid = lookup(st, id)?;
+    let (Some(view), Some(file)) = (st.db.game(gid), st.db.file_of(gid)) else {
+        return Err(ApiError::not_found(format!(
+            "game {:?}: no such game",
+            clip(id)
+        )));
+    };
+    let mut solver = Solver::new(SolverOptions {
+        threads: 1,
+        tt_bits: 20,
+    });
+    let analysis = analyze_game(
+        &view,
+        file.header().depth(),
+        &AnalysisOptions {
+            empties: st.config.analysis_empties,
+            ..AnalysisOptions::default()
+        },
+        &mut solver,
+    )
+    .map_err(|e| ApiError::bad_request(format!("analysis: {e}")))?;
+    let report = AnalysisReport {
+        black_line: analysis.black_line(),
+        analysis,
+    };
+    serde_json::to_value(report)
+        .map(Arc::new)
+        .map_err(|e| ApiError::bad_request(e.to_string()))
+}
+
+// ----------------------------------------------------------------- players
+
+async fn players(State(st): St, RawQuery(raw): RawQuery) -> Response {
+    json(
+        async {
+            let mut params = Params::parse(raw.as_deref())?;
+            let prefix = params.take("prefix").unwrap_or_default();
+            let top = params.take_count("limit", 15, 100)?;
+            no_more(&params, "prefix= and limit=")?;
+            if prefix.chars().count() > 100 {
+                return Err(ApiError::bad_request("prefix: at most 100 characters"));
+            }
+            let q = wthor_db::names::fold(prefix.trim());
+            let mut found: Vec<PlayerName> = st
+                .players
+                .iter()
+                .filter(|p| {
+                    p.folded.starts_with(&q)
+                        || p.folded
+                            .split(|c: char| !c.is_alphanumeric())
+                            .any(|w| w.starts_with(&q))
+                })
+                .map(|p| PlayerName {
+                    name: p.name.clone(),
+                    games: p.games,
+                })
+                .collect();
+            found.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.name.cmp(&b.name)));
+            found.truncate(top);
+            Ok(found)
+        }
+        .await,
+    )
+}
+
+async fn player(
+    State(st): St,
+    name: Result<Path<String>, PathRejection>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    json(
+        async {
+            let name = path_param(name, "player")?;
+            let params = Params::parse(raw.as_deref())?;
+            no_more(&params, "no parameter")?;
+            run_blocking(&st, move |s| player_page(s, &name)).await
+        }
+        .await,
+    )
+}
+
+/// The openings of this many moves on a player's page.
+const PLAYER_OPENING_MOVES: usize = 4;
+
+fn player_page(st: &AppState, name: &str) -> Result<PlayerPage, ApiError> {
+    let base = Filters {
+        exact: true,
+        ..Filters::default()
+    };
+    let all = Filters {
+        players: vec![name.to_owned()],
+        ..base.clone()
+    };
+    let (records, _) = stats(
+        st,
+        &to_query(&all, "player")?,
+        &StatsOptions {
+            players: true,
+            by_year: true,
+            ..StatsOptions::default()
+        },
+    )?;
+    let pattern = NamePattern::exact(name);
+    let Some(me) = records
+        .players
+        .iter()
+        .find(|p| p.known && pattern.matches(&p.name))
+    else {
+        return Err(ApiError::not_found(format!(
+            "player {:?}: no games in this database",
+            clip(name)
+        )));
+    };
+    let openings = |filters: Filters| -> Result<Vec<OpeningRow>, ApiError> {
+        let (s, _) = stats(
+            st,
+            &to_query(&filters, "player")?,
+            &StatsOptions {
+                openings: PLAYER_OPENING_MOVES,
+                ..StatsOptions::default()
+            },
+        )?;
+        Ok(StatsReport::new(&s, &[], false, Some(10)).openings)
+    };
+    let as_black = openings(Filters {
+        black: Some(me.name.clone()),
+        ..base.clone()
+    })?;
+    let as_white = openings(Filters {
+        white: Some(me.name.clone()),
+        ..base
+    })?;
+    let mut opponents: Vec<Opponent> = records
+        .players
+        .iter()
+        .filter(|p| p.name != me.name)
+        .map(|p| Opponent {
+            name: p.name.clone(),
+            games: p.record.games,
+            wins: p.record.losses,
+            draws: p.record.draws,
+            losses: p.record.wins,
+        })
+        .collect();
+    opponents.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.name.cmp(&b.name)));
+    opponents.truncate(20);
+    Ok(PlayerPage {
+        name: me.name.clone(),
+        record: RecordRow::from(&me.record),
+        by_year: me
+            .by_year
+            .iter()
+            .map(|(year, r)| YearRow {
+                year: *year,
+                record: r.into(),
+            })
+            .collect(),
+        as_black,
+        as_white,
+        opponents,
+    })
+}
+
+// ------------------------------------------------------------------ export
+
+async fn export(State(st): St, RawQuery(raw): RawQuery) -> Response {
+    let answer: Result<Response, ApiError> = async {
+        let mut params = Params::parse(raw.as_deref())?;
+        let (format, mime, ext) = text_format(&mut params)?;
+        let filters = params.filters()?;
+        let query = to_query(&filters, "position_after")?;
+        let ids = run_blocking(&st, move |s| search_ids(s, &query)).await?;
+        let (tx, rx) = tokio::sync::mpsc::channel::<bytes::Bytes>(8);
+        let st = Arc::clone(&st);
+        tokio::task::spawn_blocking(move || {
+            let mut out = ChannelWriter {
+                tx,
+                buf: Vec::with_capacity(CHUNK),
+            };
+            let options = ExportOptions {
+                format,
+                empties: None,
+            };
+            // A client gone away ends the export: nothing else to do.
+            if wthor_db::text::export(&st.db, &ids, &options, &mut out).is_ok() {
+                let _ = std::io::Write::flush(&mut out);
+            }
+        });
+        // Fused: the compression layer may poll the body once more after
+        // its end, which a bare `unfold` answers with a panic.
+        let stream =
+            futures_util::StreamExt::fuse(futures_util::stream::unfold(rx, |mut rx| async move {
+                rx.recv()
+                    .await
+                    .map(|b| (Ok::<_, std::convert::Infallible>(b), rx))
+            }));
+        let mut response = axum::body::Body::from_stream(stream).into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
+        if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"wthor.{ext}\"")) {
+            headers.insert(header::CONTENT_DISPOSITION, v);
+        }
+        Ok(response)
+    }
+    .await;
+    match answer {
+        Ok(r) => r,
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The `format=` of an export: the library's format, its media type and
+/// its file extension (CSV by default).
+fn text_format(params: &mut Params) -> Result<(Format, &'static str, &'static str), ApiError> {
+    let name = params.take("format").unwrap_or_else(|| "csv".to_owned());
+    Ok(match name.as_str() {
+        "csv" => (Format::Csv, "text/csv; charset=utf-8", "csv"),
+        "jsonl" => (Format::Jsonl, "application/x-ndjson", "jsonl"),
+        "ggf" => (Format::Ggf, "text/plain; charset=utf-8", "ggf"),
+        "txt" => (Format::Transcript, "text/plain; charset=utf-8", "txt"),
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "format: expected csv, jsonl, ggf or txt, got {:?}",
+                clip(other)
+            )));
+        }
+    })
+}
+
+/// A download: the body, its media type and file name.
+fn attachment(body: Vec<u8>, mime: &'static str, file: &str) -> Response {
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
+    let file: String = file
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{file}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    response
+}
+
+/// `GET /api/games/{id}/export?format=`: one game as `wthor export` writes it.
+async fn game_export(
+    State(st): St,
+    id: Result<Path<String>, PathRejection>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let answer: Result<Response, ApiError> = async {
+        let id = path_param(id, "game")?;
+        let mut params = Params::parse(raw.as_deref())?;
+        let (format, mime, ext) = text_format(&mut params)?;
+        no_more(&params, "format=")?;
+        let name = format!("{id}.{ext}");
+        let body = run_blocking(&st, move |s| {
+            let gid = lookup(s, &id)?;
+            let mut out = Vec::new();
+            let options = ExportOptions {
+                format,
+                empties: None,
+            };
+            wthor_db::text::export(&s.db, &[gid], &options, &mut out)
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            Ok(out)
+        })
+        .await?;
+        Ok(attachment(body, mime, &name))
+    }
+    .await;
+    answer.unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `GET /api/games/{id}/png?ply=N`: the position after N discs played
+/// (default: the end), drawn as `wthor show --png` draws it.
+async fn game_png(
+    State(st): St,
+    id: Result<Path<String>, PathRejection>,
+    RawQuery(raw): RawQuery,
+) -> Response {
+    let answer: Result<Response, ApiError> = async {
+        let id = path_param(id, "game")?;
+        let mut params = Params::parse(raw.as_deref())?;
+        let ply = params.take_count("ply", usize::MAX, usize::MAX)?;
+        no_more(&params, "ply=")?;
+        let name = format!("{id}.png");
+        let body = run_blocking(&st, move |s| {
+            let gid = lookup(s, &id)?;
+            let view =
+                s.db.game(gid)
+                    .ok_or_else(|| ApiError::not_found("no such game"))?;
+            let size = wthor_db::rules_size(view.board_size());
+            let tokens: Vec<_> = match size {
+                Size::Eight => wthor_tokens::<Board8>(view.moves_raw()).collect(),
+                Size::Ten => wthor_tokens::<Board10>(view.moves_raw()).collect(),
+            };
+            let lines = game_positions(size, &tokens).lines;
+            let line = &lines[ply.min(lines.len() - 1)];
+            let picture = wthor_draw::Position::new(size, line.squares().to_vec(), line.to_move())
+                .and_then(|p| p.with_last_move(line.last_move()))
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            let svg = wthor_draw::svg(&picture, &wthor_draw::Options::default());
+            wthor_draw::png(&svg, 1.0).map_err(|e| ApiError::bad_request(e.to_string()))
+        })
+        .await?;
+        Ok(attachment(body, "image/png", &name))
+    }
+    .await;
+    answer.unwrap_or_else(IntoResponse::into_response)
+}
+
+const CHUNK: usize = 64 * 1024;
+
+/// A writer that hands its bytes to the response body in chunks.
+struct ChannelWriter {
+    tx: tokio::sync::mpsc::Sender<bytes::Bytes>,
+    buf: Vec<u8>,
+}
+
+impl std::io::Write for ChannelWriter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= CHUNK {
+            self.flush()?;
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let chunk = bytes::Bytes::from(std::mem::replace(&mut self.buf, Vec::with_capacity(CHUNK)));
+        self.tx
+            .blocking_send(chunk)
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "client gone"))
+    }
+}

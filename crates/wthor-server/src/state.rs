@@ -1,0 +1,163 @@
+//! What every request shares: the database, its position index (checked
+//! once, when the server starts), the player names for autocompletion,
+//! the bound on concurrent queries and the cache of costly answers.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use othello_core::{Board, Board8};
+use tokio::sync::Semaphore;
+use wthor_db::index::IndexChoice;
+use wthor_db::names::fold;
+use wthor_db::query::Position;
+use wthor_db::stats::StatsOptions;
+use wthor_db::{Database, PositionIndex, Query};
+
+use crate::api::error::ApiError;
+
+/// The limits of the server.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// The longest a query may take (waiting for its turn included); past
+    /// it the answer is 503.
+    pub time_cap: Duration,
+    /// Queries run at once (the others wait for their turn).
+    pub concurrent: usize,
+    /// Answers kept in the cache of costly queries.
+    pub cache_entries: usize,
+    /// The game viewer's analysis solves exactly from this many empty
+    /// squares (estimates before; see `wthor_db::analysis`).
+    pub analysis_empties: u8,
+}
+
+impl Default for Config {
+    /// 10 s, as many queries at once as the machine has threads, 256
+    /// answers cached, analyses exact from 20 empties (`wthor analyze`'s
+    /// default).
+    fn default() -> Config {
+        Config {
+            time_cap: Duration::from_secs(10),
+            concurrent: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            cache_entries: 256,
+            analysis_empties: 20,
+        }
+    }
+}
+
+/// One player of the archive, for the autocompletion.
+#[derive(Clone, Debug)]
+pub(crate) struct PlayerEntry {
+    pub(crate) name: String,
+    pub(crate) folded: String,
+    pub(crate) games: u64,
+}
+
+/// The state of the server.
+pub struct AppState {
+    pub(crate) db: Database,
+    pub(crate) index: Option<PositionIndex>,
+    pub(crate) players: Vec<PlayerEntry>,
+    pub(crate) config: Config,
+    limit: Arc<Semaphore>,
+    cache: Mutex<HashMap<String, Arc<serde_json::Value>>>,
+}
+
+impl AppState {
+    /// The state over `db`: the position index `index` chooses (by the
+    /// library's rule, [`Database::index_for`], checked once now) and the
+    /// players' names with their games. The second value says why an
+    /// index asked for is not used.
+    #[must_use]
+    pub fn new(db: Database, index: &IndexChoice, config: Config) -> (AppState, Option<String>) {
+        // The rule of `index_for` for any position query: the start will do.
+        let probe = Query::new().position(Position::Eight(Board8::start()));
+        let (index, note) = db.index_for(&probe, index);
+        let players = db
+            .stats(
+                &Query::new(),
+                &StatsOptions {
+                    players: true,
+                    ..StatsOptions::default()
+                },
+            )
+            .map(|s| s.players)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| p.known)
+            .map(|p| PlayerEntry {
+                folded: fold(&p.name),
+                name: p.name,
+                games: p.record.games,
+            })
+            .collect();
+        let state = AppState {
+            db,
+            index,
+            players,
+            limit: Arc::new(Semaphore::new(config.concurrent.max(1))),
+            cache: Mutex::new(HashMap::new()),
+            config,
+        };
+        (state, note)
+    }
+
+    /// The database served.
+    #[must_use]
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
+    /// Whether a position index answers the position queries.
+    #[must_use]
+    pub fn has_index(&self) -> bool {
+        self.index.is_some()
+    }
+
+    /// A cached answer.
+    pub(crate) fn cached(&self, key: &str) -> Option<Arc<serde_json::Value>> {
+        self.cache.lock().ok()?.get(key).cloned()
+    }
+
+    /// Keeps an answer (the cache is emptied when full: simple, bounded).
+    pub(crate) fn keep(&self, key: String, value: Arc<serde_json::Value>) {
+        if let Ok(mut cache) = self.cache.lock() {
+            if cache.len() >= self.config.cache_entries {
+                cache.clear();
+            }
+            cache.insert(key, value);
+        }
+    }
+}
+
+/// Runs `work` on the blocking threads once a turn is free, under the
+/// time cap: 503 when the cap passes first (the work still finishes, its
+/// turn held until then, so that slow queries cannot pile up).
+pub(crate) async fn run_blocking<T, F>(state: &Arc<AppState>, work: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
+{
+    let cap = state.config.time_cap;
+    let state = Arc::clone(state);
+    let limit = Arc::clone(&state.limit);
+    let job = async move {
+        let permit = limit
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::unavailable("the server is stopping"))?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work(&state)
+        })
+        .await
+        .map_err(|_| ApiError::unavailable("the query failed; try again"))?
+    };
+    match tokio::time::timeout(cap, job).await {
+        Ok(answer) => answer,
+        Err(_) => Err(ApiError::unavailable(format!(
+            "the query took longer than its time cap of {} s: narrow it with filters",
+            cap.as_secs_f64()
+        ))),
+    }
+}

@@ -1,0 +1,285 @@
+//! Each endpoint's answer on the fixtures, pinned.
+
+use axum::http::StatusCode;
+use wthor_db::query::Filters;
+use wthor_db::stats::{StatsOptions, StatsReport};
+
+use crate::{app, get, ok_json, send, state};
+
+#[tokio::test]
+async fn explorer_from_the_start() {
+    let uri = "/api/explorer?games=2";
+    let v = ok_json(get(uri).await, uri);
+    insta::assert_json_snapshot!("explorer_start", v);
+}
+
+#[tokio::test]
+async fn explorer_after_two_moves_with_filters() {
+    let uri = "/api/explorer?play=f5d6&year=2001..2002&games=2";
+    let v = ok_json(get(uri).await, uri);
+    insta::assert_json_snapshot!("explorer_f5d6_2001_2002", v);
+}
+
+#[tokio::test]
+async fn explorer_solves_near_the_end() {
+    // A fixture game to 14 empties (46 moves played): quick to solve.
+    let id = "2001:5";
+    let game = ok_json(get(&format!("/api/games/{id}")).await, id);
+    let moves: Vec<&str> = game["moves"].as_array().unwrap()[..46]
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let uri = format!("/api/explorer?play={}&solve=1&games=0", moves.concat());
+    let v = ok_json(get(&uri).await, &uri);
+    assert_eq!(v["solved"], true, "{v}");
+    assert_eq!(v["position"]["empties"], 14);
+    let rows = v["moves"].as_array().unwrap();
+    assert_eq!(
+        rows.len(),
+        v["position"]["legalMoves"].as_array().unwrap().len()
+    );
+    assert!(rows.iter().all(|r| r["exact"].is_i64()), "{v}");
+    // Too deep: not solved, and said why.
+    let uri = "/api/explorer?play=f5d6&solve=1&games=0";
+    let v = ok_json(get(uri).await, uri);
+    assert_eq!(
+        v["solved"],
+        "not solved: 58 empty squares (the server solves at most 22)"
+    );
+}
+
+/// The explorer's rows are the library's `wthor stats --next` rows (the
+/// CLI's own output is compared in the CLI's tests), and a row's
+/// transpositions are the games the explorer counts once the move is
+/// played.
+#[tokio::test]
+async fn explorer_rows_are_the_next_move_statistics_and_transpositions_agree() {
+    for (play, filters) in [
+        ("", ""),
+        ("f5", ""),
+        ("f5d6c3", "&result=black"),
+        ("f5f6e6f4", "&player=nakamura"),
+        ("c4e3", "&year=2002..&human=true"),
+    ] {
+        let uri = format!("/api/explorer?play={play}{filters}&games=0");
+        let v = ok_json(get(&uri).await, &uri);
+        let mut f: Filters = serde_html_form::from_str(filters.trim_start_matches('&')).unwrap();
+        if !play.is_empty() {
+            f.position_after = Some(play.to_owned());
+        }
+        let query = f.to_query().unwrap();
+        let stats = state()
+            .database()
+            .stats(
+                &query,
+                &StatsOptions {
+                    next_moves: true,
+                    ..StatsOptions::default()
+                },
+            )
+            .unwrap();
+        let report = StatsReport::new(&stats, &[], false, None)
+            .next_moves
+            .unwrap();
+        let want = serde_json::to_value(&report.moves).unwrap();
+        let rows = v["moves"].as_array().unwrap();
+        assert!(!rows.is_empty(), "{uri}");
+        assert_eq!(rows.len(), want.as_array().unwrap().len(), "{uri}");
+        for (row, want) in rows.iter().zip(want.as_array().unwrap()) {
+            for (key, value) in want.as_object().unwrap() {
+                // Floats through JSON text: equal to the last bits.
+                match (row[key].as_f64(), value.as_f64()) {
+                    (Some(a), Some(b)) if value.is_f64() => {
+                        assert!((a - b).abs() < 1e-12, "{uri}: {key}: {a} {b}");
+                    }
+                    _ => assert_eq!(&row[key], value, "{uri}: {key}"),
+                }
+            }
+            let next = format!(
+                "/api/explorer?play={play}{}{filters}&games=0",
+                row["move"].as_str().unwrap()
+            );
+            let after = ok_json(get(&next).await, &next);
+            assert_eq!(row["transpositions"], after["reached"], "{next}");
+            assert!(
+                row["transpositions"].as_u64() >= row["games"].as_u64(),
+                "{next}"
+            );
+        }
+        assert_eq!(v["reached"], report.reached);
+    }
+}
+
+#[tokio::test]
+async fn search_pages() {
+    let uri = "/api/search?player=nakamura&sort=score&reverse=true&limit=2&offset=1";
+    let v = ok_json(get(uri).await, uri);
+    insta::assert_json_snapshot!("search_nakamura", v);
+    // The pages add up to the whole.
+    let all = ok_json(get("/api/search?player=nakamura&limit=500").await, "all");
+    let total = all["total"].as_u64().unwrap();
+    assert_eq!(
+        all["games"].as_array().unwrap().len() as u64,
+        total.min(500)
+    );
+    let second = ok_json(
+        get("/api/search?player=nakamura&limit=10&offset=10").await,
+        "page 2",
+    );
+    assert_eq!(second["games"][0], all["games"][10]);
+}
+
+#[tokio::test]
+async fn game_with_positions() {
+    let v = ok_json(get("/api/games/2001:5").await, "2001:5");
+    assert_eq!(
+        v["positions"].as_array().unwrap().len(),
+        v["moves"].as_array().unwrap().len() + 1
+    );
+    insta::assert_json_snapshot!("game_2001_5", v);
+}
+
+#[tokio::test]
+async fn game_analysis_on_request() {
+    let v = ok_json(get("/api/games/2001:5?analysis=1").await, "analysis");
+    let a = &v["analysis"];
+    let moves = a["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), v["moves"].as_array().unwrap().len());
+    assert_eq!(a["blackLine"].as_array().unwrap().len(), moves.len() + 1);
+    assert!(moves.iter().any(|m| m["exact"] == true));
+    // A second time from the cache: the same answer.
+    let again = ok_json(get("/api/games/2001:5?analysis=1").await, "again");
+    assert_eq!(again, v);
+}
+
+#[tokio::test]
+async fn players_autocomplete_ignores_accents_and_case() {
+    let v = ok_json(get("/api/players?prefix=na").await, "na");
+    insta::assert_json_snapshot!("players_na", v);
+    // "Élodie": found by "elo" and by "ÉLO".
+    for prefix in ["elo", "%C3%89LO", "marchand"] {
+        let uri = format!("/api/players?prefix={prefix}");
+        let v = ok_json(get(&uri).await, &uri);
+        assert!(
+            v.as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["name"] == "Élodie Marchand"),
+            "{uri}: {v}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn player_page() {
+    let uri = "/api/players/Takuji%20Nakamura";
+    let v = ok_json(get(uri).await, uri);
+    let by_year: u64 = v["byYear"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|y| y["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(by_year, v["record"]["games"].as_u64().unwrap());
+    let against: u64 = v["opponents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["games"].as_u64().unwrap())
+        .sum();
+    assert!(against <= v["record"]["games"].as_u64().unwrap());
+    insta::assert_json_snapshot!("player_nakamura", v);
+}
+
+#[tokio::test]
+async fn export_is_the_library_export() {
+    for format in [
+        wthor_db::text::Format::Csv,
+        wthor_db::text::Format::Jsonl,
+        wthor_db::text::Format::Ggf,
+    ] {
+        let name = match format {
+            wthor_db::text::Format::Csv => "csv",
+            wthor_db::text::Format::Jsonl => "jsonl",
+            _ => "ggf",
+        };
+        let uri = format!("/api/export?format={name}&player=saio&year=2003");
+        let a = get(&uri).await;
+        assert_eq!(a.status, StatusCode::OK, "{uri}");
+        let db = state();
+        let query = Filters {
+            players: vec!["saio".to_owned()],
+            years: Some("2003".parse().unwrap()),
+            ..Filters::default()
+        }
+        .to_query()
+        .unwrap();
+        let ids = db.database().search(&query).unwrap();
+        assert!(!ids.is_empty());
+        let mut want = Vec::new();
+        wthor_db::text::export(
+            db.database(),
+            &ids,
+            &wthor_db::text::ExportOptions {
+                format,
+                empties: None,
+            },
+            &mut want,
+        )
+        .unwrap();
+        assert_eq!(a.body, want, "{uri}");
+        assert!(
+            a.headers["content-disposition"]
+                .to_str()
+                .unwrap()
+                .ends_with(&format!("wthor.{name}\"")),
+        );
+    }
+}
+
+#[tokio::test]
+async fn pages_and_assets_have_etags_and_are_compressed() {
+    for uri in [
+        "/",
+        "/explorer",
+        "/game/2001:5",
+        "/player/x",
+        "/assets/app.js",
+        "/assets/style.css",
+    ] {
+        let a = get(uri).await;
+        assert_eq!(a.status, StatusCode::OK, "{uri}");
+        let tag = a.headers["etag"].to_str().unwrap().to_owned();
+        let b = send(app(), "GET", uri, &[("if-none-match", &tag)]).await;
+        assert_eq!(b.status, StatusCode::NOT_MODIFIED, "{uri}");
+        assert!(b.body.is_empty());
+    }
+    // A streamed export compressed to its end (the body polled after its
+    // end once panicked).
+    let a = send(
+        app(),
+        "GET",
+        "/api/export?format=csv&player=saio",
+        &[("accept-encoding", "gzip")],
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert_eq!(a.headers["content-encoding"], "gzip");
+    assert!(a.body.len() > 1000, "{}", a.body.len());
+    let a = send(
+        app(),
+        "GET",
+        "/assets/app.js",
+        &[("accept-encoding", "gzip")],
+    )
+    .await;
+    assert_eq!(a.headers["content-encoding"], "gzip");
+    let a = send(
+        app(),
+        "GET",
+        "/api/search?limit=100",
+        &[("accept-encoding", "gzip")],
+    )
+    .await;
+    assert_eq!(a.headers["content-encoding"], "gzip");
+}

@@ -1,0 +1,101 @@
+//! The API on the fixture database, through the router itself (tower's
+//! `oneshot`, no socket): each endpoint's JSON pinned by insta, every bad
+//! input of issue 25 answered by a 4xx with a message, the time cap by a
+//! 503, the assets with ETags and compression.
+
+mod api;
+mod errors;
+
+use std::sync::{Arc, OnceLock};
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use http_body_util::BodyExt as _;
+use tower::ServiceExt as _;
+use wthor_db::index::IndexChoice;
+use wthor_server::{AppState, Config};
+
+/// The fixture database.
+pub(crate) fn testdata() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
+}
+
+/// The state over the fixtures (built once: the player list is a scan).
+pub(crate) fn state() -> Arc<AppState> {
+    static STATE: OnceLock<Arc<AppState>> = OnceLock::new();
+    Arc::clone(STATE.get_or_init(|| {
+        let db = wthor_db::Database::open(testdata()).unwrap();
+        // Analyses exact from 14 empties: quick in a debug build.
+        let config = Config {
+            analysis_empties: 14,
+            ..Config::default()
+        };
+        Arc::new(AppState::new(db, &IndexChoice::Never, config).0)
+    }))
+}
+
+pub(crate) fn app() -> Router {
+    wthor_server::router(state())
+}
+
+/// An answer: status, headers, body.
+pub(crate) struct Answer {
+    pub(crate) status: StatusCode,
+    pub(crate) headers: HeaderMap,
+    pub(crate) body: Vec<u8>,
+}
+
+impl Answer {
+    pub(crate) fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).unwrap()
+    }
+}
+
+/// `method uri` with `headers` through `router`.
+pub(crate) async fn send(
+    router: Router,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+) -> Answer {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        request = request.header(*k, *v);
+    }
+    let response = router
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response
+        .into_body()
+        .collect()
+        .await
+        .unwrap()
+        .to_bytes()
+        .to_vec();
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// `GET uri` on the fixture server.
+pub(crate) async fn get(uri: &str) -> Answer {
+    send(app(), "GET", uri, &[]).await
+}
+
+/// `GET uri`, which must answer 200 with JSON.
+#[track_caller]
+pub(crate) fn ok_json(answer: Answer, uri: &str) -> serde_json::Value {
+    assert_eq!(answer.status, StatusCode::OK, "{uri}: {}", answer.text());
+    answer.json()
+}
