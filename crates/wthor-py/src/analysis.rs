@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use numpy::PyArray1;
 use othello_core::Color;
-use pyo3::exceptions::{PyUserWarning, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wthor_db::analysis::{
@@ -19,6 +19,7 @@ use wthor_db::analysis::{
 use wthor_db::verify::RecordKey;
 use wthor_db::{Database, GameId, NamePattern};
 
+use crate::database::warn_note;
 use crate::errors::illegal_move;
 
 /// The options, checked by the library when the analysis runs.
@@ -130,12 +131,9 @@ pub(crate) fn of_games<'py>(
             Err(e @ (AnalysisError::EstimateDepth(_) | AnalysisError::Empties(_))) => {
                 return Err(error(e));
             }
-            Err(e) => PyErr::warn(
+            Err(e) => warn_note(
                 py,
-                &py.get_type::<PyUserWarning>(),
-                &std::ffi::CString::new(format!("game {}: {e}: left out", db.game_name(*id)))
-                    .unwrap_or_default(),
-                1,
+                Some(format!("game {}: {e}: left out", db.game_name(*id))),
             )?,
         }
     }
@@ -157,13 +155,8 @@ pub(crate) fn table<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let log = read_selected(results, selected)
         .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
-    for w in &log.warnings {
-        PyErr::warn(
-            py,
-            &py.get_type::<PyUserWarning>(),
-            &std::ffi::CString::new(w.as_str()).unwrap_or_default(),
-            1,
-        )?;
+    for w in log.warnings {
+        warn_note(py, Some(w))?;
     }
     let games: Vec<GameAnalysis> = log.games.into_iter().map(|(_, g)| g).collect();
     let rows = accuracy(

@@ -49,7 +49,7 @@ pub struct PyDatabase {
 
 /// A note of the index choice (an index not used, and why) as a
 /// `UserWarning`, as `wthor` says it on stderr.
-fn warn_note(py: Python<'_>, note: Option<String>) -> PyResult<()> {
+pub(crate) fn warn_note(py: Python<'_>, note: Option<String>) -> PyResult<()> {
     if let Some(note) = note {
         let text = std::ffi::CString::new(note.replace('\0', " ")).expect("no NUL left");
         PyErr::warn(py, &py.get_type::<PyUserWarning>(), &text, 1)?;

@@ -183,15 +183,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             args.empties
         );
         let svg = wthor_draw::graph_svg(&graph(&analysis, title));
-        if let Some(path) = &args.svg {
-            wthor_db::atomic::write(path, svg.as_bytes())?;
-            writeln!(out, "svg: {}", path.display())?;
-        }
-        if let Some(path) = &args.png {
-            let png = wthor_draw::png(&svg, args.scale)?;
-            wthor_db::atomic::write(path, &png)?;
-            writeln!(out, "png: {}", path.display())?;
-        }
+        crate::commands::show::write_pictures(
+            &svg,
+            args.svg.as_deref(),
+            args.png.as_deref(),
+            args.scale,
+            out,
+        )?;
     }
     let wrong = analysis
         .theoretical

@@ -129,17 +129,37 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 .with_last_move(line.last_move())?
                 .with_numbers(numbers)?;
         let svg = wthor_draw::svg(&position, &options);
-        if let Some(path) = &args.svg {
-            wthor_db::atomic::write(path, svg.as_bytes())?;
-            writeln!(out, "svg: {}", path.display())?;
-        }
-        if let Some(path) = &args.png {
-            let png = wthor_draw::png(&svg, args.scale)?;
-            wthor_db::atomic::write(path, &png)?;
-            writeln!(out, "png: {}", path.display())?;
-        }
+        write_pictures(
+            &svg,
+            args.svg.as_deref(),
+            args.png.as_deref(),
+            args.scale,
+            out,
+        )?;
     }
     Ok(code)
+}
+
+/// Writes a drawing as SVG and as PNG at `scale` to the paths given (each
+/// atomically), and names each file written on `out`: `show`'s position
+/// and `analyze`'s graph.
+pub(crate) fn write_pictures(
+    svg: &str,
+    svg_path: Option<&std::path::Path>,
+    png_path: Option<&std::path::Path>,
+    scale: f32,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if let Some(path) = svg_path {
+        wthor_db::atomic::write(path, svg.as_bytes())?;
+        writeln!(out, "svg: {}", path.display())?;
+    }
+    if let Some(path) = png_path {
+        let png = wthor_draw::png(svg, scale)?;
+        wthor_db::atomic::write(path, &png)?;
+        writeln!(out, "png: {}", path.display())?;
+    }
+    Ok(())
 }
 
 /// A name, or `#N` when the names file does not hold it.
