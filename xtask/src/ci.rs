@@ -20,13 +20,22 @@ use crate::{e2e, fixtures, python, util};
 /// `extension-module`: built here too, pyo3 and numpy would compile twice).
 const TEST_ARGS: &[&str] = &["test", "--workspace", "--exclude", "wthor-py"];
 
+/// Builds the Rust tests without running them — and with them
+/// `target/debug/wthor`, the binary the CLI, Python and browser tests run.
+/// Every task that needs that binary builds it this way: `cargo build -p
+/// wthor-cli` would resolve other features and compile 40 crates again
+/// (52 s on a fresh clone).
+pub(crate) fn build_tests() -> Result<()> {
+    util::run(util::cargo().args(TEST_ARGS).arg("--no-run"))
+}
+
 /// `cargo xtask test`: `cargo test --workspace --exclude wthor-py`, then
 /// the Python tests, then the browser test.
 pub(crate) fn test() -> Result<()> {
     let venv = std::thread::spawn(python::ensure_venv);
     step(
         "build: cargo test --workspace --exclude wthor-py --no-run",
-        || util::run(util::cargo().args(TEST_ARGS).arg("--no-run")),
+        build_tests,
     )?;
     rust_and_python_tests(venv)?;
     step("e2e: the browser test of wthor serve", e2e::run)
@@ -89,7 +98,7 @@ pub(crate) fn run() -> Result<()> {
     )?;
     step(
         "build: cargo test --workspace --exclude wthor-py --no-run",
-        || util::run(util::cargo().args(TEST_ARGS).arg("--no-run")),
+        build_tests,
     )?;
     rust_and_python_tests(venv)?;
     step("e2e: the browser test of wthor serve", e2e::run)?;

@@ -69,7 +69,7 @@ pub(crate) fn run() -> Result<()> {
                 .current_dir(&work),
         )?;
     }
-    util::run(util::cargo().args(["build", "-p", "wthor-cli", "--bin", "wthor"]))?;
+    crate::ci::build_tests()?;
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let wthor = target.join("debug").join("wthor");

@@ -133,7 +133,7 @@ fn prepared(release: bool) -> Result<PathBuf> {
 pub(crate) fn test(pytest_args: &[String]) -> Result<()> {
     // The `wthor` binary the tests compare with (what `cargo xtask test`
     // built already: nothing to do then).
-    util::run(util::cargo().args(["test", "--workspace", "--exclude", "wthor-py", "--no-run"]))?;
+    crate::ci::build_tests()?;
     let venv = prepared(false)?;
     pytest(&venv, pytest_args)
 }
