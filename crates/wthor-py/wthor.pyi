@@ -397,8 +397,10 @@ class Database:
         jsonl``:
 
         - ``totals``: ``games``, ``black_wins``, ``draws``,
-          ``black_losses``, ``mean_black_discs`` and ``median_black_discs``
-          (None without games);
+          ``black_losses``, ``mean_black_discs``, ``mean_black_theoretical``
+          (black's mean theoretical score, discs after perfect play from
+          each file's depth) and ``median_black_discs`` (None without
+          games);
         - ``next_moves`` (given when ``position`` or ``position_after``
           is, as ``wthor stats`` does, or with ``next_moves=True`` or
           ``solve=True``; ``next_moves=False`` hides it; else None): the
@@ -411,7 +413,8 @@ class Database:
           (None when not asked, True, or why not: over 24 empties, 10x10,
           a pass), ``moves``: a list, most played first, of ``move``,
           ``games``, ``black_wins``, ``draws``, ``black_losses``,
-          ``mean_black_discs``, ``share`` (of the games that went on),
+          ``mean_black_discs``, ``mean_black_theoretical``, ``share`` (of
+          the games that went on),
           ``exact`` (with ``solve=True``: the disc difference for the side
           to move after that move under perfect play, legal moves never
           played included; else None), ``name`` (the named opening whose
@@ -427,8 +430,9 @@ class Database:
         - ``openings`` (with ``openings=N``): the most frequent openings of
           N moves in canonical orientation (starting ``f5``): ``opening``
           (a transcript), ``games``, ``black_wins``, ``draws``,
-          ``black_losses``, ``mean_black_discs``, ``share`` (of the games
-          with at least N moves), ``name`` (the named opening of those
+          ``black_losses``, ``mean_black_discs``,
+          ``mean_black_theoretical``, ``share`` (of the games with at
+          least N moves), ``name`` (the named opening of those
           moves, the deepest named position they pass through, else None);
           ``openings_shorter``: the games with fewer.
 

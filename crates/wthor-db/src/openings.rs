@@ -471,9 +471,8 @@ impl OpeningTable {
                 if g.file.board_size() != Some(BoardSize::Eight) {
                     return;
                 }
-                let score = g.game.real_score();
                 self.walk(wthor_moves(g.game.moves_raw()), |i| {
-                    acc[i].add(score, BoardSize::Eight);
+                    acc[i].add_game(&g.game);
                 });
             },
             |mut a, b| {
@@ -848,7 +847,7 @@ mod tests {
                     },
                 );
                 for i in seen {
-                    want[i].add(g.game.real_score(), BoardSize::Eight);
+                    want[i].add_game(&g.game);
                 }
             }
             std::ops::ControlFlow::<()>::Continue(())

@@ -92,17 +92,23 @@ pub struct Results {
     pub black_losses: u64,
     /// The sum of black's stored discs.
     pub black_discs_sum: u64,
+    /// The sum of black's stored theoretical scores (discs after perfect
+    /// play from the file's depth of empties).
+    pub black_theoretical_sum: u64,
 }
 
 impl Results {
-    pub(crate) fn add(&mut self, black_discs: u8, size: BoardSize) {
+    /// Counts a game: black's real and theoretical discs as stored.
+    pub(crate) fn add_game(&mut self, game: &wthor_format::GameView<'_>) {
+        let black_discs = game.real_score();
         self.games += 1;
-        match Outcome::of_score(black_discs, size) {
+        match Outcome::of_score(black_discs, game.board_size()) {
             Outcome::BlackWin => self.black_wins += 1,
             Outcome::Draw => self.draws += 1,
             Outcome::WhiteWin => self.black_losses += 1,
         }
         self.black_discs_sum += u64::from(black_discs);
+        self.black_theoretical_sum += u64::from(game.theoretical_score());
     }
 
     pub(crate) fn merge(&mut self, other: &Results) {
@@ -111,6 +117,7 @@ impl Results {
         self.draws += other.draws;
         self.black_losses += other.black_losses;
         self.black_discs_sum += other.black_discs_sum;
+        self.black_theoretical_sum += other.black_theoretical_sum;
     }
 
     fn rate(&self, n: u64) -> f64 {
@@ -143,6 +150,13 @@ impl Results {
     #[must_use]
     pub fn mean_black_discs(&self) -> Option<f64> {
         (self.games > 0).then(|| self.black_discs_sum as f64 / self.games as f64)
+    }
+
+    /// Black's mean theoretical score (discs after perfect play from the
+    /// depth of each game's file, as stored), `None` without games.
+    #[must_use]
+    pub fn mean_black_theoretical(&self) -> Option<f64> {
+        (self.games > 0).then(|| self.black_theoretical_sum as f64 / self.games as f64)
     }
 }
 
@@ -472,7 +486,7 @@ impl Plan<'_> {
         let game = &g.game;
         let size = game.board_size();
         let score = game.real_score();
-        acc.results.add(score, size);
+        acc.results.add_game(game);
         let slot = usize::from(score);
         if acc.histogram.len() <= slot {
             acc.histogram.resize(slot + 1, 0);
@@ -487,7 +501,7 @@ impl Plan<'_> {
             if let Some(mv) = found {
                 acc.reached += 1;
                 match mv {
-                    Some(sq) => acc.next.entry(sq).or_default().add(score, size),
+                    Some(sq) => acc.next.entry(sq).or_default().add_game(game),
                     None => acc.ended += 1,
                 }
             }
@@ -513,7 +527,7 @@ impl Plan<'_> {
                 BoardSize::Ten => (Size::Ten, &self.start10),
             };
             match canonical_opening(game.moves_raw(), self.options.openings, s, stab) {
-                Some(key) => acc.openings.entry((s, key)).or_default().add(score, size),
+                Some(key) => acc.openings.entry((s, key)).or_default().add_game(game),
                 None => acc.openings_shorter += 1,
             }
         }

@@ -81,6 +81,9 @@ def check(db, cli_text, source, options, filters):
     games = db.search(**filters)
     assert got["totals"]["games"] == len(games)
     assert got["totals"]["black_wins"] == sum(2 * g.real_score > g.size * g.size for g in games)
+    if games:
+        mean = sum(g.theoretical_score for g in games) / len(games)
+        assert got["totals"]["mean_black_theoretical"] == pytest.approx(mean, rel=1e-12)
     return got
 
 

@@ -377,8 +377,9 @@ function explorerView() {
       el("td", { class: "n" }, pct(r.share)),
       el("td", { class: "bar-cell" }, resultBar(r.games, r.black_wins, r.draws, r.black_losses)),
       el("td", { class: "n hide-narrow" }, fixed(r.mean_black_discs)),
+      el("td", { class: "n hide-narrow" }, fixed(r.mean_black_theoretical)),
       data.solved === true ? el("td", { class: "n" }, r.exact === null ? "" : signed(r.exact)) : null,
-      el("td", { class: "hide-narrow note" }, r.opening || "")));
+      el("td", { class: "hide-narrow note" }, r.name || "")));
     const solveButton = el("button", { onclick: async () => {
       const q = new URLSearchParams(state.filters);
       if (state.position) q.set("position", state.position); else if (state.moves.length) q.set("play", state.moves.join(""));
@@ -396,10 +397,11 @@ function explorerView() {
       el("div", { class: "table-wrap" }, el("table", { class: "next-moves" },
         el("thead", {}, el("tr", {},
           el("th", {}, "Move"), el("th", { class: "n" }, "Games"), el("th", { class: "n" }, "Share"),
-          el("th", {}, "Results"), el("th", { class: "n hide-narrow", title: "mean black discs" }, "Black discs"),
+          el("th", {}, "Results"), el("th", { class: "n hide-narrow", title: "mean black discs at the end of the games" }, "Black discs"),
+          el("th", { class: "n hide-narrow", title: "mean theoretical score: black discs after perfect play from each file's depth (24 empties in the archive)" }, "Theoretical"),
           data.solved === true ? el("th", { class: "n", title: "exact disc difference for the side to move" }, "Exact") : null,
           el("th", { class: "hide-narrow" }, "Opening"))),
-        el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 7, class: "note" }, "No game goes on from here with these filters."))))),
+        el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 8, class: "note" }, "No game goes on from here with these filters."))))),
       el("div", { class: "actions" },
         data.position.empties <= 22 && data.solved !== true ? solveButton : null,
         typeof data.solved === "string" ? el("span", { class: "note" }, data.solved) : null,

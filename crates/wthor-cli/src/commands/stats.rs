@@ -223,6 +223,11 @@ fn table(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
         t.median_black_discs
             .map_or_else(|| "-".to_owned(), |m| format!("{m}"))
     )?;
+    writeln!(
+        out,
+        "theoretical    mean {} (black's discs after perfect play from each file's depth)",
+        mean(r.mean_black_theoretical())
+    )?;
     if let Some(next) = &v.stats.next_moves {
         next_table(next, out)?;
     }
@@ -245,8 +250,15 @@ fn table(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
             .max(7);
         writeln!(
             out,
-            "{:w$}  {:>7}  {:>6}  {:>9}  {:>6}  {:>10}  {:>10}  NAME",
-            "OPENING", "GAMES", "SHARE", "BLACK WIN", "DRAW", "BLACK LOSS", "MEAN BLACK"
+            "{:w$}  {:>7}  {:>6}  {:>9}  {:>6}  {:>10}  {:>10}  {:>10}  NAME",
+            "OPENING",
+            "GAMES",
+            "SHARE",
+            "BLACK WIN",
+            "DRAW",
+            "BLACK LOSS",
+            "MEAN BLACK",
+            "MEAN THEOR"
         )?;
         for o in v.openings {
             let line = format!(
@@ -263,13 +275,14 @@ fn table(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
 
 fn results_cells(r: &Results, share: f64) -> String {
     format!(
-        "{:>7}  {:>6}  {:>9}  {:>6}  {:>10}  {:>10}",
+        "{:>7}  {:>6}  {:>9}  {:>6}  {:>10}  {:>10}  {:>10}",
         r.games,
         pct(share),
         pct(r.black_win_rate()),
         pct(r.draw_rate()),
         pct(r.black_loss_rate()),
-        mean(r.mean_black_discs())
+        mean(r.mean_black_discs()),
+        mean(r.mean_black_theoretical())
     )
 }
 
@@ -286,8 +299,8 @@ fn next_table(next: &NextMoves, out: &mut dyn Write) -> anyhow::Result<()> {
     let solved = next.solved == Solved::Yes;
     write!(
         out,
-        "{:4}  {:>7}  {:>6}  {:>9}  {:>6}  {:>10}  {:>10}",
-        "MOVE", "GAMES", "SHARE", "BLACK WIN", "DRAW", "BLACK LOSS", "MEAN BLACK"
+        "{:4}  {:>7}  {:>6}  {:>9}  {:>6}  {:>10}  {:>10}  {:>10}",
+        "MOVE", "GAMES", "SHARE", "BLACK WIN", "DRAW", "BLACK LOSS", "MEAN BLACK", "MEAN THEOR"
     )?;
     if solved {
         write!(out, "  {:>5}", "EXACT")?;
@@ -364,12 +377,14 @@ fn players_table(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
 
 fn results_csv(r: &Results) -> String {
     format!(
-        "{},{},{},{},{}",
+        "{},{},{},{},{},{}",
         r.games,
         r.black_wins,
         r.draws,
         r.black_losses,
         r.mean_black_discs()
+            .map_or_else(String::new, |m| format!("{m:.4}")),
+        r.mean_black_theoretical()
             .map_or_else(String::new, |m| format!("{m:.4}"))
     )
 }
@@ -436,7 +451,7 @@ fn csv(v: &View<'_>, table: Table, out: &mut dyn Write) -> anyhow::Result<()> {
     if table == Table::Totals {
         writeln!(
             out,
-            "games,black_wins,draws,black_losses,mean_black_discs,median_black_discs"
+            "games,black_wins,draws,black_losses,mean_black_discs,mean_black_theoretical,median_black_discs"
         )?;
         writeln!(
             out,
@@ -449,7 +464,7 @@ fn csv(v: &View<'_>, table: Table, out: &mut dyn Write) -> anyhow::Result<()> {
     if let (Table::Next, Some(next)) = (table, &v.stats.next_moves) {
         writeln!(
             out,
-            "move,games,black_wins,draws,black_losses,mean_black_discs,share,exact,name"
+            "move,games,black_wins,draws,black_losses,mean_black_discs,mean_black_theoretical,share,exact,name"
         )?;
         for m in &next.moves {
             writeln!(
@@ -478,7 +493,7 @@ fn csv(v: &View<'_>, table: Table, out: &mut dyn Write) -> anyhow::Result<()> {
     if table == Table::Openings {
         writeln!(
             out,
-            "opening,games,black_wins,draws,black_losses,mean_black_discs,share,name"
+            "opening,games,black_wins,draws,black_losses,mean_black_discs,mean_black_theoretical,share,name"
         )?;
         for o in v.openings {
             writeln!(

@@ -209,10 +209,11 @@ fn compare_with_stats(server: &Server, db: &str, play: &str, filters: &[(&str, &
             "draws",
             "black_losses",
             "exact",
+            "name",
         ] {
             assert_eq!(row[key], want[key], "{query}: {key}");
         }
-        for key in ["share", "mean_black_discs"] {
+        for key in ["share", "mean_black_discs", "mean_black_theoretical"] {
             let (a, b) = (row[key].as_f64().unwrap(), want[key].as_f64().unwrap());
             assert!((a - b).abs() < 1e-12, "{query}: {key} {a} {b}");
         }

@@ -335,12 +335,12 @@ fn a_csv_holds_one_table() {
     let (totals, _) = run(&base, 0, t);
     one_table(
         &totals,
-        "games,black_wins,draws,black_losses,mean_black_discs,median_black_discs",
+        "games,black_wins,draws,black_losses,mean_black_discs,mean_black_theoretical,median_black_discs",
     );
     let (next, _) = run(&[&base[..], &["--position-after", "f5d6"]].concat(), 0, t);
     one_table(
         &next,
-        "move,games,black_wins,draws,black_losses,mean_black_discs,share,exact,name",
+        "move,games,black_wins,draws,black_losses,mean_black_discs,mean_black_theoretical,share,exact,name",
     );
     let both = [&base[..], &["--position-after", "f5d6", "--openings", "3"]].concat();
     let (_, err) = run(&both, 2, t);
@@ -351,7 +351,7 @@ fn a_csv_holds_one_table() {
     let (openings, _) = run(&[&both[..], &["--table", "openings"]].concat(), 0, t);
     one_table(
         &openings,
-        "opening,games,black_wins,draws,black_losses,mean_black_discs,share,name",
+        "opening,games,black_wins,draws,black_losses,mean_black_discs,mean_black_theoretical,share,name",
     );
     let (totals_too, _) = run(&[&both[..], &["--table", "totals"]].concat(), 0, t);
     one_table(&totals_too, totals.lines().next().unwrap());

@@ -100,6 +100,9 @@ pub struct ResultsRow {
     pub black_losses: u64,
     /// The mean of black's stored discs (`None` without games).
     pub mean_black_discs: Option<f64>,
+    /// The mean of black's stored theoretical scores (`None` without
+    /// games).
+    pub mean_black_theoretical: Option<f64>,
 }
 
 impl From<&Results> for ResultsRow {
@@ -110,6 +113,7 @@ impl From<&Results> for ResultsRow {
             draws: r.draws,
             black_losses: r.black_losses,
             mean_black_discs: r.mean_black_discs(),
+            mean_black_theoretical: r.mean_black_theoretical(),
         }
     }
 }

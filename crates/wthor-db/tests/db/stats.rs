@@ -31,6 +31,7 @@ fn all_options() -> StatsOptions {
 /// order, with the game's moves and year and players' names.
 struct Plain {
     score: u8,
+    theoretical: u8,
     size: BoardSize,
     moves: Vec<u8>,
     year: u16,
@@ -44,6 +45,7 @@ fn plain(db: &Database) -> Vec<Plain> {
         let id = wthor_db::GameId::new(f, i);
         out.push(Plain {
             score: g.real_score(),
+            theoretical: g.theoretical_score(),
             size: g.board_size(),
             moves: g
                 .moves_raw()
@@ -95,6 +97,9 @@ fn totals_players_and_openings_equal_a_plain_count() {
     assert_eq!(t.black_losses as usize, games.len() - wins - draws);
     let sum: u64 = games.iter().map(|g| u64::from(g.score)).sum();
     assert_eq!(t.black_discs_sum, sum);
+    let theoretical: u64 = games.iter().map(|g| u64::from(g.theoretical)).sum();
+    assert_eq!(t.black_theoretical_sum, theoretical);
+    assert_ne!(theoretical, sum, "the fixtures tell the two sums apart");
     let mut scores: Vec<u8> = games.iter().map(|g| g.score).collect();
     scores.sort_unstable();
     let n = scores.len();
@@ -235,6 +240,7 @@ fn plain_next(db: &Database, position: &Board8) -> BTreeMap<Square, Results> {
             Outcome::WhiteWin => e.black_losses += 1,
         }
         e.black_discs_sum += u64::from(score);
+        e.black_theoretical_sum += u64::from(g.theoretical_score());
     }
     out
 }

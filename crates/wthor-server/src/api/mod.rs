@@ -181,7 +181,6 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
         rows.push(ExplorerRow {
             row,
             transpositions,
-            opening: opening_at(&child).map(|o| o.name().to_owned()),
         });
     }
     let mut f = filters;

@@ -110,8 +110,6 @@ pub struct ExplorerRow {
     /// Games (with the filters) that reach the position after this move by
     /// any move order: what the explorer shows once the move is played.
     pub transpositions: u64,
-    /// The opening named after this move, if any.
-    pub opening: Option<String>,
 }
 
 /// `GET /api/search`.
