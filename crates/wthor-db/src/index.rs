@@ -940,27 +940,126 @@ impl Database {
         )
     }
 
-    /// [`search`](Database::search) through the index [`index_for`](Database::index_for)
-    /// chooses, with its note.
+    /// [`search`](Database::search) through `index` when one is given
+    /// and the query has a position filter, else a scan; an index that
+    /// fails while answering (damaged block, another database) is left
+    /// for a scan, the answer's note saying why. What the server, the CLI
+    /// and Python use, directly or through
+    /// [`search_with`](Database::search_with).
     ///
     /// # Errors
-    /// As [`search_indexed`](Database::search_indexed).
+    /// The query's, as [`search`](Database::search).
+    pub fn search_through(
+        &self,
+        query: &Query,
+        index: Option<&PositionIndex>,
+    ) -> Result<Answer<Vec<GameId>>, QueryError> {
+        self.through(
+            query,
+            index,
+            |ix| self.search_indexed(query, ix),
+            || self.search(query),
+        )
+    }
+
+    /// [`count`](Database::count) through `index`, as
+    /// [`search_through`](Database::search_through).
+    ///
+    /// # Errors
+    /// The query's, as [`count`](Database::count).
+    pub fn count_through(
+        &self,
+        query: &Query,
+        index: Option<&PositionIndex>,
+    ) -> Result<Answer<usize>, QueryError> {
+        self.through(
+            query,
+            index,
+            |ix| self.count_indexed(query, ix),
+            || self.count(query),
+        )
+    }
+
+    /// [`stats`](Database::stats) through `index`, as
+    /// [`search_through`](Database::search_through).
+    ///
+    /// # Errors
+    /// The query's, as [`stats`](Database::stats).
+    pub fn stats_through(
+        &self,
+        query: &Query,
+        options: &StatsOptions,
+        index: Option<&PositionIndex>,
+    ) -> Result<Answer<Stats>, QueryError> {
+        self.through(
+            query,
+            index,
+            |ix| self.stats_indexed(query, options, ix),
+            || self.stats(query, options),
+        )
+    }
+
+    /// The rule of the `*_through` queries: the index answers position
+    /// filters; without one, or when it fails, the scan does.
+    fn through<T>(
+        &self,
+        query: &Query,
+        index: Option<&PositionIndex>,
+        indexed: impl FnOnce(&PositionIndex) -> Result<T, IndexedError>,
+        scan: impl FnOnce() -> Result<T, QueryError>,
+    ) -> Result<Answer<T>, QueryError> {
+        let scanned = |note| {
+            scan().map(|value| Answer {
+                value,
+                indexed: false,
+                note,
+            })
+        };
+        match index {
+            Some(ix) if query.position_filter().is_some() => match indexed(ix) {
+                Ok(value) => Ok(Answer {
+                    value,
+                    indexed: true,
+                    note: None,
+                }),
+                Err(IndexedError::Query(e)) => Err(e),
+                Err(IndexedError::Index(e)) => scanned(Some(format!("{e}; scanning every game"))),
+            },
+            _ => scanned(None),
+        }
+    }
+
+    /// [`search_through`](Database::search_through) the index
+    /// [`index_for`](Database::index_for) chooses, with its note when it
+    /// chose none.
+    ///
+    /// # Errors
+    /// As [`search`](Database::search).
     pub fn search_with(
         &self,
         query: &Query,
         index: &IndexChoice,
-    ) -> Result<(Vec<GameId>, Option<String>), IndexedError> {
+    ) -> Result<Answer<Vec<GameId>>, QueryError> {
         let (ix, note) = self.index_for(query, index);
-        let ids = match &ix {
-            Some(ix) => self.search_indexed(query, ix)?,
-            None => self.search(query)?,
-        };
-        Ok((ids, note))
+        Ok(self.search_through(query, ix.as_ref())?.noted(note))
     }
 
-    /// [`stats`](Database::stats) through the index [`index_for`](Database::index_for)
-    /// chooses, with its note; an index that fails while answering is
-    /// left for a scan, the note saying why.
+    /// [`count_through`](Database::count_through) the index
+    /// [`index_for`](Database::index_for) chooses.
+    ///
+    /// # Errors
+    /// As [`count`](Database::count).
+    pub fn count_with(
+        &self,
+        query: &Query,
+        index: &IndexChoice,
+    ) -> Result<Answer<usize>, QueryError> {
+        let (ix, note) = self.index_for(query, index);
+        Ok(self.count_through(query, ix.as_ref())?.noted(note))
+    }
+
+    /// [`stats_through`](Database::stats_through) the index
+    /// [`index_for`](Database::index_for) chooses.
     ///
     /// # Errors
     /// As [`stats`](Database::stats).
@@ -969,18 +1068,31 @@ impl Database {
         query: &Query,
         options: &StatsOptions,
         index: &IndexChoice,
-    ) -> Result<(Stats, Option<String>), QueryError> {
+    ) -> Result<Answer<Stats>, QueryError> {
         let (ix, note) = self.index_for(query, index);
-        if let Some(ix) = ix {
-            match self.stats_indexed(query, options, &ix) {
-                Ok(stats) => return Ok((stats, note)),
-                Err(e) => {
-                    let note = Some(format!("{e}; scanning every game"));
-                    return Ok((self.stats(query, options)?, note));
-                }
-            }
+        Ok(self.stats_through(query, options, ix.as_ref())?.noted(note))
+    }
+}
+
+/// A query's answer, and how it was found.
+#[derive(Clone, Debug)]
+pub struct Answer<T> {
+    /// The answer.
+    pub value: T,
+    /// Whether the position index answered (else every game was scanned).
+    pub indexed: bool,
+    /// Why an index was not used, when one was asked for or failed
+    /// (a sentence ending "scanning every game"), to show the user.
+    pub note: Option<String>,
+}
+
+impl<T> Answer<T> {
+    /// With the note of the index choice (the answer's own, if any, kept).
+    fn noted(mut self, note: Option<String>) -> Answer<T> {
+        if self.note.is_none() {
+            self.note = note;
         }
-        Ok((self.stats(query, options)?, note))
+        self
     }
 }
 

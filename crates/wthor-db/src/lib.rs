@@ -123,7 +123,7 @@ pub use database::{Database, DatabaseBuilder, Join, OpenOptions};
 pub use error::{Error, message};
 pub use files::{DbFile, list_files};
 pub use id::{GameId, GameIdError, GameName};
-pub use index::{IndexStatus, PositionIndex};
+pub use index::{Answer, IndexStatus, PositionIndex};
 pub use names::{NamePattern, NameRef, NameSet, NamesTable};
 pub use query::{Query, QueryError};
 pub use scan::GameRef;

@@ -13,7 +13,7 @@ use wthor_db::stats::StatsOptions;
 use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError};
 use wthor_format::{BoardSize, GameView};
 
-use crate::errors::{db_error, indexed_error, notation_error, query_error};
+use crate::errors::{db_error, notation_error, query_error};
 use crate::query::{self, query_of};
 use wthor_db::datasets::{self, SplitBy, Unique};
 use wthor_db::positions::{self, Columns, GameRows};
@@ -253,11 +253,11 @@ impl PyDatabase {
         filters: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Vec<GameId>> {
         let query = query_of(method, filters)?;
-        let (ids, note) = py
+        let ids = py
             .detach(|| self.db.search_with(&query, &self.opened.index))
-            .map_err(|e| indexed_error(&e))?;
-        warn_note(py, note)?;
-        Ok(ids)
+            .map_err(|e| query_error(&e))?;
+        warn_note(py, ids.note)?;
+        Ok(ids.value)
     }
 
     /// The games of `positions()`, `split()` and `analyze()` (`method`):
@@ -610,13 +610,11 @@ impl PyDatabase {
     #[pyo3(signature = (**filters))]
     fn count(&self, py: Python<'_>, filters: Option<&Bound<'_, PyDict>>) -> PyResult<usize> {
         let query = query_of("count", filters)?;
-        let (ix, note) = py.detach(|| self.db.index_for(&query, &self.opened.index));
-        warn_note(py, note)?;
-        py.detach(|| match &ix {
-            Some(ix) => self.db.count_indexed(&query, ix),
-            None => Ok(self.db.count(&query)?),
-        })
-        .map_err(|e| indexed_error(&e))
+        let n = py
+            .detach(|| self.db.count_with(&query, &self.opened.index))
+            .map_err(|e| query_error(&e))?;
+        warn_note(py, n.note)?;
+        Ok(n.value)
     }
 
     /// Every position of the 8x8 games as a dict of equal-length NumPy
@@ -757,9 +755,8 @@ impl PyDatabase {
         let stats = py
             .detach(|| self.db.stats_with(&query, &options, &self.opened.index))
             .map_err(|e| query_error(&e))?;
-        let (stats, note) = stats;
-        warn_note(py, note)?;
-        crate::stats::to_dict(py, &stats, &parsed.player_patterns(), by_year, top)
+        warn_note(py, stats.note)?;
+        crate::stats::to_dict(py, &stats.value, &parsed.player_patterns(), by_year, top)
     }
 
     /// Every move of the 8x8 games judged (`wthor analyze`'s batch):

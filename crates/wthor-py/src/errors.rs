@@ -163,15 +163,6 @@ pub(crate) fn illegal_move(e: impl std::fmt::Display) -> PyErr {
     IllegalMoveError::new_err(e.to_string())
 }
 
-/// A query that cannot run through an index: the query's error, or the
-/// index's (damaged, not this database's).
-pub(crate) fn indexed_error(e: &wthor_db::index::IndexedError) -> PyErr {
-    match e {
-        wthor_db::index::IndexedError::Query(q) => query_error(q),
-        other => WthorError::new_err(message(other)),
-    }
-}
-
 /// A query that cannot run (empty range, too many players, unknown sort
 /// key).
 pub(crate) fn query_error(e: &wthor_db::QueryError) -> PyErr {

@@ -41,24 +41,24 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let query = args.query.build()?;
     let db = args.db.open()?;
-    let (index, note) = db.index_for(&query, &args.index.choice());
+    let choice = args.index.choice();
+    if args.count {
+        let n = db.count_with(&query, &choice).context("searching")?;
+        show_note(n.note);
+        writeln!(out, "{}", n.value)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let ids = db.search_with(&query, &choice).context("searching")?;
+    show_note(ids.note);
+    print(&db, &ids.value, args.format, out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints why the index was not used, if it was not.
+pub(crate) fn show_note(note: Option<String>) {
     if let Some(note) = note {
         eprintln!("wthor: {note}");
     }
-    if args.count {
-        let n = match &index {
-            Some(ix) => db.count_indexed(&query, ix).context("searching")?,
-            None => db.count(&query).context("searching")?,
-        };
-        writeln!(out, "{n}")?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let ids = match &index {
-        Some(ix) => db.search_indexed(&query, ix).context("searching")?,
-        None => db.search(&query).context("searching")?,
-    };
-    print(&db, &ids, args.format, out)?;
-    Ok(ExitCode::SUCCESS)
 }
 
 /// One game's fields as printed.

@@ -128,12 +128,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         args.openings.unwrap_or(0),
         query.position_filter().is_some(),
     );
-    let (stats, note) = db
+    let answer = db
         .stats_with(&query, &options, &args.index.choice())
         .context("statistics")?;
-    if let Some(note) = note {
-        eprintln!("wthor: {note}");
-    }
+    super::search::show_note(answer.note);
+    let stats = answer.value;
     let patterns = args.query.filters().player_patterns();
     let top = (args.top != 0).then_some(args.top);
     let players = stats.players_shown(&patterns);

@@ -352,6 +352,54 @@ fn an_index_opened_by_hand_checks_freshness_on_first_use() {
 }
 
 #[test]
+fn through_an_index_that_fails_the_scan_answers_with_a_note() {
+    let dir = copy_fixtures();
+    let db = Database::open(dir.path()).unwrap();
+    let path = dir.path().join("x.idx");
+    PositionIndex::build(&db, &path).unwrap();
+    let ix = PositionIndex::open(&path).unwrap();
+    let p = game_positions(&db, db.parse_game_id("2002:3").unwrap())[5];
+    let q = Query::new().position(p);
+    let options = StatsOptions {
+        next_moves: true,
+        ..StatsOptions::default()
+    };
+    // Its own database: the index answers.
+    let found = db.search_through(&q, Some(&ix)).unwrap();
+    assert!(found.indexed && found.note.is_none());
+    assert_eq!(found.value, db.search(&q).unwrap());
+    let n = db.count_through(&q, Some(&ix)).unwrap();
+    assert!(n.indexed);
+    assert_eq!(n.value, found.value.len());
+    let stats = db.stats_through(&q, &options, Some(&ix)).unwrap();
+    assert!(stats.indexed);
+    assert_eq!(stats.value, db.stats(&q, &options).unwrap());
+    // No position filter: a scan, without a note.
+    let plain = db.search_through(&Query::new(), Some(&ix)).unwrap();
+    assert!(!plain.indexed && plain.note.is_none());
+    // Another database: the scan answers and the note says why.
+    std::fs::remove_file(dir.path().join("WTH_2001.wtd")).unwrap();
+    let other = Database::open(dir.path()).unwrap();
+    let found = other.search_through(&q, Some(&ix)).unwrap();
+    assert!(!found.indexed);
+    assert!(
+        found
+            .note
+            .as_deref()
+            .is_some_and(|n| n.ends_with("scanning every game")),
+        "{:?}",
+        found.note
+    );
+    assert_eq!(found.value, other.search(&q).unwrap());
+    let stats = other.stats_through(&q, &options, Some(&ix)).unwrap();
+    assert!(!stats.indexed && stats.note.is_some());
+    assert_eq!(stats.value, other.stats(&q, &options).unwrap());
+    let n = other.count_through(&q, Some(&ix)).unwrap();
+    assert!(!n.indexed && n.note.is_some());
+    assert_eq!(n.value, other.count(&q).unwrap());
+}
+
+#[test]
 fn extra_candidates_as_from_a_hash_collision_change_nothing() {
     // An index lookup may return games that do not reach the position (a
     // 40-bit hash collision): they are confirmed by replay, so even every

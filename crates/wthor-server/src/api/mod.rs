@@ -271,39 +271,25 @@ fn opening_name(o: &openings::Opening) -> OpeningName {
 /// The statistics of a query, through the index when there is one; and
 /// whether it answered.
 fn stats(st: &AppState, query: &Query, options: &StatsOptions) -> Result<(Stats, bool), ApiError> {
-    if let Some(ix) = &st.index
-        && query.position_filter().is_some()
-        && let Ok(stats) = st.db.stats_indexed(query, options, ix)
-    {
-        return Ok((stats, true));
-    }
     st.db
-        .stats(query, options)
-        .map(|s| (s, false))
+        .stats_through(query, options, st.index.as_ref())
+        .map(|a| (a.value, a.indexed))
         .map_err(|e| ApiError::bad_request(e.to_string()))
 }
 
 /// The games of a query, through the index when there is one.
 fn search_ids(st: &AppState, query: &Query) -> Result<Vec<GameId>, ApiError> {
-    if let Some(ix) = &st.index
-        && let Ok(ids) = st.db.search_indexed(query, ix)
-    {
-        return Ok(ids);
-    }
     st.db
-        .search(query)
+        .search_through(query, st.index.as_ref())
+        .map(|a| a.value)
         .map_err(|e| ApiError::bad_request(e.to_string()))
 }
 
 /// The number of games of a query, through the index when there is one.
 fn count(st: &AppState, query: &Query) -> Result<usize, ApiError> {
-    if let Some(ix) = &st.index
-        && let Ok(n) = st.db.count_indexed(query, ix)
-    {
-        return Ok(n);
-    }
     st.db
-        .count(query)
+        .count_through(query, st.index.as_ref())
+        .map(|a| a.value)
         .map_err(|e| ApiError::bad_request(e.to_string()))
 }
 
