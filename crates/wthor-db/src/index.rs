@@ -955,7 +955,7 @@ impl Database {
         index: Option<&PositionIndex>,
     ) -> Result<Answer<Vec<GameId>>, QueryError> {
         self.through(
-            query,
+            query.position_filter().is_some(),
             index,
             |ix| self.search_indexed(query, ix),
             || self.search(query),
@@ -973,7 +973,7 @@ impl Database {
         index: Option<&PositionIndex>,
     ) -> Result<Answer<usize>, QueryError> {
         self.through(
-            query,
+            query.position_filter().is_some(),
             index,
             |ix| self.count_indexed(query, ix),
             || self.count(query),
@@ -992,18 +992,44 @@ impl Database {
         index: Option<&PositionIndex>,
     ) -> Result<Answer<Stats>, QueryError> {
         self.through(
-            query,
+            query.position_filter().is_some(),
             index,
             |ix| self.stats_indexed(query, options, ix),
             || self.stats(query, options),
         )
     }
 
-    /// The rule of the `*_through` queries: the index answers position
-    /// filters; without one, or when it fails, the scan does.
-    fn through<T>(
+    /// [`count_reaching`](Database::count_reaching) through `index`: one
+    /// index lookup per position, or one scan for all of them (without an
+    /// index, or when it fails: the note says why).
+    ///
+    /// # Errors
+    /// The query's, as [`count`](Database::count).
+    pub fn count_reaching_through(
         &self,
         query: &Query,
+        positions: &[Position],
+        index: Option<&PositionIndex>,
+    ) -> Result<Answer<Vec<usize>>, QueryError> {
+        self.through(
+            !positions.is_empty(),
+            index,
+            |ix| {
+                positions
+                    .iter()
+                    .map(|p| self.count_indexed(&query.clone().position(*p), ix))
+                    .collect()
+            },
+            || self.count_reaching(query, positions),
+        )
+    }
+
+    /// The rule of the `*_through` queries: the index answers queries of
+    /// positions (`positional`); the scan answers the others, and takes
+    /// over when the index fails.
+    fn through<T>(
+        &self,
+        positional: bool,
         index: Option<&PositionIndex>,
         indexed: impl FnOnce(&PositionIndex) -> Result<T, IndexedError>,
         scan: impl FnOnce() -> Result<T, QueryError>,
@@ -1016,7 +1042,7 @@ impl Database {
             })
         };
         match index {
-            Some(ix) if query.position_filter().is_some() => match indexed(ix) {
+            Some(ix) if positional => match indexed(ix) {
                 Ok(value) => Ok(Answer {
                     value,
                     indexed: true,

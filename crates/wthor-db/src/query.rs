@@ -587,6 +587,24 @@ pub struct Reach {
     pub after_pass: bool,
 }
 
+impl PositionTarget {
+    fn of(position: &Position) -> PositionTarget {
+        match position {
+            Position::Eight(b) => PositionTarget::Eight(Target::new(b)),
+            Position::Ten(b) => PositionTarget::Ten(Target::new(b)),
+        }
+    }
+
+    /// Where the game reaches the position, if it does.
+    fn reach(&self, g: &GameRef<'_>) -> Option<Reach> {
+        match (self, g.game.board_size()) {
+            (PositionTarget::Eight(t), BoardSize::Eight) => t.reach(g.game.moves_raw()),
+            (PositionTarget::Ten(t), BoardSize::Ten) => t.reach(g.game.moves_raw()),
+            _ => None,
+        }
+    }
+}
+
 impl<B: Board> Target<B> {
     fn new(board: &B) -> Target<B> {
         let mut images: Vec<(B, Symmetry)> = Symmetry::ALL
@@ -748,11 +766,7 @@ impl Matcher {
     /// not the other filters.
     #[must_use]
     pub fn reach(&self, g: &GameRef<'_>) -> Option<Reach> {
-        match (&self.position, g.game.board_size()) {
-            (Some(PositionTarget::Eight(t)), BoardSize::Eight) => t.reach(g.game.moves_raw()),
-            (Some(PositionTarget::Ten(t)), BoardSize::Ten) => t.reach(g.game.moves_raw()),
-            _ => None,
-        }
+        self.position.as_ref().and_then(|t| t.reach(g))
     }
 }
 
@@ -871,10 +885,7 @@ impl Database {
                 seqs
             }
         };
-        let position = query.position.as_ref().map(|p| match p {
-            Position::Eight(b) => PositionTarget::Eight(Target::new(b)),
-            Position::Ten(b) => PositionTarget::Ten(Target::new(b)),
-        });
+        let position = query.position.as_ref().map(PositionTarget::of);
         Ok(Matcher {
             files,
             player_sets,
@@ -951,6 +962,47 @@ impl Database {
             |a, b| a + b,
         );
         Ok(query.limit.map_or(n, |l| n.min(l)))
+    }
+
+    /// For each of `positions`, the number of games matching `query` that
+    /// reach it (in any orientation and move order, as a position filter
+    /// finds them; `query`'s own position filter is left aside, its limit
+    /// applied to each count): what [`count`](Database::count) gives with
+    /// each position as the filter, in one parallel scan for all of them
+    /// (the explorer's transpositions: the games reaching the position
+    /// after each next move).
+    ///
+    /// # Errors
+    /// As [`matcher`](Database::matcher).
+    pub fn count_reaching(
+        &self,
+        query: &Query,
+        positions: &[Position],
+    ) -> Result<Vec<usize>, QueryError> {
+        let mut rest = query.clone();
+        rest.position = None;
+        let m = self.matcher(&rest)?;
+        let targets: Vec<PositionTarget> = positions.iter().map(PositionTarget::of).collect();
+        let counts = self.par_fold(
+            || vec![0usize; targets.len()],
+            |counts, g| {
+                if m.matches(&g) {
+                    for (n, t) in counts.iter_mut().zip(&targets) {
+                        *n += usize::from(t.reach(&g).is_some());
+                    }
+                }
+            },
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                a
+            },
+        );
+        Ok(counts
+            .into_iter()
+            .map(|n| query.limit.map_or(n, |l| n.min(l)))
+            .collect())
     }
 
     fn finish(&self, query: &Query, mut ids: Vec<GameId>) -> Vec<GameId> {

@@ -428,3 +428,45 @@ fn extra_candidates_as_from_a_hash_collision_change_nothing() {
         );
     }
 }
+
+#[test]
+fn transpositions_counted_in_one_scan_equal_a_count_per_position() {
+    let dir = copy_fixtures();
+    let db = Database::open(dir.path()).unwrap();
+    let path = dir.path().join("x.idx");
+    PositionIndex::build(&db, &path).unwrap();
+    let ix = PositionIndex::open(&path).unwrap();
+    // Positions of both sizes, early (reached by many) and late.
+    let mut positions = Vec::new();
+    for (name, plies) in [
+        ("2001:2", &[1, 2, 3, 7][..]),
+        ("2002:9", &[4, 20][..]),
+        ("2003:35", &[5, 12][..]),
+        ("WTH_2002.wtd:1", &[2, 11][..]),
+    ] {
+        let all = game_positions(&db, db.parse_game_id(name).unwrap());
+        positions.extend(plies.iter().map(|&i| all[i]));
+    }
+    for query in [
+        Query::new(),
+        Query::new().years(Some(2002), None),
+        // The query's own position filter is left aside.
+        Query::new().player("nakamura").position(positions[0]),
+        Query::new().limit(3),
+    ] {
+        let each: Vec<usize> = positions
+            .iter()
+            .map(|p| db.count(&query.clone().position(*p)).unwrap())
+            .collect();
+        assert!(each.iter().any(|&n| n > 1), "{each:?}");
+        assert_eq!(db.count_reaching(&query, &positions).unwrap(), each);
+        let scanned = db.count_reaching_through(&query, &positions, None).unwrap();
+        assert!(!scanned.indexed && scanned.note.is_none());
+        assert_eq!(scanned.value, each);
+        let indexed = db
+            .count_reaching_through(&query, &positions, Some(&ix))
+            .unwrap();
+        assert!(indexed.indexed);
+        assert_eq!(indexed.value, each);
+    }
+}

@@ -171,18 +171,25 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
     let (Some(next), Some(moves)) = (report.next_moves, stats.next_moves.as_ref()) else {
         return Err(ApiError::bad_request("no next-move table for this query"));
     };
-    let mut rows = Vec::with_capacity(next.moves.len());
-    for (m, row) in moves.moves.iter().zip(next.moves) {
-        let child = after(&position, m.square);
-        let mut f = filters.clone();
-        f.position_after = None;
-        f.position = Some(child.to_obf());
-        let transpositions = count(st, &to_query(&f, "play")?)? as u64;
-        rows.push(ExplorerRow {
+    let children: Vec<Position> = moves
+        .moves
+        .iter()
+        .map(|m| after(&position, m.square))
+        .collect();
+    let transpositions = st
+        .db
+        .count_reaching_through(&query, &children, st.index.as_ref())
+        .map_err(|e| ApiError::bad_request(e.to_string()))?
+        .value;
+    let rows = next
+        .moves
+        .into_iter()
+        .zip(transpositions)
+        .map(|(row, n)| ExplorerRow {
             row,
-            transpositions,
-        });
-    }
+            transpositions: n as u64,
+        })
+        .collect();
     let mut f = filters;
     f.sort = Some(SortKey::Year);
     f.descending = true;
@@ -281,14 +288,6 @@ fn stats(st: &AppState, query: &Query, options: &StatsOptions) -> Result<(Stats,
 fn search_ids(st: &AppState, query: &Query) -> Result<Vec<GameId>, ApiError> {
     st.db
         .search_through(query, st.index.as_ref())
-        .map(|a| a.value)
-        .map_err(|e| ApiError::bad_request(e.to_string()))
-}
-
-/// The number of games of a query, through the index when there is one.
-fn count(st: &AppState, query: &Query) -> Result<usize, ApiError> {
-    st.db
-        .count_through(query, st.index.as_ref())
         .map(|a| a.value)
         .map_err(|e| ApiError::bad_request(e.to_string()))
 }
