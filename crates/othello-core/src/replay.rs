@@ -177,13 +177,25 @@ pub fn replay_moves<B: Board>(moves: &[Move]) -> Replay<B> {
 
 /// Replays `tokens` from the start position, calling `visit` after every
 /// move and pass.
-pub fn replay_with<B, I, F>(tokens: I, mut visit: F) -> Replay<B>
+pub fn replay_with<B, I, F>(tokens: I, visit: F) -> Replay<B>
 where
     B: Board,
     I: IntoIterator<Item = Token>,
     F: FnMut(&Step<B>),
 {
-    let mut b = B::start();
+    replay_from_with(B::start(), tokens, visit)
+}
+
+/// Replays `tokens` from `start` (any position, its side to move first),
+/// calling `visit` after every move and pass: [`replay_with`] from
+/// elsewhere than the start.
+pub fn replay_from_with<B, I, F>(start: B, tokens: I, mut visit: F) -> Replay<B>
+where
+    B: Board,
+    I: IntoIterator<Item = Token>,
+    F: FnMut(&Step<B>),
+{
+    let mut b = start;
     let mut moves = 0;
     let mut passes = 0;
     let mut illegal = None;

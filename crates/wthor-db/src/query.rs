@@ -22,7 +22,7 @@
 use std::ops::ControlFlow;
 
 use othello_core::notation::{ObfError, TranscriptError, parse_transcript};
-use othello_core::replay::{replay_moves, replay_with, wthor_tokens};
+use othello_core::replay::{Token, replay_from_with, replay_with, wthor_tokens};
 use othello_core::symmetry::Symmetry;
 use othello_core::{Bitboard, Board, Board8, Board10, IllegalReason, Move, Size, Square};
 use wthor_format::BoardSize;
@@ -201,6 +201,19 @@ impl Position {
         }
     }
 
+    /// The position after a transcript played from this one (its side to
+    /// move first, passes inserted where forced).
+    ///
+    /// # Errors
+    /// As [`after_transcript`](Position::after_transcript).
+    pub fn then_play(&self, text: &str) -> Result<Position, PositionError> {
+        let moves = parse_transcript(text, self.size())?;
+        match self {
+            Position::Eight(b) => Ok(Position::Eight(after_from(*b, &moves)?)),
+            Position::Ten(b) => Ok(Position::Ten(after_from(*b, &moves)?)),
+        }
+    }
+
     /// The board size.
     #[must_use]
     pub fn size(&self) -> Size {
@@ -221,7 +234,11 @@ impl Position {
 }
 
 fn after<B: Board>(moves: &[Move]) -> Result<B, PositionError> {
-    let r = replay_moves::<B>(moves);
+    after_from(B::start(), moves)
+}
+
+fn after_from<B: Board>(start: B, moves: &[Move]) -> Result<B, PositionError> {
+    let r = replay_from_with(start, moves.iter().map(|&m| Token::Move(m)), |_| {});
     match r.illegal {
         None => Ok(r.board),
         Some(bad) => Err(PositionError::Illegal {

@@ -285,7 +285,7 @@ function explorerView() {
   const pasteInput = el("input", { type: "text", placeholder: "Paste moves (f5d6c3…) or an OBF position", "aria-label": "moves or position" });
   const back = el("button", { title: "Back (←)", onclick: () => step(-1) }, "‹");
   const fwd = el("button", { title: "Forward (→)", onclick: () => step(1) }, "›");
-  const start = el("button", { title: "Start (Home)", onclick: () => go([], "") }, "«");
+  const start = el("button", { title: "Start (Home)", onclick: () => home() }, "«");
   const flip = el("button", { title: "Flip (f)", onclick: () => { state.flipped = !state.flipped; sync(true); } }, "Flip");
   const filtersPanel = el("details", { class: "panel filters" }, el("summary", {}, "Filters"),
     filterForm(params, (f) => { state.filters = f; sync(false); }));
@@ -303,7 +303,7 @@ function explorerView() {
   function url() {
     const p = new URLSearchParams(state.filters);
     if (state.position) p.set("position", state.position);
-    else if (state.moves.length) p.set("play", state.moves.join(""));
+    if (state.moves.length) p.set("play", state.moves.join(""));
     if (state.flipped) p.set("flip", "1");
     const q = p.toString();
     return `/explorer${q ? "?" + q : ""}`;
@@ -324,6 +324,11 @@ function explorerView() {
     state.position = position;
     sync(false);
   }
+  // A pasted position is the start of the line: Home goes back to it, and
+  // from it to the start of the game.
+  function home() {
+    go([], state.moves.length ? state.position : "");
+  }
   function step(d) {
     if (d < 0 && state.moves.length) go(state.moves.slice(0, -1), state.position);
     if (d > 0 && state.forward.length) go(state.moves.concat([state.forward[0]]), state.position);
@@ -341,7 +346,7 @@ function explorerView() {
     const mine = ++seq;
     const q = new URLSearchParams(state.filters);
     if (state.position) q.set("position", state.position);
-    else if (state.moves.length) q.set("play", state.moves.join(""));
+    if (state.moves.length) q.set("play", state.moves.join(""));
     q.set("games", "12");
     tableBox.style.opacity = 0.6;
     try {
@@ -359,7 +364,7 @@ function explorerView() {
     tableBox.style.opacity = 1;
     const hints = {};
     boardBox.replaceChildren(drawBoard(data.position, { flipped: state.flipped, hints,
-      onPlay: (m) => { if (!state.position) go(state.moves.concat([m]), ""); else playFromPosition(m); } }));
+      onPlay: (m) => go(state.moves.concat([m]), state.position) }));
     back.disabled = state.moves.length === 0;
     fwd.disabled = state.forward.length === 0;
     opening.textContent = data.opening ? data.opening.name : "";
@@ -370,7 +375,7 @@ function explorerView() {
     status.textContent = `${side} · ${data.position.empties} empty squares${data.indexed ? " · index" : ""}`;
     const t = data.totals;
     const rows = data.moves.map((r) => el("tr", { class: "clickable", "data-move": r.move,
-      onclick: () => { if (!state.position) go(state.moves.concat([r.move]), ""); else playFromPosition(r.move); } },
+      onclick: () => go(state.moves.concat([r.move]), state.position) },
       el("td", { class: "mv" }, r.move),
       el("td", { class: "n" }, num(r.games),
         r.transpositions !== r.games ? el("div", { class: "trans", title: "games reaching the position after this move by any move order" }, `→ ${num(r.transpositions)}`) : null),
@@ -382,7 +387,8 @@ function explorerView() {
       el("td", { class: "hide-narrow note" }, r.name || "")));
     const solveButton = el("button", { onclick: async () => {
       const q = new URLSearchParams(state.filters);
-      if (state.position) q.set("position", state.position); else if (state.moves.length) q.set("play", state.moves.join(""));
+      if (state.position) q.set("position", state.position);
+      if (state.moves.length) q.set("play", state.moves.join(""));
       q.set("solve", "1"); q.set("games", "12");
       solveButton.disabled = true; solveButton.textContent = "Solving…";
       try { current = await api(`/api/explorer?${q}`); render(current); } catch (err) { showError(tableBox, err); }
@@ -410,15 +416,11 @@ function explorerView() {
     gamesBox.replaceChildren(el("h2", {}, "Games reaching this position"),
       data.games.length ? gamesTable(data.games, { ply: data.position.size ** 2 - 4 - data.position.empties }) : el("p", { class: "note" }, "None."));
   }
-  function playFromPosition(m) {
-    // From a pasted position: the server names the position after each move.
-    if (current && current.after[m]) go([], current.after[m]);
-  }
   document.onkeydown = (ev) => {
     if (ev.target.closest("input, textarea, select")) return;
     if (ev.key === "ArrowLeft") { step(-1); ev.preventDefault(); }
     else if (ev.key === "ArrowRight") { step(1); ev.preventDefault(); }
-    else if (ev.key === "Home") { go([], ""); ev.preventDefault(); }
+    else if (ev.key === "Home") { home(); ev.preventDefault(); }
     else if (ev.key === "f") { state.flipped = !state.flipped; sync(true); }
   };
   sync(false);

@@ -107,6 +107,30 @@ try {
   await page.waitForFunction(() => new URLSearchParams(location.search).get("play") === "f5d6");
   check(true, "← and → step back and forward in the explorer");
 
+  // 3b. A pasted position: explore on from it and step back to it.
+  const pasted = (await api("/api/explorer?play=f5d6c3&games=0")).obf;
+  await page.fill("form.paste input", pasted);
+  const pastedAnswer = page.waitForResponse((r) => r.url().includes("/api/explorer") && r.url().includes("position="));
+  await page.click("form.paste button");
+  await pastedAnswer;
+  await page.waitForFunction((obf) => new URLSearchParams(location.search).get("position") === obf, pasted);
+  const fromPasted = await api(`/api/explorer?position=${encodeURIComponent(pasted)}&games=0`);
+  await page.waitForFunction((m) => document.querySelector("table.next-moves tbody tr[data-move]")?.dataset.move === m,
+    fromPasted.moves[0].move);
+  const firstMove = await page.getAttribute("table.next-moves tbody tr[data-move]", "data-move");
+  await page.click(`table.next-moves tbody tr[data-move="${firstMove}"]`);
+  await page.waitForFunction((m) => new URLSearchParams(location.search).get("play") === m, firstMove);
+  const after = await api(`/api/explorer?play=f5d6c3${firstMove}&games=0`);
+  await page.waitForFunction((n) => document.querySelectorAll("table.next-moves tbody tr[data-move]").length === n,
+    after.moves.length);
+  check(true, `from the pasted position, ${firstMove} played: the table of f5d6c3${firstMove}`);
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction((obf) => {
+    const p = new URLSearchParams(location.search);
+    return p.get("position") === obf && !p.has("play");
+  }, pasted);
+  check(true, "← steps back to the pasted position");
+
   // 4. Open a game from the list; step through it with the keyboard.
   await page.waitForSelector("table.games tbody tr a");
   const gameId = await page.textContent("table.games tbody tr a");
@@ -115,7 +139,7 @@ try {
   check(decodeURIComponent(new URL(page.url()).pathname) === `/game/${gameId}`, `game ${gameId} opened from the list`);
   const plyOf = async () => Number(new URL(page.url()).searchParams.get("ply"));
   const startPly = await plyOf();
-  check(startPly === 2, `the viewer opens at the explorer's position (ply ${startPly})`);
+  check(startPly === 3, `the viewer opens at the explorer's position, the pasted f5d6c3 (ply ${startPly})`);
   await page.keyboard.press("ArrowRight");
   await page.keyboard.press("ArrowRight");
   check(await plyOf() === startPly + 2, "→ steps forward");

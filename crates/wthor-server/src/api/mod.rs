@@ -133,14 +133,22 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
             )));
         }
     }
-    if play.is_some() && obf.is_some() {
-        return Err(ApiError::bad_request(
-            "give the moves (play=) or a position (position=), not both",
-        ));
-    }
     let mut filters = params.filters()?;
-    filters.position_after.clone_from(&play);
-    filters.position = obf;
+    match (&obf, &play) {
+        // The moves played from the position given.
+        (Some(obf), Some(play)) => {
+            let base = Position::from_obf(obf)
+                .map_err(|e| ApiError::bad_request(format!("position: {e}")))?;
+            let now = base
+                .then_play(play)
+                .map_err(|e| ApiError::bad_request(format!("play: {e}")))?;
+            filters.position = Some(now.to_obf());
+        }
+        _ => {
+            filters.position_after.clone_from(&play);
+            filters.position = obf;
+        }
+    }
     let query = to_query(&filters, "play")?;
     let position = query
         .position_filter()

@@ -21,6 +21,30 @@ async fn explorer_after_two_moves_with_filters() {
 }
 
 #[tokio::test]
+async fn explorer_plays_moves_from_a_position_given() {
+    // The position after f5d6, given as OBF, then c3 played from it: the
+    // answer of f5d6c3 played from the start (but the moves' own record).
+    let from_start = ok_json(get("/api/explorer?play=f5d6c3&games=3").await, "f5d6c3");
+    let base = ok_json(get("/api/explorer?play=f5d6&games=0").await, "f5d6");
+    let obf = base["obf"].as_str().unwrap().replace(' ', "+");
+    let uri = format!("/api/explorer?position={obf}&play=c3&games=3");
+    let v = ok_json(get(&uri).await, &uri);
+    for key in ["obf", "moves", "totals", "reached", "games", "opening"] {
+        assert_eq!(v[key], from_start[key], "{key}");
+    }
+    assert_eq!(v["position"]["lastMove"], "c3");
+    // A move that cannot be played from there is named.
+    let uri = format!("/api/explorer?position={obf}&play=c3c3");
+    let answer = get(&uri).await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert!(
+        answer.text().contains("play: move 2 (c3)"),
+        "{}",
+        answer.text()
+    );
+}
+
+#[tokio::test]
 async fn explorer_solves_near_the_end() {
     // A fixture game to 14 empties (46 moves played): quick to solve.
     let id = "2001:5";

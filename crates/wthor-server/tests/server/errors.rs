@@ -79,10 +79,10 @@ async fn bad_inputs_are_4xx_with_a_message() {
             "position:",
         ),
         (
-            "play and position",
-            format!("/api/explorer?play=f5&position={}", "-".repeat(64)),
+            "a move illegal from the position given",
+            format!("/api/explorer?play=f5&position={}+X", "-".repeat(64)),
             400,
-            "not both",
+            "play: move 1 (f5)",
         ),
         (
             "explorer limit",
