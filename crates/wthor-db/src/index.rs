@@ -1133,23 +1133,3 @@ pub enum IndexedError {
     #[error(transparent)]
     Index(#[from] IndexError),
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use othello_core::Size;
-    use othello_core::symmetry::Symmetry;
-
-    #[test]
-    fn the_hash_does_not_depend_on_orientation() {
-        let b = Position::after_transcript("f5d6c3d3c4f4", Size::Eight).unwrap();
-        let Position::Eight(b) = b else {
-            unreachable!()
-        };
-        let h = position_hash(&b);
-        for s in Symmetry::ALL {
-            assert_eq!(position_hash(&s.board(&b)), h);
-        }
-        assert_ne!(position_hash(&b.pass()), h);
-    }
-}

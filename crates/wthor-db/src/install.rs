@@ -173,17 +173,45 @@ pub fn install(
     into: &Path,
     options: &InstallOptions,
 ) -> Result<InstallReport, Error> {
-    install_with_faults(files, into, options, &mut |_, _| Ok(()))
+    install_with_hook(files, into, options, &mut |_, _| Ok(()))
 }
 
-/// The file written at a step: its position among the files written.
-type Fault<'a> = &'a mut dyn FnMut(usize, Step) -> io::Result<()>;
-
-fn install_with_faults(
+/// [`install`], calling `before_step(k, step)` before each [`Step`] of
+/// writing the `k`-th file written (from 0, counting only the files added
+/// or replaced; [`Step::Write`] comes between the two halves of the
+/// bytes). An error it returns fails that step as an I/O error there
+/// would: that file is [`Action::Failed`] (`renamed` when the step was
+/// [`Step::SyncDir`]), those after it [`Action::Skipped`], every file of
+/// the directory left wholly old or wholly new. A front end can follow the
+/// writes or stop between them with it; the tests inject a failure at
+/// every step of every file.
+///
+/// ```
+/// use wthor_db::atomic::Step;
+/// use wthor_db::install::{Action, InstallOptions, install_with_hook};
+///
+/// # let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+/// let dir = tempfile::tempdir()?;
+/// let files = [testdata.join("WTH_2001.wtb")];
+/// let mut steps = Vec::new();
+/// let options = InstallOptions::default();
+/// let report = install_with_hook(&files, dir.path(), &options, &mut |k, step| {
+///     steps.push((k, step));
+///     Ok(())
+/// })?;
+/// assert!(matches!(report.files[0].action, Action::Added { .. }));
+/// let each = [Step::Create, Step::Write, Step::Sync, Step::Rename, Step::SyncDir];
+/// assert_eq!(steps, each.map(|s| (0, s)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`install`].
+pub fn install_with_hook(
     files: &[PathBuf],
     into: &Path,
     options: &InstallOptions,
-    fault: Fault<'_>,
+    before_step: &mut dyn FnMut(usize, Step) -> io::Result<()>,
 ) -> Result<InstallReport, Error> {
     let io = |path: &Path| {
         let path = path.to_owned();
@@ -251,7 +279,9 @@ fn install_with_faults(
             if stopped {
                 entry.action = Action::Skipped;
             } else if let Err((renamed, error)) =
-                write_file(into, &entry.name, &data, &mut |step| fault(written, step))
+                write_file(into, &entry.name, &data, &mut |step| {
+                    before_step(written, step)
+                })
             {
                 entry.action = Action::Failed { renamed, error };
                 stopped = true;
@@ -327,339 +357,28 @@ fn decide(name: &str, bytes: &[u8], installed: Option<&[u8]>, options: &InstallO
 }
 
 /// Writes `data` as `dir/name` atomically (see [`crate::atomic`]), with
-/// `fault` called before each step (tests inject failures there). On
+/// `before_step` called before each step ([`install_with_hook`]). On
 /// failure: whether the rename happened, and the error (the temporary file
 /// is removed).
 fn write_file(
     dir: &Path,
     name: &str,
     data: &[u8],
-    fault: &mut dyn FnMut(Step) -> io::Result<()>,
+    before_step: &mut dyn FnMut(Step) -> io::Result<()>,
 ) -> Result<(), (bool, io::Error)> {
     let target = dir.join(name);
     let at = |step: Step| move |e: io::Error| (step == Step::SyncDir, e);
     let failed = |e: WriteError| (e.step == Step::SyncDir, e.cause);
-    fault(Step::Create).map_err(at(Step::Create))?;
+    before_step(Step::Create).map_err(at(Step::Create))?;
     let mut file = AtomicFile::create(&target).map_err(failed)?;
     let half = data.len() / 2;
     file.write_all(&data[..half]).map_err(at(Step::Write))?;
-    fault(Step::Write).map_err(at(Step::Write))?;
+    before_step(Step::Write).map_err(at(Step::Write))?;
     file.write_all(&data[half..]).map_err(at(Step::Write))?;
-    fault(Step::Sync).map_err(at(Step::Sync))?;
+    before_step(Step::Sync).map_err(at(Step::Sync))?;
     file.sync().map_err(failed)?;
-    fault(Step::Rename).map_err(at(Step::Rename))?;
+    before_step(Step::Rename).map_err(at(Step::Rename))?;
     let target = file.rename().map_err(failed)?;
-    fault(Step::SyncDir).map_err(at(Step::SyncDir))?;
+    before_step(Step::SyncDir).map_err(at(Step::SyncDir))?;
     sync_folder(&target).map_err(failed)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use wthor_format::{
-        BoardSize, Game, Header, Name, NameKind, WINDOWS_1252, write_game_file, write_names_file,
-    };
-
-    fn date(day: u8) -> CreationDate {
-        CreationDate {
-            century: 20,
-            year: 25,
-            month: 1,
-            day,
-        }
-    }
-
-    fn games(day: u8, n: usize) -> Vec<u8> {
-        let header = Header {
-            created: date(day),
-            year: 2025,
-            p1: 8,
-            p3: 24,
-            ..Header::default()
-        };
-        let games: Vec<Game> = (0..n)
-            .map(|_| Game::from_squares(0, 0, 1, 40, 38, &["f5", "d6"], BoardSize::Eight).unwrap())
-            .collect();
-        let mut bytes = Vec::new();
-        write_game_file(&header, BoardSize::Eight, &games, &mut bytes).unwrap();
-        bytes
-    }
-
-    fn names(day: u8, list: &[&str]) -> Vec<u8> {
-        let header = Header {
-            created: date(day),
-            ..Header::default()
-        };
-        let names: Vec<Name> = list
-            .iter()
-            .map(|n| Name::from_text(n, NameKind::Players, WINDOWS_1252).unwrap())
-            .collect();
-        let mut bytes = Vec::new();
-        write_names_file(&header, NameKind::Players, &names, &mut bytes).unwrap();
-        bytes
-    }
-
-    /// A directory `db` with two installed files, and a directory `new` with
-    /// newer versions of both and one more file.
-    fn setup() -> (tempfile::TempDir, PathBuf, Vec<PathBuf>) {
-        let root = tempfile::tempdir().unwrap();
-        let db = root.path().join("db");
-        let new = root.path().join("new");
-        std::fs::create_dir_all(&db).unwrap();
-        std::fs::create_dir_all(&new).unwrap();
-        std::fs::write(db.join("WTH_2025.wtb"), games(1, 2)).unwrap();
-        std::fs::write(db.join("WTHOR.JOU"), names(1, &["Ann", "Bo"])).unwrap();
-        std::fs::write(new.join("WTH_2025.wtb"), games(2, 3)).unwrap();
-        std::fs::write(new.join("WTHOR.JOU"), names(2, &["Ann", "Bo", "Cy"])).unwrap();
-        std::fs::write(new.join("WTH_2026.wtb"), games(3, 1)).unwrap();
-        let files = ["WTH_2025.wtb", "WTHOR.JOU", "WTH_2026.wtb"]
-            .iter()
-            .map(|n| new.join(n))
-            .collect();
-        (root, db, files)
-    }
-
-    fn listing(dir: &Path) -> Vec<(String, Vec<u8>)> {
-        let mut v: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| {
-                let e = e.unwrap();
-                (
-                    e.file_name().to_string_lossy().into_owned(),
-                    std::fs::read(e.path()).unwrap(),
-                )
-            })
-            .collect();
-        v.sort();
-        v
-    }
-
-    fn kinds(report: &InstallReport) -> Vec<&'static str> {
-        report
-            .files
-            .iter()
-            .map(|f| match &f.action {
-                Action::Added { .. } => "added",
-                Action::Replaced { forced: false, .. } => "replaced",
-                Action::Replaced { forced: true, .. } => "forced",
-                Action::Refused(_) => "refused",
-                Action::Failed { .. } => "failed",
-                Action::Skipped => "skipped",
-            })
-            .collect()
-    }
-
-    #[test]
-    fn newer_files_replace_older_are_refused() {
-        let (_root, db, files) = setup();
-        let before = listing(&db);
-        let dry = InstallOptions {
-            dry_run: true,
-            ..InstallOptions::default()
-        };
-        let report = install(&files, &db, &dry).unwrap();
-        assert_eq!(kinds(&report), ["replaced", "replaced", "added"]);
-        assert_eq!(listing(&db), before, "a dry run writes nothing");
-
-        let report = install(&files, &db, &InstallOptions::default()).unwrap();
-        assert_eq!(kinds(&report), ["replaced", "replaced", "added"]);
-        for f in &files {
-            let name = f.file_name().unwrap();
-            assert_eq!(
-                std::fs::read(db.join(name)).unwrap(),
-                std::fs::read(f).unwrap()
-            );
-        }
-        // Again: equal dates are refused, unless forced.
-        let report = install(&files, &db, &InstallOptions::default()).unwrap();
-        assert_eq!(kinds(&report), ["refused", "refused", "refused"]);
-        assert_eq!(report.refused(), 3);
-        let Action::Refused(r) = &report.files[0].action else {
-            unreachable!()
-        };
-        assert_eq!(
-            r,
-            &Refusal::NotNewer {
-                installed: date(2),
-                created: date(2)
-            }
-        );
-        let forced = InstallOptions {
-            force: true,
-            ..InstallOptions::default()
-        };
-        let report = install(&files, &db, &forced).unwrap();
-        assert_eq!(kinds(&report), ["forced", "forced", "forced"]);
-        // An older file is refused.
-        let old = db.parent().unwrap().join("WTH_2025.wtb");
-        std::fs::write(&old, games(1, 5)).unwrap();
-        let report = install(&[old], &db, &InstallOptions::default()).unwrap();
-        assert_eq!(kinds(&report), ["refused"]);
-    }
-
-    #[test]
-    fn names_files_never_drop_or_change_names() {
-        let (root, db, _) = setup();
-        let check = |list: &[&str], force: bool, expected: Option<Refusal>| {
-            let path = root.path().join("WTHOR.JOU");
-            std::fs::write(&path, names(9, list)).unwrap();
-            let options = InstallOptions {
-                force,
-                dry_run: true,
-                ..InstallOptions::default()
-            };
-            let report = install(&[path], &db, &options).unwrap();
-            match (&report.files[0].action, expected) {
-                (Action::Refused(r), Some(e)) => assert_eq!(r, &e, "{list:?}"),
-                (Action::Replaced { .. }, None) => {}
-                (a, e) => panic!("{list:?}: {a:?}, expected {e:?}"),
-            }
-        };
-        check(&["Ann", "Bo", "New"], false, None);
-        check(
-            &["Ann"],
-            false,
-            Some(Refusal::NamesDropped {
-                installed: 2,
-                given: 1,
-            }),
-        );
-        check(
-            &["Ann"],
-            true,
-            Some(Refusal::NamesDropped {
-                installed: 2,
-                given: 1,
-            }),
-        );
-        check(
-            &["Bo", "Ann"],
-            true,
-            Some(Refusal::NameChanged { number: 0 }),
-        );
-        check(
-            &["Ann", "Bob", "Cy"],
-            false,
-            Some(Refusal::NameChanged { number: 1 }),
-        );
-    }
-
-    #[test]
-    fn bad_files_duplicates_and_other_kinds_are_refused() {
-        let (root, db, files) = setup();
-        let bad = root.path().join("WTH_2030.wtb");
-        std::fs::write(&bad, b"short").unwrap();
-        let jou_as_wtb = root.path().join("x").join("WTH_2025.wtb");
-        std::fs::create_dir_all(jou_as_wtb.parent().unwrap()).unwrap();
-        std::fs::write(&jou_as_wtb, names(9, &["Ann", "Bo"])).unwrap();
-        let report = install(
-            &[bad, files[2].clone(), files[2].clone(), jou_as_wtb],
-            &db,
-            &InstallOptions::default(),
-        )
-        .unwrap();
-        assert_eq!(kinds(&report), ["refused", "added", "refused", "refused"]);
-        assert!(matches!(
-            report.files[0].action,
-            Action::Refused(Refusal::Unreadable(_))
-        ));
-        assert!(matches!(
-            report.files[2].action,
-            Action::Refused(Refusal::Duplicate)
-        ));
-        assert!(matches!(
-            report.files[3].action,
-            Action::Refused(Refusal::KindDiffers { .. })
-        ));
-        // A missing source is an error, nothing written; a target that is
-        // a file too.
-        let before = listing(&db);
-        assert!(
-            install(
-                &[root.path().join("nope.wtb"), files[0].clone()],
-                &db,
-                &InstallOptions::default()
-            )
-            .is_err()
-        );
-        assert!(install(&files, &files[0], &InstallOptions::default()).is_err());
-        assert_eq!(listing(&db), before);
-        // A missing target directory is made (not in a dry run).
-        let dry = InstallOptions {
-            dry_run: true,
-            ..InstallOptions::default()
-        };
-        assert!(install(&files, &root.path().join("nope"), &dry).is_ok());
-        assert!(!root.path().join("nope").exists());
-        assert!(
-            install(
-                &files,
-                &root.path().join("nope"),
-                &InstallOptions::default()
-            )
-            .is_ok()
-        );
-        assert!(root.path().join("nope").is_dir());
-    }
-
-    #[test]
-    fn a_failure_at_any_step_leaves_each_file_whole() {
-        let steps = [
-            Step::Create,
-            Step::Write,
-            Step::Sync,
-            Step::Rename,
-            Step::SyncDir,
-        ];
-        for failing in 0..3 {
-            for step in steps {
-                let (_root, db, files) = setup();
-                let old = listing(&db);
-                let new: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
-                let report =
-                    install_with_faults(&files, &db, &InstallOptions::default(), &mut |k, s| {
-                        if (k, s) == (failing, step) {
-                            Err(io::Error::other("injected"))
-                        } else {
-                            Ok(())
-                        }
-                    })
-                    .unwrap();
-                assert!(report.failed());
-                let after = listing(&db);
-                // No temporary file left, and each file wholly old or new.
-                for (name, bytes) in &after {
-                    let i = files
-                        .iter()
-                        .position(|f| f.file_name().unwrap() == name.as_str());
-                    let was = old.iter().find(|(n, _)| n == name).map(|(_, b)| b);
-                    let is_new = i.is_some_and(|i| &new[i] == bytes);
-                    assert!(
-                        is_new || was == Some(bytes),
-                        "{failing} {step:?}: {name} is neither"
-                    );
-                }
-                // Before the failing file: new; the failing file: new only if
-                // renamed; after it: old (or absent).
-                for (k, f) in files.iter().enumerate() {
-                    let name = f.file_name().unwrap().to_string_lossy();
-                    let now = after.iter().find(|(n, _)| *n == name).map(|(_, b)| b);
-                    let expect_new = k < failing || (k == failing && step == Step::SyncDir);
-                    assert_eq!(
-                        now == Some(&new[k]),
-                        expect_new,
-                        "{failing} {step:?}: {name}"
-                    );
-                }
-                let Action::Failed { renamed, .. } = &report.files[failing].action else {
-                    panic!("{failing} {step:?}: {:?}", report.files[failing].action)
-                };
-                assert_eq!(*renamed, step == Step::SyncDir);
-                for f in &report.files[failing + 1..] {
-                    assert!(matches!(f.action, Action::Skipped));
-                }
-                assert!(after.len() == old.len() || after.len() == old.len() + 1);
-            }
-        }
-    }
 }

@@ -5,12 +5,24 @@ use std::path::PathBuf;
 
 #[path = "db/analysis.rs"]
 mod analysis;
+#[path = "db/atomic.rs"]
+mod atomic;
+#[path = "db/cache.rs"]
+mod cache;
 #[path = "db/datasets.rs"]
 mod datasets;
 #[path = "db/duplicates.rs"]
 mod duplicates;
+#[path = "db/import.rs"]
+mod import;
 #[path = "db/index.rs"]
 mod index;
+#[path = "db/install.rs"]
+mod install;
+#[path = "db/openings.rs"]
+mod openings;
+#[path = "db/position_line.rs"]
+mod position_line;
 #[path = "db/query.rs"]
 mod query;
 #[path = "db/real.rs"]
@@ -19,6 +31,8 @@ mod real;
 mod stats;
 #[path = "db/text.rs"]
 mod text;
+#[path = "db/verify.rs"]
+mod verify;
 
 use wthor_db::{Database, OpenOptions};
 use wthor_format::{BoardSize, Game, Header, write_game_file};

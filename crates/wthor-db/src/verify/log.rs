@@ -155,39 +155,3 @@ impl ResultsLog {
         Ok(())
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn results_log_resumes_and_drops_a_truncated_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.jsonl");
-        let key = |i| RecordKey {
-            file: "WTH_1977.wtb".into(),
-            created: "2007-05-22".into(),
-            index: i,
-            hash: "00".into(),
-        };
-        {
-            let (mut log, w) = ResultsLog::open(&path).unwrap();
-            assert!(w.is_empty());
-            for i in 0..3 {
-                log.append(&key(i), &key(i)).unwrap();
-            }
-        }
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"{\"file\":\"WTH_1977.wtb\",\"crea").unwrap();
-        drop(f);
-        let (mut log, w) = ResultsLog::open(&path).unwrap();
-        assert_eq!(w.len(), 1, "{w:?}");
-        assert!(w[0].contains("truncated"));
-        assert!(log.contains(&key(2)) && !log.contains(&key(3)));
-        log.append(&key(3), &key(3)).unwrap();
-        drop(log);
-        let (log, w) = ResultsLog::open(&path).unwrap();
-        assert!(w.is_empty(), "{w:?}");
-        assert_eq!(log.records().len(), 4);
-    }
-}

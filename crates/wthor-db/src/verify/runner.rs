@@ -73,39 +73,3 @@ where
         None => Ok(()),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn run_parallel_hands_back_every_result() {
-        let jobs: Vec<usize> = (0..20).collect();
-        let seen = Mutex::new(Vec::new());
-        let w = Workers {
-            workers: 2,
-            solver_threads: 1,
-            tt_bits: 8,
-        };
-        run_parallel(
-            &jobs,
-            w,
-            |&j, _| j * 2,
-            |_, r| {
-                seen.lock().unwrap().push(r);
-                Ok::<(), ()>(())
-            },
-        )
-        .unwrap();
-        let mut seen = seen.into_inner().unwrap();
-        seen.sort_unstable();
-        assert_eq!(seen, (0..20).map(|j| j * 2).collect::<Vec<_>>());
-        let r = run_parallel(
-            &jobs,
-            w,
-            |&j, _| j,
-            |_, r| if r == 5 { Err(r) } else { Ok(()) },
-        );
-        assert_eq!(r, Err(5));
-    }
-}

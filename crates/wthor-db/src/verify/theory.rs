@@ -315,16 +315,3 @@ impl TheoryCheck {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn black_discs_follow_the_wthor_rule() {
-        assert_eq!(black_discs(0, Color::White), 32);
-        assert_eq!(black_discs(10, Color::Black), 37);
-        assert_eq!(black_discs(10, Color::White), 27);
-        assert_eq!(black_discs(-64, Color::White), 64);
-    }
-}

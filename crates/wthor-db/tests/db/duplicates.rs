@@ -4,7 +4,7 @@
 
 use othello_core::symmetry::Symmetry;
 use othello_core::{Size, Square};
-use wthor_db::duplicates::{Kind, Later};
+use wthor_db::duplicates::{Kind, Later, canonical_moves};
 use wthor_db::{Database, GameId, Query};
 use wthor_format::{BoardSize, Game, Header, write_game_file};
 
@@ -174,4 +174,71 @@ fn real_archive_parallel_equals_sequential() {
     assert_eq!(d.groups.len(), 30);
     assert_eq!(d.count(Kind::DoubleEntry), 0);
     assert_eq!(d.count(Kind::OtherPlayers), 41);
+}
+
+fn sq(name: &str) -> Square {
+    Square::parse(name, Size::Eight).unwrap()
+}
+
+fn bytes(moves: &[&str]) -> Vec<u8> {
+    let mut out: Vec<u8> = moves.iter().map(|m| sq(m).to_wthor(Size::Eight)).collect();
+    out.resize(60, 0);
+    out
+}
+
+/// The image of a WTHOR move byte under `s` (a byte that is no square is
+/// its own image), from [`Symmetry::square`].
+fn image_byte(b: u8, s: Symmetry) -> u8 {
+    Square::from_wthor(b, Size::Eight).map_or(b, |q| s.square(q, Size::Eight).to_wthor(Size::Eight))
+}
+
+#[test]
+fn the_images_of_a_game_share_its_key() {
+    let moves = ["f5", "d6", "c3", "d3", "c4", "f4"];
+    let raw = bytes(&moves);
+    let (key, _) = canonical_moves(&raw, Size::Eight);
+    for s in Symmetry::ALL {
+        let image: Vec<u8> = raw.iter().map(|&b| image_byte(b, s)).collect();
+        let (k, sym) = canonical_moves(&image, Size::Eight);
+        assert_eq!(k, key, "{s:?}");
+        // The symmetry found turns the image into the key.
+        let turned: Vec<u8> = image.iter().map(|&b| image_byte(b, sym)).collect();
+        assert_eq!(turned, key);
+    }
+    let other = bytes(&["f5", "d6", "c3", "d3", "c4", "b4"]);
+    assert_ne!(canonical_moves(&other, Size::Eight).0, key);
+    // The key is the smallest image, not the first.
+    assert!(Symmetry::ALL.iter().all(|&s| {
+        let image: Vec<u8> = raw.iter().map(|&b| image_byte(b, s)).collect();
+        key <= image
+    }));
+    // The parallel grouping hashes the keys: the game and its 8 images
+    // share one hash (one group), a game without moves has none (it is not
+    // compared).
+    let dir = tempfile::tempdir().unwrap();
+    let mut games = vec![game_of(1, &moves)];
+    for (i, s) in (2..).zip(Symmetry::ALL) {
+        games.push(game(
+            i,
+            20,
+            &turned(&moves, s, Size::Eight),
+            BoardSize::Eight,
+        ));
+    }
+    games.push(game(11, 12, &[], BoardSize::Eight));
+    games.push(game(13, 14, &[], BoardSize::Eight));
+    file(dir.path(), "WTH_2001.wtb", 2001, BoardSize::Eight, &games);
+    let db = Database::open(dir.path()).unwrap();
+    let ids = db.search(&Query::new()).unwrap();
+    assert_eq!(ids.len(), 11);
+    let d = db.duplicates(&ids);
+    assert_eq!(d.games, 9);
+    assert_eq!(d.groups.len(), 1);
+    assert_eq!(d.groups[0].first, ids[0]);
+    assert_eq!(d.groups[0].later.len(), 8);
+    assert_eq!(d, db.duplicates_sequential(&ids));
+}
+
+fn game_of(black: u16, moves: &[&str]) -> Game {
+    Game::from_squares(0, black, 20, 33, 33, moves, BoardSize::Eight).unwrap()
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::collections::BTreeMap;
 
 use othello_core::replay::{Step, replay_with, wthor_tokens};
-use othello_core::symmetry::canonical;
+use othello_core::symmetry::{PositionKey, Symmetry, canonical};
 use othello_core::{Bitboard, Board, Board8, Board10, Color, Move, Size};
 use wthor_db::index::{IndexError, PositionIndex, StaleReason};
 use wthor_db::query::Position;
@@ -468,5 +468,40 @@ fn transpositions_counted_in_one_scan_equal_a_count_per_position() {
             .unwrap();
         assert!(indexed.indexed);
         assert_eq!(indexed.value, each);
+    }
+}
+
+/// The index files positions by the hash of their key up to symmetry
+/// ([`PositionKey::hash64`]): the same in every orientation, not with the
+/// other side to move; so the index finds the games through a position
+/// given in any orientation.
+#[test]
+fn the_hash_does_not_depend_on_orientation() {
+    let position_hash = |b: &Board8| PositionKey::of(b).hash64();
+    let b = Position::after_transcript("f5d6c3d3c4f4", Size::Eight).unwrap();
+    let Position::Eight(b) = b else {
+        unreachable!()
+    };
+    let h = position_hash(&b);
+    for s in Symmetry::ALL {
+        assert_eq!(position_hash(&s.board(&b)), h);
+    }
+    assert_ne!(position_hash(&b.pass()), h);
+
+    let dir = copy_fixtures();
+    let db = Database::open(dir.path()).unwrap();
+    let path = dir.path().join("wthor.idx");
+    PositionIndex::build(&db, &path).unwrap();
+    let ix = fresh(&db, &path);
+    let q = |b: Board8| Query::new().position(Position::Eight(b));
+    let found = db.search_indexed(&q(b), &ix).unwrap();
+    assert!(!found.is_empty());
+    assert_eq!(found, db.search(&q(b)).unwrap());
+    for s in Symmetry::ALL {
+        assert_eq!(
+            db.search_indexed(&q(s.board(&b)), &ix).unwrap(),
+            found,
+            "{s:?}"
+        );
     }
 }

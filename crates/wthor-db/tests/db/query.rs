@@ -358,3 +358,246 @@ fn a_name_typed_without_its_ligature_finds_the_same_games() {
     assert_eq!(typed, db.count(&Query::new().player("Dubœuf")).unwrap());
     assert_eq!(typed, db.count(&Query::new().player("DUBŒUF")).unwrap());
 }
+
+mod filters {
+    use wthor_db::query::*;
+
+    use othello_core::Size;
+
+    use wthor_db::query::{Opening, Outcome, PlayerKind, Position, PositionError, Query, SortKey};
+
+    #[test]
+    fn disc_ranges_past_the_board_are_refused() {
+        let past = |black_discs: Option<(Option<u8>, Option<u8>)>,
+                    theoretical: Option<(Option<u8>, Option<u8>)>,
+                    size| {
+            let span = |r: Option<(Option<u8>, Option<u8>)>| r.map(|(l, h)| Span::new(l, h));
+            Filters {
+                black_discs: span(black_discs),
+                theoretical: span(theoretical),
+                size,
+                ..Filters::default()
+            }
+            .to_query()
+            .err()
+            .map(|e| e.to_string())
+        };
+        assert_eq!(
+            past(None, Some((Some(65), Some(70))), Size::Eight).as_deref(),
+            Some("the theoretical score range 65..70 goes past 64, the squares of the 8x8 board")
+        );
+        assert_eq!(
+            past(Some((None, Some(100))), None, Size::Eight).as_deref(),
+            Some("the black discs range ..100 goes past 64, the squares of the 8x8 board")
+        );
+        assert!(past(Some((Some(70), None)), None, Size::Eight).is_some());
+        assert_eq!(
+            past(
+                Some((Some(0), Some(64))),
+                Some((Some(33), None)),
+                Size::Eight
+            ),
+            None
+        );
+        assert_eq!(past(Some((Some(0), Some(100))), None, Size::Ten), None);
+        assert!(past(None, Some((None, Some(101))), Size::Ten).is_some());
+    }
+
+    #[test]
+    fn pieces_read_their_text_form() {
+        let span = |t: &str| t.parse::<Span<u16>>();
+        assert_eq!(span("2001..2005"), Ok(Span::new(Some(2001), Some(2005))));
+        assert_eq!(span("..1985"), Ok(Span::new(None, Some(1985))));
+        assert_eq!(span(" 2001 "), Ok(Span::new(Some(2001), Some(2001))));
+        assert_eq!(span(".."), Ok(Span::new(None, None)));
+        assert_eq!(span(""), Err(SpanError::Empty));
+        assert_eq!(
+            span("2001..x").unwrap_err().to_string(),
+            "\"x\" is not a number (expected A..B, A.., ..B or A)"
+        );
+        assert_eq!(
+            span("2005..2001").unwrap_err().to_string(),
+            "empty range: 2005 is above 2001"
+        );
+        for text in ["2001..2005", "2001..", "..1985", ".."] {
+            assert_eq!(span(text).unwrap().to_string(), text);
+        }
+        assert!("300".parse::<Span<u8>>().is_err());
+        for o in [Outcome::BlackWin, Outcome::WhiteWin, Outcome::Draw] {
+            assert_eq!(o.to_string().parse::<Outcome>(), Ok(o));
+        }
+        assert!("won".parse::<Outcome>().is_err());
+    }
+
+    #[test]
+    fn a_query_string_or_json_object_deserialises_into_filters() {
+        let f: Filters = serde_json::from_value(serde_json::json!({
+            "player": ["Edax", "Tastet"],
+            "exact": true,
+            "human": true,
+            "year": "2001..",
+            "result": "draw",
+            "black_discs": "33..",
+            "theoretical": "..32",
+            "opening": "f5d6",
+            "as_played": true,
+            "opening_name": "Tiger",
+            "position_after": "f5d6c3",
+            "sort": "score",
+            "limit": "3",
+        }))
+        .unwrap();
+        assert_eq!(
+            format!("{:?}", f.to_query().unwrap()),
+            format!("{:?}", example_query())
+        );
+        // One name alone, numbers as numbers, the size as text or number.
+        let f: Filters = serde_json::from_value(serde_json::json!({
+            "player": "Edax", "year": 2001, "size": 10, "reverse": true, "sort": "year", "limit": 5
+        }))
+        .unwrap();
+        assert_eq!(f.players, ["Edax"]);
+        assert_eq!(f.years, Some(Span::new(Some(2001), Some(2001))));
+        assert_eq!((f.size, f.descending, f.limit), (Size::Ten, true, Some(5)));
+        let f: Filters = serde_json::from_value(serde_json::json!({"size": "8"})).unwrap();
+        assert_eq!(f, Filters::default());
+        // Unknown keys and bad values are errors naming them.
+        let err = |v| {
+            serde_json::from_value::<Filters>(v)
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(err(serde_json::json!({"players": "x"})).contains("unknown field `players`"));
+        assert!(err(serde_json::json!({"size": 9})).contains("the board size is 8 or 10"));
+        assert!(err(serde_json::json!({"result": "won"})).contains("unknown result"));
+        assert!(err(serde_json::json!({"year": "2005..2001"})).contains("empty range"));
+        // The checks together are to_query's, for every front end.
+        let three: Filters =
+            serde_json::from_value(serde_json::json!({"player": ["a", "b", "c"]})).unwrap();
+        assert_eq!(
+            three.to_query().unwrap_err(),
+            FiltersError::TooManyPlayers(3)
+        );
+    }
+
+    /// The query the example filters of the tests below build.
+    fn example_query() -> Query {
+        Query::new()
+            .exact(true)
+            .player("Edax")
+            .player("Tastet")
+            .kind(PlayerKind::Human)
+            .years(Some(2001), None)
+            .result(Outcome::Draw)
+            .black_discs(33, u8::MAX)
+            .theoretical(0, 32)
+            .opening(Opening::parse("f5d6", Size::Eight).unwrap())
+            .as_played(true)
+            .opening_name("Tiger")
+            .position(Position::after_transcript("f5d6c3", Size::Eight).unwrap())
+            .sort(SortKey::Score)
+            .limit(3)
+    }
+
+    #[test]
+    fn an_unknown_opening_name_is_a_note_not_an_error() {
+        let f = |name: &str| Filters {
+            opening_name: Some(name.to_owned()),
+            ..Filters::default()
+        };
+        assert!(f("tigre").to_query().is_ok());
+        let note = f("tigre").opening_name_note().unwrap();
+        assert!(
+            note.starts_with("no opening is named \"tigre\"; the closest names: Tiger"),
+            "{note}"
+        );
+        assert_eq!(f("TIGER").opening_name_note(), None);
+        assert_eq!(Filters::default().opening_name_note(), None);
+    }
+
+    #[test]
+    fn no_filter_is_the_empty_query() {
+        let q = Filters::default().to_query().unwrap();
+        assert_eq!(format!("{q:?}"), format!("{:?}", Query::new()));
+    }
+
+    #[test]
+    fn the_fields_build_the_query_the_builder_builds() {
+        let f = Filters {
+            players: vec!["Edax".to_owned(), "Tastet".to_owned()],
+            exact: true,
+            human: true,
+            years: Some(Span::new(Some(2001), None)),
+            result: Some(Outcome::Draw),
+            black_discs: Some(Span::new(Some(33), None)),
+            theoretical: Some(Span::new(None, Some(32))),
+            opening: Some("f5d6".to_owned()),
+            as_played: true,
+            opening_name: Some("Tiger".to_owned()),
+            position_after: Some("f5d6c3".to_owned()),
+            sort: Some(SortKey::Score),
+            limit: Some(3),
+            ..Filters::default()
+        };
+        assert_eq!(
+            format!("{:?}", f.to_query().unwrap()),
+            format!("{:?}", example_query())
+        );
+        assert_eq!(f.player_patterns().len(), 2);
+        assert!(f.player_patterns()[0].matches("edax"));
+        assert!(!f.player_patterns()[0].matches("Edax (delorme)"));
+    }
+
+    /// The error of `to_query` for filters of only these text fields.
+    fn error(opening: &str, position: &str, position_after: &str) -> FiltersError {
+        let some = |t: &str| (!t.is_empty()).then(|| t.to_owned());
+        let f = Filters {
+            opening: some(opening),
+            position: some(position),
+            position_after: some(position_after),
+            ..Filters::default()
+        };
+        f.to_query().unwrap_err()
+    }
+
+    #[test]
+    fn conflicts_and_bad_text_are_errors_naming_the_character() {
+        let both = Filters {
+            program: true,
+            human: true,
+            ..Filters::default()
+        };
+        assert_eq!(both.to_query().unwrap_err(), FiltersError::ProgramAndHuman);
+        let alone = Filters {
+            as_played: true,
+            ..Filters::default()
+        };
+        assert_eq!(
+            alone.to_query().unwrap_err(),
+            FiltersError::AsPlayedWithoutOpening
+        );
+        let obf = "-".repeat(64);
+        assert_eq!(error("", &obf, "f5"), FiltersError::TwoPositions);
+
+        let e = error("", "", "f5z9");
+        assert!(matches!(
+            e,
+            FiltersError::Text {
+                filter: TextFilter::PositionAfter,
+                found: Some(Found::Char('z')),
+                ..
+            }
+        ));
+        assert!(e.to_string().ends_with(" (found 'z')"), "{e}");
+        let e = error("", "X", "");
+        assert!(e.to_string().ends_with(" (at the end)"), "{e}");
+        assert!(matches!(
+            error("a1", "", ""),
+            FiltersError::Text {
+                filter: TextFilter::Opening,
+                error: PositionError::Illegal { .. },
+                found: None,
+            }
+        ));
+    }
+}

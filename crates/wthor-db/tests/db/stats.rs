@@ -7,11 +7,11 @@ use std::path::PathBuf;
 
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::symmetry::Symmetry;
-use othello_core::{Board, Board8, Size, Square};
+use othello_core::{Board, Board8, Move, Size, Square};
 use wthor_db::query::{Outcome, Position, SortKey};
 use wthor_db::stats::{Results, Solved, StatsOptions};
 use wthor_db::{Database, NamePattern, Query};
-use wthor_format::BoardSize;
+use wthor_format::{BoardSize, Game, Header, write_game_file};
 
 fn fixtures() -> Database {
     Database::open(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata")).unwrap()
@@ -387,4 +387,144 @@ fn a_head_to_head_is_the_two_records_over_their_games() {
         (rb.losses, rb.draws, rb.wins)
     );
     assert_eq!(ra.disc_difference_sum, -rb.disc_difference_sum);
+}
+
+/// A directory of one game file of `size` holding `games` (black's discs
+/// and the moves), and the database open on it.
+fn db_of(size: BoardSize, games: &[(u8, &[&str])]) -> (tempfile::TempDir, Database) {
+    let games: Vec<Game> = games
+        .iter()
+        .map(|&(black, moves)| Game::from_squares(0, 1, 2, black, black, moves, size).unwrap())
+        .collect();
+    let header = Header {
+        year: 2001,
+        p1: if size == BoardSize::Ten { 10 } else { 8 },
+        ..Header::default()
+    };
+    let mut bytes = Vec::new();
+    write_game_file(&header, size, &games, &mut bytes).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let name = if size == BoardSize::Ten {
+        "WTH_2001.wtd"
+    } else {
+        "WTH_2001.wtb"
+    };
+    std::fs::write(dir.path().join(name), &bytes).unwrap();
+    let db = Database::open(dir.path()).unwrap();
+    (dir, db)
+}
+
+/// The median of black's discs over games of these scores (8x8).
+fn median(scores: &[u8]) -> Option<f64> {
+    let games: Vec<(u8, &[&str])> = scores.iter().map(|&s| (s, &["f5"][..])).collect();
+    let (_dir, db) = db_of(BoardSize::Eight, &games);
+    let s = db.stats(&Query::new(), &StatsOptions::default()).unwrap();
+    assert_eq!(
+        s,
+        db.stats_sequential(&Query::new(), &StatsOptions::default())
+            .unwrap()
+    );
+    s.totals.median_black_discs
+}
+
+#[test]
+fn median_of_a_histogram() {
+    // The histograms [], [0, 0, 1], [1, 0, 0, 1], [2, 1, 0, 5]: games of
+    // black's discs.
+    assert_eq!(median(&[]), None);
+    assert_eq!(median(&[2]), Some(2.0));
+    assert_eq!(median(&[3, 0]), Some(1.5));
+    assert_eq!(median(&[3, 0, 3, 1, 3, 3, 0, 3]), Some(3.0));
+}
+
+#[test]
+fn openings_are_canonical_with_f5_first() {
+    let stab = othello_core::symmetry::stabilizer(&Board8::start());
+    assert_eq!(stab.len(), 4);
+    let options = StatsOptions {
+        openings: 2,
+        ..StatsOptions::default()
+    };
+    // The four first moves and their answers are one opening, f5 d6; a game
+    // of one move is shorter.
+    let lines: [&[&str]; 5] = [
+        &["f5", "d6"],
+        &["c4", "e3"],
+        &["d3", "c5"],
+        &["e6", "f4"],
+        &["f5"],
+    ];
+    let (_dir, db) = db_of(BoardSize::Eight, &lines.map(|m| (33, m)));
+    let s = db.stats(&Query::new(), &options).unwrap();
+    assert_eq!(s, db.stats_sequential(&Query::new(), &options).unwrap());
+    assert_eq!(s.openings.len(), 1);
+    let f5d6 = &s.openings[0];
+    assert_eq!(f5d6.results.games, 4);
+    let sq = |name| Square::parse(name, Size::Eight).unwrap();
+    assert_eq!(f5d6.moves, [sq("f5"), sq("d6")]);
+    let indices: Vec<usize> = f5d6.moves.iter().map(|m| m.index()).collect();
+    assert_eq!(indices, [37, 43]);
+    assert_eq!(s.openings_shorter, 1);
+    // 10x10: e4 is g6.
+    let (_dir, db) = db_of(BoardSize::Ten, &[(50, &["e4"])]);
+    let options = StatsOptions {
+        openings: 1,
+        ..StatsOptions::default()
+    };
+    let s = db.stats(&Query::new(), &options).unwrap();
+    assert_eq!(s.openings.len(), 1);
+    assert_eq!(s.openings[0].size, Size::Ten);
+    let g6: Vec<String> = s.openings[0]
+        .moves
+        .iter()
+        .map(|m| m.name(Size::Ten).to_string())
+        .collect();
+    assert_eq!(g6, ["g6"]);
+}
+
+#[test]
+fn openings_and_next_moves_carry_their_names() {
+    let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let db = Database::open(&testdata).unwrap();
+    let options = StatsOptions {
+        openings: 5,
+        next_moves: true,
+        ..StatsOptions::default()
+    };
+    let after_f5 = Position::after_transcript("f5", Size::Eight).unwrap();
+    let s = db
+        .stats(&Query::new().position(after_f5), &options)
+        .unwrap();
+    let next = s.next_moves.unwrap();
+    let named: Vec<(String, Option<&str>)> = next
+        .moves
+        .iter()
+        .map(|m| (m.square.name(Size::Eight).to_string(), m.name.as_deref()))
+        .collect();
+    assert_eq!(named.len(), 3, "{named:?}");
+    for (square, name) in named {
+        let want = match square.as_str() {
+            "d6" => "Perpendicular Opening",
+            "f4" => "Parallel Opening",
+            "f6" => "Diagonal Opening",
+            other => panic!("{other}"),
+        };
+        assert_eq!(name, Some(want));
+    }
+    // The openings of 5 moves: as a game of those moves is named.
+    let table = wthor_db::openings::table();
+    let mut some = 0;
+    for o in &s.openings {
+        assert_eq!(o.size, Size::Eight);
+        let moves: Vec<Move> = o.moves.iter().map(|&sq| Move::Play(sq)).collect();
+        let want = table.opening_of_game(&moves).map(|o| o.name().to_owned());
+        assert_eq!(o.name, want);
+        some += usize::from(o.name.is_some());
+    }
+    assert!(some > 0);
+    // 10x10: no names.
+    let ten = Query::new().position(Position::after_transcript("g6", Size::Ten).unwrap());
+    let s = db.stats(&ten, &options).unwrap();
+    assert!(s.next_moves.unwrap().moves.iter().all(|m| m.name.is_none()));
+    assert!(s.openings.iter().all(|o| o.name.is_none()));
 }

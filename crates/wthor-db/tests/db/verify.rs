@@ -1,0 +1,317 @@
+//! The solver checks: batches, results logs and their merge, workers, the
+//! theoretical-score rule.
+
+mod batch {
+    use std::path::Path;
+    use wthor_db::verify::*;
+
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use std::sync::atomic::AtomicUsize;
+    use wthor_db::cache::{CacheError, SolveCache};
+    use wthor_db::verify::{RecordKey, ResultsLog, Workers};
+
+    fn jobs(n: usize) -> Vec<Job<usize>> {
+        let candidates = vec![(0..n).map(|i| (i, i)).collect::<Vec<_>>()];
+        select_jobs(&candidates, None, None, None, |f, i, _| {
+            RecordKey::new(Path::new("f.wtb"), "2025-01-01", i + f, &[0])
+        })
+        .todo
+    }
+
+    /// A log line: the key and the value.
+    fn line(job: &Job<usize>, c: &usize) -> serde_json::Result<serde_json::Value> {
+        let mut v = serde_json::to_value(&job.key)?;
+        v["value"] = (*c).into();
+        Ok(v)
+    }
+
+    fn workers(n: usize) -> Workers {
+        Workers {
+            workers: n,
+            solver_threads: 1,
+            tt_bits: 8,
+        }
+    }
+
+    #[test]
+    fn results_come_back_in_input_order_and_are_logged() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let (log, _) = ResultsLog::open(&path).unwrap();
+        let stop = AtomicBool::new(false);
+        let jobs = jobs(30);
+        let seen = AtomicUsize::new(0);
+        let checked = run_batch(
+            &jobs,
+            Batch {
+                log: Some((log, &path)),
+                workers: workers(2),
+                saver: None,
+                stop: &stop,
+            },
+            |job, _| job.record * 10,
+            line,
+            |_| {
+                seen.fetch_add(1, Ordering::SeqCst);
+            },
+        )
+        .unwrap();
+        assert!(!checked.stopped);
+        assert_eq!(seen.into_inner(), 30);
+        let values: Vec<usize> = checked.done.iter().map(|(_, c)| *c).collect();
+        assert_eq!(values, (0..30).map(|i| i * 10).collect::<Vec<_>>());
+        // A re-run finds them all in the log: nothing left to do.
+        let (log, _) = ResultsLog::open(&path).unwrap();
+        let candidates = vec![(0..30).map(|i| (i, i)).collect::<Vec<_>>()];
+        let again = select_jobs(&candidates, None, None, Some(&log), |f, i, _| {
+            RecordKey::new(Path::new("f.wtb"), "2025-01-01", i + f, &[0])
+        });
+        assert_eq!((again.todo.len(), again.logged.len()), (0, 30));
+    }
+
+    #[test]
+    fn a_stop_keeps_what_was_done_and_logged() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let (log, _) = ResultsLog::open(&path).unwrap();
+        let stop = AtomicBool::new(false);
+        let jobs = jobs(30);
+        let count = AtomicUsize::new(0);
+        let checked = run_batch(
+            &jobs,
+            Batch {
+                log: Some((log, &path)),
+                workers: workers(1),
+                saver: None,
+                stop: &stop,
+            },
+            |job, _| job.record,
+            line,
+            |_| {
+                if count.fetch_add(1, Ordering::SeqCst) + 1 == 7 {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            },
+        )
+        .unwrap();
+        assert!(checked.stopped);
+        assert_eq!(checked.done.len(), 7);
+        let (log, _) = ResultsLog::open(&path).unwrap();
+        assert_eq!(log.records().len(), 7);
+        // A stop asked before the start runs nothing.
+        let none = run_batch(
+            &jobs,
+            Batch {
+                log: None,
+                workers: workers(1),
+                saver: None,
+                stop: &stop,
+            },
+            |job, _| job.record,
+            |_, &c| Ok(serde_json::json!(c)),
+            |_| {},
+        )
+        .unwrap();
+        assert!(none.stopped && none.done.is_empty());
+    }
+
+    #[test]
+    fn a_damaged_cache_is_set_aside_with_a_note_and_another_file_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.bin");
+        let cache = SolveCache::new();
+        cache.insert(1, 2, 3);
+        cache.save(&path).unwrap();
+        let (loaded, note) = load_or_set_aside(&path).unwrap();
+        assert_eq!((loaded.len(), note), (1, None));
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let (loaded, note) = load_or_set_aside(&path).unwrap();
+        assert_eq!(loaded.len(), 0);
+        assert!(note.unwrap().contains("moved to"));
+        assert_eq!(
+            std::fs::read(dir.path().join("c.bin.damaged")).unwrap(),
+            bytes
+        );
+        let other = dir.path().join("r.jsonl");
+        std::fs::write(&other, "{}\n").unwrap();
+        assert!(matches!(
+            load_or_set_aside(&other),
+            Err(CacheError::NotACache { .. })
+        ));
+        // The saver saves when forced, and not before a minute otherwise.
+        let fresh = SolveCache::new();
+        fresh.insert(1, 4, 7);
+        let out = dir.path().join("saved.bin");
+        let saver = CacheSaver::new(Some(&fresh), Some(&out));
+        saver.maybe_save(false).unwrap();
+        assert!(!out.exists());
+        saver.maybe_save(true).unwrap();
+        assert_eq!(SolveCache::load(&out).unwrap().len(), 1);
+    }
+}
+
+mod log {
+    use wthor_db::verify::*;
+
+    use std::fs::OpenOptions;
+    use std::io::Write;
+
+    #[test]
+    fn results_log_resumes_and_drops_a_truncated_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let key = |i| RecordKey {
+            file: "WTH_1977.wtb".into(),
+            created: "2007-05-22".into(),
+            index: i,
+            hash: "00".into(),
+        };
+        {
+            let (mut log, w) = ResultsLog::open(&path).unwrap();
+            assert!(w.is_empty());
+            for i in 0..3 {
+                log.append(&key(i), &key(i)).unwrap();
+            }
+        }
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"file\":\"WTH_1977.wtb\",\"crea").unwrap();
+        drop(f);
+        let (mut log, w) = ResultsLog::open(&path).unwrap();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("truncated"));
+        assert!(log.contains(&key(2)) && !log.contains(&key(3)));
+        log.append(&key(3), &key(3)).unwrap();
+        drop(log);
+        let (log, w) = ResultsLog::open(&path).unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(log.records().len(), 4);
+    }
+}
+
+mod merge {
+    use wthor_db::verify::*;
+
+    use std::path::{Path, PathBuf};
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    const A: &str = r#"{"file":"WTH_1990.wtb","created":"2000-01-01","index":3,"hash":"01","status":"ok","solved":40,"seconds":1.0}"#;
+    const B: &str = r#"{"file":"WTH_1990.wtb","created":"2000-01-01","index":1,"hash":"02","status":"mismatch","solved":30,"seconds":2.0}"#;
+
+    #[test]
+    fn logs_merge_by_key_with_duplicates_and_conflicts() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = write(dir.path(), "a.jsonl", &format!("{A}\n\n{B}\n"));
+        // The same records from a re-run (other times), one with another
+        // outcome, and a truncated last line.
+        let again_a = A.replace("1.0", "3.5");
+        let other_b = B.replace("30", "32");
+        let b = write(
+            dir.path(),
+            "b.jsonl",
+            &format!("{again_a}\n{other_b}\n{{\"file\":\"WT"),
+        );
+        let (ra, wa) = read_results(&a).unwrap();
+        assert!(wa.is_empty());
+        assert_eq!(ra.len(), 2);
+        assert_eq!(ra[1].line, 3);
+        let (rb, wb) = read_results(&b).unwrap();
+        assert_eq!(wb.len(), 1, "{wb:?}");
+        assert!(wb[0].contains("line 3"), "{wb:?}");
+        let before = std::fs::read(&b).unwrap();
+        let m = merge_results(&[ra, rb]);
+        assert_eq!(std::fs::read(&b).unwrap(), before, "inputs are only read");
+        assert_eq!(m.records.len(), 2);
+        assert_eq!(m.records[0].1.key.index, 1, "sorted by key");
+        assert_eq!(m.records[0].1.value["solved"], 30, "the first read is kept");
+        assert_eq!(m.records[0].0, 0);
+        assert_eq!(m.duplicates, 1);
+        assert_eq!(m.conflicts.len(), 1);
+        assert_eq!(m.conflicts[0].other.0, 1);
+        assert_eq!(m.conflicts[0].other.1.value["solved"], 32);
+    }
+
+    #[test]
+    fn other_files_are_not_logs() {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text, line) in [
+            ("x.bin", "WTHSOLV1\0\0\0\0", 1),
+            (
+                "y.jsonl",
+                &format!("{A}\n{{\"summary\":{{}}}}\n") as &str,
+                2,
+            ),
+            ("z.jsonl", "{\"file\":\"WT", 1),
+        ] {
+            let path = write(dir.path(), name, text);
+            match read_results(&path) {
+                Err(LogError::NotALog { line: l, .. }) => assert_eq!(l, line, "{name}"),
+                other => panic!("{name}: {other:?}"),
+            }
+        }
+        let empty = write(dir.path(), "e.jsonl", "");
+        assert_eq!(read_results(&empty).unwrap().0, []);
+        assert!(matches!(
+            read_results(&dir.path().join("missing")),
+            Err(LogError::Io { .. })
+        ));
+    }
+}
+
+mod runner {
+    use std::sync::Mutex;
+    use wthor_db::verify::*;
+
+    #[test]
+    fn run_parallel_hands_back_every_result() {
+        let jobs: Vec<usize> = (0..20).collect();
+        let seen = Mutex::new(Vec::new());
+        let w = Workers {
+            workers: 2,
+            solver_threads: 1,
+            tt_bits: 8,
+        };
+        run_parallel(
+            &jobs,
+            w,
+            |&j, _| j * 2,
+            |_, r| {
+                seen.lock().unwrap().push(r);
+                Ok::<(), ()>(())
+            },
+        )
+        .unwrap();
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..20).map(|j| j * 2).collect::<Vec<_>>());
+        let r = run_parallel(
+            &jobs,
+            w,
+            |&j, _| j,
+            |_, r| if r == 5 { Err(r) } else { Ok(()) },
+        );
+        assert_eq!(r, Err(5));
+    }
+}
+
+mod theory {
+    use wthor_db::verify::*;
+
+    use othello_core::Color;
+
+    #[test]
+    fn black_discs_follow_the_wthor_rule() {
+        assert_eq!(black_discs(0, Color::White), 32);
+        assert_eq!(black_discs(10, Color::Black), 37);
+        assert_eq!(black_discs(10, Color::White), 27);
+        assert_eq!(black_discs(-64, Color::White), 64);
+    }
+}
