@@ -2,7 +2,8 @@
 //!
 //! Each step is printed as a header and timed; the first failing step ends
 //! the run with a non-zero exit. Steps: fmt, clippy, the workspace tests
-//! (Rust, then the Python package's), the othello-core tests built with
+//! (Rust, with the Python package's and the browser test of `wthor serve`
+//! beside them), the othello-core tests built with
 //! AVX2 (when the CPU has it), the fixture check, the docs, the
 //! packaging of every crate. The Rust
 //! toolchain is needed (rustfmt and clippy come with rustup's default
@@ -29,31 +30,38 @@ pub(crate) fn build_tests() -> Result<()> {
     util::run(util::cargo().args(TEST_ARGS).arg("--no-run"))
 }
 
-/// `cargo xtask test`: `cargo test --workspace --exclude wthor-py`, then
-/// the Python tests, then the browser test.
+/// `cargo xtask test`: `cargo test --workspace --exclude wthor-py`, with
+/// the Python tests and then the browser test beside it.
 pub(crate) fn test() -> Result<()> {
     let venv = std::thread::spawn(python::ensure_venv);
     step(
         "build: cargo test --workspace --exclude wthor-py --no-run",
         build_tests,
     )?;
-    rust_and_python_tests(venv)?;
-    step("e2e: the browser test of wthor serve", e2e::run)
+    rust_and_python_tests(venv)
 }
 
 /// Runs the Rust tests (compiled) while the Python extension builds and
-/// its tests run beside them: cargo releases the build lock while tests
-/// run, so on 2 cores the two overlap (about 30 s saved). Both run to
-/// the end; the first failure is returned.
+/// its tests run beside them, then the browser test (which needs only
+/// the `wthor` binary, built): cargo releases the build lock while tests
+/// run, so on 2 cores they overlap (the Rust tests take longest: the
+/// Python tests and the browser test end before them on a fresh clone).
+/// All run to the end; the first failure is returned.
 fn rust_and_python_tests(venv: std::thread::JoinHandle<Result<std::path::PathBuf>>) -> Result<()> {
     let python = std::thread::spawn(move || -> Result<()> {
         let venv = step("python: maturin develop (beside the Rust tests)", || {
             python::built_in(venv).map(drop)
         });
-        venv?;
-        step("python: pytest", || {
-            python::pytest(&python::venv_dir(), &[])
-        })
+        let pytest = venv.and_then(|()| {
+            step("python: pytest", || {
+                python::pytest(&python::venv_dir(), &[])
+            })
+        });
+        let e2e = step(
+            "e2e: the browser test of wthor serve (beside the Rust tests)",
+            e2e::run,
+        );
+        pytest.and(e2e)
     });
     let rust = step(
         "test: cargo test --workspace --exclude wthor-py",
@@ -101,7 +109,6 @@ pub(crate) fn run() -> Result<()> {
         build_tests,
     )?;
     rust_and_python_tests(venv)?;
-    step("e2e: the browser test of wthor serve", e2e::run)?;
     step(
         "avx2: RUSTFLAGS='-C target-feature=+avx2' cargo test -p othello-core --target-dir target/avx2",
         avx2_tests,
