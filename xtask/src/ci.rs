@@ -125,7 +125,7 @@ pub(crate) fn run() -> Result<()> {
         },
     )?;
     step(
-        "package: cargo package --workspace --exclude xtask --exclude wthor-py --exclude wthor-cli --exclude wthor-workspace-hack",
+        "package: cargo package --workspace --exclude xtask --exclude wthor-py --exclude wthor-cli --exclude wthor-workspace-hack --exclude wthor-db-tests",
         || {
             // Each library crate packaged and built from its package alone
             // (path dependencies resolved by version among the packaged
@@ -134,7 +134,7 @@ pub(crate) fn run() -> Result<()> {
             // crate a third time (221 s of a 12.6-minute CI run). The Python
             // package is distributed as a wheel: maturin builds it from its
             // metadata in the Python step; the workspace hack is build-time
-            // only. `--allow-dirty` so that the step
+            // only, and wthor-db-tests holds tests only. `--allow-dirty` so that the step
             // also runs in a work tree with uncommitted changes.
             forget_packaged_sources()?;
             util::run(util::cargo().args([
@@ -148,6 +148,8 @@ pub(crate) fn run() -> Result<()> {
                 "wthor-cli",
                 "--exclude",
                 "wthor-workspace-hack",
+                "--exclude",
+                "wthor-db-tests",
                 "--allow-dirty",
             ]))
         },
