@@ -44,16 +44,8 @@ fn main() {
                 .is_some_and(|g| g.board_size() == wthor_format::BoardSize::Eight)
         })
         .collect();
-    // A fixed sample: xorshift64 over the game list.
-    let mut x: u64 = 0x5754_484f_5232_0002;
-    let sample: Vec<GameId> = (0..count)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            all[(x % all.len() as u64) as usize]
-        })
-        .collect();
+    // A fixed sample of the game list.
+    let sample: Vec<GameId> = wthor_db::verify::sample_of(&all, count, 0x5754_484f_5232_0002);
     println!("bench: analyze.games = {} games", sample.len());
     for empties in depths {
         let options = AnalysisOptions {

@@ -37,15 +37,7 @@ fn fifty_real_games_have_the_values_of_cold_solves() {
         .filter(|&id| db.game(id).unwrap().board_size() == BoardSize::Eight)
         .collect();
     assert!(all.len() > 100_000, "{} 8x8 games", all.len());
-    let mut x: u64 = 0x5754_484f_5232_3032;
-    let sample: Vec<GameId> = (0..50)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            all[(x % all.len() as u64) as usize]
-        })
-        .collect();
+    let sample: Vec<GameId> = wthor_db::verify::sample_of(&all, 50, 0x5754_484f_5232_3032);
     let options = AnalysisOptions {
         empties: EMPTIES,
         estimate_depth: 2,

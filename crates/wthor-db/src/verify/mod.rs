@@ -53,7 +53,7 @@ pub use merge::{
 };
 pub use puzzle::{PuzzleCheck, check_puzzle, puzzle_position};
 pub use runner::{Workers, run_parallel};
-pub use select::{Shard, select};
+pub use select::{Shard, sample_of, select};
 pub use stats::median_p90;
 pub use theory::{
     MAX_10X10_EMPTIES, Solved, TheoryCheck, TheoryStatus, black_discs, check_theoretical,

@@ -85,6 +85,38 @@ impl SplitMix {
     }
 }
 
+/// A deterministic random sample of `size` of `items` (all of them when
+/// there are no more), in their order: the same items and seed give the
+/// same sample on any machine (a partial Fisher-Yates shuffle driven by
+/// SplitMix64). What `select`, `validate --sample`, the analysis tests and
+/// benchmarks draw games with.
+///
+/// ```
+/// use wthor_db::verify::sample_of;
+/// let items: Vec<u32> = (0..100).collect();
+/// let some = sample_of(&items, 10, 7);
+/// assert_eq!(some.len(), 10);
+/// assert!(some.windows(2).all(|w| w[0] < w[1]));
+/// assert_eq!(some, sample_of(&items, 10, 7));
+/// assert_ne!(some, sample_of(&items, 10, 8));
+/// assert_eq!(sample_of(&items[..5], 10, 7), &items[..5]);
+/// ```
+#[must_use]
+pub fn sample_of<T: Clone>(items: &[T], size: usize, seed: u64) -> Vec<T> {
+    if size >= items.len() {
+        return items.to_vec();
+    }
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    let mut rng = SplitMix(seed);
+    for i in 0..size {
+        let j = i + rng.below(order.len() - i);
+        order.swap(i, j);
+    }
+    order.truncate(size);
+    order.sort_unstable();
+    order.into_iter().map(|i| items[i].clone()).collect()
+}
+
 /// The items to process, as `(file, index)` pairs in input order: every
 /// index of `counts[file]`, or a deterministic random sample of `sample =
 /// (size, seed)` of them (the same inputs and seed always give the same
@@ -114,17 +146,8 @@ pub fn select(
         .enumerate()
         .flat_map(|(f, &n)| (0..n).map(move |i| (f, i)))
         .collect();
-    if let Some((size, seed)) = sample
-        && size < all.len()
-    {
-        // Partial Fisher-Yates, then back to input order.
-        let mut rng = SplitMix(seed);
-        for i in 0..size {
-            let j = i + rng.below(all.len() - i);
-            all.swap(i, j);
-        }
-        all.truncate(size);
-        all.sort_unstable();
+    if let Some((size, seed)) = sample {
+        all = sample_of(&all, size, seed);
     }
     if let Some(shard) = shard {
         all = all
