@@ -178,19 +178,6 @@ static B2T: [u16; 1024] = {
     t
 };
 
-/// `(r, c)` to `(c, r)`.
-#[inline]
-#[must_use]
-pub(crate) const fn transpose(mut x: u64) -> u64 {
-    let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
-    x ^= t ^ (t >> 28);
-    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
-    x ^= t ^ (t >> 14);
-    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
-    x ^= t ^ (t >> 7);
-    x
-}
-
 /// Column `c` to `7 - c`.
 #[inline]
 const fn mirror_columns(x: u64) -> u64 {
@@ -201,7 +188,7 @@ const fn mirror_columns(x: u64) -> u64 {
 /// the columns if `k & 1`, then the rows if `k & 2`.
 #[inline]
 fn images(x: u64) -> [u64; 8] {
-    let t = transpose(x);
+    let t = crate::symmetry::transpose8(x);
     [
         x,
         mirror_columns(x),
@@ -658,7 +645,7 @@ mod tests {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..1000 {
             crate::xorshift(&mut x);
-            assert_eq!(transpose(x), naive_transpose(x));
+            assert_eq!(crate::symmetry::transpose8(x), naive_transpose(x));
             for s in 0..64 {
                 assert_eq!(mirror_columns(1 << s), 1 << (s / 8 * 8 + 7 - s % 8), "{s}");
             }

@@ -27,6 +27,20 @@ use crate::{Bitboard, Board, Color, Size, Square};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Symmetry(u8);
 
+/// An 8x8 bitboard transposed, square `(row, col)` to `(col, row)`, by
+/// three delta swaps: [`Symmetry::bits8`]'s transpose, and the evaluation's.
+#[inline]
+#[must_use]
+pub(crate) const fn transpose8(mut x: u64) -> u64 {
+    let t = 0x0f0f_0f0f_0000_0000 & (x ^ (x << 28));
+    x ^= t ^ (t >> 28);
+    let t = 0x3333_0000_3333_0000 & (x ^ (x << 14));
+    x ^= t ^ (t >> 14);
+    let t = 0x5500_5500_5500_5500 & (x ^ (x << 7));
+    x ^= t ^ (t >> 7);
+    x
+}
+
 impl Symmetry {
     const TRANSPOSE: u8 = 4;
     const FLIP_ROWS: u8 = 2;
@@ -142,15 +156,7 @@ impl Symmetry {
     #[must_use]
     pub const fn bits8(self, mut x: u64) -> u64 {
         if self.0 & Self::TRANSPOSE != 0 {
-            const K1: u64 = 0x5500_5500_5500_5500;
-            const K2: u64 = 0x3333_0000_3333_0000;
-            const K4: u64 = 0x0f0f_0f0f_0000_0000;
-            let mut t = K4 & (x ^ (x << 28));
-            x ^= t ^ (t >> 28);
-            t = K2 & (x ^ (x << 14));
-            x ^= t ^ (t >> 14);
-            t = K1 & (x ^ (x << 7));
-            x ^= t ^ (t >> 7);
+            x = transpose8(x);
         }
         if self.0 & Self::FLIP_COLS != 0 {
             const K1: u64 = 0x5555_5555_5555_5555;
