@@ -253,6 +253,14 @@ function filterForm(params, onApply, { extra = [] } = {}) {
   return form;
 }
 
+// The discs played before an OBF position (its discs less the 4 of the
+// start) and whether white is to move there.
+function basePly(obf) {
+  const [squares, side = "X"] = obf.trim().split(/\s+/);
+  const discs = [...squares].filter((c) => "xXoO".includes(c)).length;
+  return { ply: Math.max(0, discs - 4), white: side.toUpperCase() === "O" };
+}
+
 const FILTER_KEYS = ["player", "black", "white", "tournament", "year", "result", "black_discs",
   "theoretical", "opening", "human", "program", "exact", "as_played", "size"];
 function filtersOf(params) {
@@ -368,9 +376,16 @@ function explorerView() {
     back.disabled = state.moves.length === 0;
     fwd.disabled = state.forward.length === 0;
     opening.textContent = data.opening ? data.opening.name : "";
-    line.replaceChildren(...state.moves.map((m, i) => el("a", { href: "#", class: i === state.moves.length - 1 ? "cur" : null,
-      onclick: (ev) => { ev.preventDefault(); go(state.moves.slice(0, i + 1), state.position); } },
-      i % 2 === 0 ? el("span", { class: "num" }, `${i / 2 + 1}.`) : null, m)));
+    // Numbered from the pasted position's discs when there is one (its
+    // first move is white's when white is to move there: "3…").
+    const base = state.position ? basePly(state.position) : { ply: 0, white: false };
+    line.replaceChildren(...state.moves.map((m, i) => {
+      const ply = base.ply + i + (base.white && base.ply % 2 === 0 ? 1 : 0);
+      const num = ply % 2 === 0 ? `${ply / 2 + 1}.` : i === 0 ? `${(ply + 1) / 2}…` : null;
+      return el("a", { href: "#", class: i === state.moves.length - 1 ? "cur" : null,
+        onclick: (ev) => { ev.preventDefault(); go(state.moves.slice(0, i + 1), state.position); } },
+        num ? el("span", { class: "num" }, num) : null, m);
+    }));
     const side = data.position.toMove ? `${data.position.toMove[0].toUpperCase()}${data.position.toMove.slice(1)} to move` : "Game over";
     status.textContent = `${side} · ${data.position.empties} empty squares${data.indexed ? " · index" : ""}`;
     const t = data.totals;

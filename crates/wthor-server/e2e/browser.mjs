@@ -124,6 +124,8 @@ try {
   await page.waitForFunction((n) => document.querySelectorAll("table.next-moves tbody tr[data-move]").length === n,
     after.moves.length);
   check(true, `from the pasted position, ${firstMove} played: the table of f5d6c3${firstMove}`);
+  const pastedLine = (await page.textContent(".line")).replace(/\s+/g, "");
+  check(pastedLine === `2…${firstMove}`, `the line is numbered from the pasted position (${pastedLine})`);
   await page.keyboard.press("ArrowLeft");
   await page.waitForFunction((obf) => {
     const p = new URLSearchParams(location.search);
