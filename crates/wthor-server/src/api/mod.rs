@@ -215,14 +215,7 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
     } else {
         next.solved
     };
-    let size = position.size();
-    let after_moves = line
-        .legal_moves()
-        .into_iter()
-        .map(|sq| (sq.name(size).to_string(), after(&position, sq).to_obf()))
-        .collect();
     Ok(Explorer {
-        after: after_moves,
         obf: position.to_obf(),
         opening: opening_at(&position).map(opening_name),
         position: info,

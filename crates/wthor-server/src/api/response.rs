@@ -92,9 +92,6 @@ pub struct Explorer {
     pub solved: Option<SolvedField>,
     /// The next moves, most played first: `wthor stats --next`'s rows.
     pub moves: Vec<ExplorerRow>,
-    /// The position after each legal move (OBF), to explore on from a
-    /// position given without its moves.
-    pub after: std::collections::BTreeMap<String, String>,
     /// The latest games reaching the position.
     pub games: Vec<GameRecord>,
     /// Whether the position index answered.
