@@ -46,12 +46,12 @@ pub(crate) fn fits(bits: u32, tables: usize) -> Result<(), String> {
     let need = table_bytes(bits).saturating_mul(tables as u64);
     if need > memory {
         let each = if tables > 1 {
-            format!("{tables} tables of {} each", size(table_bytes(bits)))
+            format!("{tables} tables of {} each take", size(table_bytes(bits)))
         } else {
-            "a table".to_owned()
+            "a table takes".to_owned()
         };
         return Err(format!(
-            "--tt-bits {bits}: {each} take {}, more than this machine's {} of memory",
+            "--tt-bits {bits}: {each} {}, more than this machine's {} of memory",
             size(need),
             size(memory)
         ));

@@ -251,10 +251,14 @@ fn sizes_and_counts_out_of_range_are_usage_errors() {
         ),
         (vec!["solve", "--tt-bits", "64", obf], "out of range"),
         (vec!["solve", "--tt-bits", "3", obf], "from 4 to 32"),
+        (
+            vec!["solve", "--tt-bits", "x", obf],
+            "expected a whole number of bits from 4 to 32",
+        ),
         // 128 GiB: more than any machine CI runs on.
         (
             vec!["solve", "--tt-bits", "32", obf],
-            "more than this machine's",
+            "--tt-bits 32: a table takes 128 GiB, more than this machine's",
         ),
         (
             vec![
