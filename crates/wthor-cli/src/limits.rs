@@ -92,21 +92,3 @@ fn size(bytes: u64) -> String {
         format!("{value:.1} {}", units[unit])
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ranges_and_sizes() {
-        assert!(parse_tt_bits("3").unwrap_err().contains("from 4 to 32"));
-        assert!(parse_tt_bits("64").unwrap_err().contains("out of range"));
-        assert!(parse_tt_bits("x").is_err());
-        assert_eq!(parse_tt_bits("16"), Ok(16));
-        assert!(parse_threads("0").is_err());
-        assert_eq!(parse_threads("2"), Ok(2));
-        assert_eq!(size(table_bytes(22)), "128 MiB");
-        assert_eq!(size(table_bytes(40)), "32 TiB");
-        assert!(fits(10, 4).is_ok());
-    }
-}

@@ -95,19 +95,12 @@ pub(crate) fn progress(len: usize, what: &str) -> ProgressBar {
     bar
 }
 
-/// The progress line: elapsed time, bar, count, rate, time left, message.
+/// The progress line: elapsed time, bar, count, rate, time left, message
+/// (drawn in the test `a_batch_draws_its_progress_bar_on_a_terminal`).
 fn bar_template(what: &str) -> String {
     format!(
         "{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {what} ({{per_sec}}, ETA {{eta}}) {{msg}}"
     )
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_progress_template_is_valid() {
-        assert!(indicatif::ProgressStyle::with_template(&super::bar_template("games")).is_ok());
-    }
 }
 
 /// Opens the results log, printing its warnings.

@@ -357,3 +357,50 @@ fn a_csv_holds_one_table() {
     one_table(&totals_too, totals.lines().next().unwrap());
     assert_eq!(totals_too.lines().count(), 2);
 }
+
+/// A name holding a comma and quotes comes back whole from the CSV of
+/// `stats --player-records` read by a CSV reader (RFC 4180 quoting).
+#[test]
+fn csv_names_with_commas_and_quotes_read_back_whole() {
+    use wthor_format::{Header, Name, NameKind, WINDOWS_1252, write_names_file};
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        crate::workspace_root().join("testdata/WTH_2001.wtb"),
+        dir.path().join("WTH_2001.wtb"),
+    )
+    .unwrap();
+    let name = "Doe, \"Ace\" Jo";
+    let names: Vec<Name> = (0..200)
+        .map(|i| {
+            let text = if i % 2 == 0 {
+                name.to_owned()
+            } else {
+                format!("P{i}")
+            };
+            Name::from_text(&text, NameKind::Players, WINDOWS_1252).unwrap()
+        })
+        .collect();
+    let mut bytes = Vec::new();
+    write_names_file(&Header::default(), NameKind::Players, &names, &mut bytes).unwrap();
+    std::fs::write(dir.path().join("WTHOR.JOU"), bytes).unwrap();
+    let db = dir.path().to_str().unwrap();
+    let out = wthor(&["stats", "--db", db, "--player-records", "--format", "csv"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("\"Doe, \"\"Ace\"\" Jo\""), "{text}");
+    let mut reader = csv::Reader::from_reader(out.stdout.as_slice());
+    let players: Vec<String> = reader
+        .records()
+        .map(|r| r.unwrap().get(0).unwrap().to_owned())
+        .collect();
+    assert!(players.iter().any(|p| p == name), "{players:?}");
+    assert!(
+        players.iter().all(|p| p == name || p.starts_with('P')),
+        "{players:?}"
+    );
+}

@@ -127,3 +127,50 @@ fn the_real_database() {
     assert_eq!(v["games"], 70_482 + 92_075);
     assert_eq!(v["score_mismatches"], 16);
 }
+
+/// On a terminal, a batch draws its progress bar (count, rate, time left)
+/// on stderr: `script` (util-linux) runs `wthor` on a pseudo-terminal and
+/// keeps what it drew. A pipe, as in the other tests, draws nothing.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_batch_draws_its_progress_bar_on_a_terminal() {
+    let root = crate::workspace_root();
+    let command = format!(
+        "{} validate --solve --sample 4 --threads 1 --tt-bits 16 testdata/WTH_2001.wtb",
+        env!("CARGO_BIN_EXE_wthor")
+    );
+    let out = match std::process::Command::new("script")
+        .args(["-qefc", &command, "/dev/null"])
+        .current_dir(&root)
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: no `script` command to make a terminal ({e})");
+            return;
+        }
+    };
+    let drawn = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{drawn}");
+    // Every key of the template drawn (indicatif prints a damaged one as
+    // it is): elapsed time, bar, count, rate, time left.
+    assert!(
+        drawn.contains("00:00:") && drawn.contains("] 4/4 games (") && drawn.contains("/s, ETA "),
+        "{drawn}"
+    );
+    assert!(!drawn.contains('{'), "{drawn}");
+    assert!(drawn.contains("4 games checked: 4 ok"), "{drawn}");
+    // Without a terminal: the same report and no bar.
+    let piped = crate::wthor(&[
+        "validate",
+        "--solve",
+        "--sample",
+        "4",
+        "--threads",
+        "1",
+        "--tt-bits",
+        "16",
+        "testdata/WTH_2001.wtb",
+    ]);
+    assert!(!String::from_utf8_lossy(&piped.stderr).contains("ETA"));
+}
