@@ -9,12 +9,38 @@ use std::sync::LazyLock;
 
 /// `EDGE[p_line * 256 + o_line]`: the discs of `p_line` that are stable on an
 /// 8-square line taken alone (an edge disc can only be flipped along its edge).
+///
+/// The discs of `p` that every move of either side on an empty square
+/// leaves to `p`, and every move after it: the lines are filled in order
+/// of their empty squares, fewest first, so that the line after each move
+/// (one empty square fewer) is in the table already. 6,561 lines, 16 moves
+/// at most each: microseconds, where the search of every sequence of moves
+/// from each line (`edge_stable`, the tests' reference) took 40 ms, paid
+/// by each process's first solve.
 static EDGE: LazyLock<Box<[u8]>> = LazyLock::new(|| {
     let mut table = vec![0u8; 1 << 16].into_boxed_slice();
-    for p in 0..256u32 {
-        for o in 0..256u32 {
-            if p & o == 0 {
-                table[(p * 256 + o) as usize] = edge_stable(p, o, p);
+    for empties in 0..=8 {
+        for filled in (0..256u32).filter(|f| 8 - f.count_ones() == empties) {
+            // Every split of the filled squares between the two sides.
+            let mut p = filled;
+            loop {
+                let o = filled & !p;
+                let mut stable = p;
+                let empty = !filled & 0xff;
+                for x in (0..8).filter(|x| empty & (1 << x) != 0) {
+                    if stable == 0 {
+                        break;
+                    }
+                    let (np, no) = line_play(p, o, x);
+                    stable &= u32::from(table[(np * 256 + no) as usize]);
+                    let (no, np) = line_play(o, p, x);
+                    stable &= u32::from(table[(np * 256 + no) as usize]);
+                }
+                table[(p * 256 + o) as usize] = stable as u8;
+                if p == 0 {
+                    break;
+                }
+                p = (p - 1) & filled;
             }
         }
     }
@@ -53,7 +79,9 @@ fn line_play(p: u32, o: u32, x: u32) -> (u32, u32) {
 }
 
 /// The discs of `stable` still owned by `p` after every possible sequence of
-/// moves of both sides on the line.
+/// moves of both sides on the line, by searching every sequence: the
+/// reference `EDGE` is checked against.
+#[cfg(test)]
 fn edge_stable(p: u32, o: u32, stable: u32) -> u8 {
     let mut stable = stable & p;
     let empty = !(p | o) & 0xff;
@@ -222,6 +250,25 @@ fn stable_discs_until(p: u64, o: u64, enough: u32) -> u64 {
 mod tests {
     use super::*;
     use crate::bitboard8::{flips, legal_moves};
+
+    #[test]
+    fn the_edge_table_is_the_search_of_every_sequence_of_moves() {
+        let mut lines = 0;
+        for p in 0..256u32 {
+            for o in (0..256u32).filter(|o| p & o == 0) {
+                assert_eq!(
+                    EDGE[(p * 256 + o) as usize],
+                    edge_stable(p, o, p),
+                    "{p:08b} {o:08b}"
+                );
+                lines += 1;
+            }
+        }
+        assert_eq!(lines, 6561);
+        // A full line is stable; an empty corner between the sides is not.
+        assert_eq!(EDGE[0xff * 256], 0xff);
+        assert_eq!(EDGE[(0b0000_0110 * 256 + 0b0011_1000) as usize], 0);
+    }
 
     /// Squares whose line is full, one line at a time.
     fn full_lines_naive(disc: u64) -> [u64; 4] {
