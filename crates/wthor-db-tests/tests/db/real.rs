@@ -64,12 +64,7 @@ fn plain(dir: &Path) -> PlainDb {
                 tournament: g.tournament(),
                 score: g.real_score(),
                 theoretical: g.theoretical_score(),
-                moves: g
-                    .moves_raw()
-                    .iter()
-                    .copied()
-                    .take_while(|&b| b != 0)
-                    .collect(),
+                moves: g.moves_raw()[..g.move_count()].to_vec(),
             });
         }
     }

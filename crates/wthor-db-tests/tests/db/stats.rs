@@ -47,12 +47,7 @@ fn plain(db: &Database) -> Vec<Plain> {
             score: g.real_score(),
             theoretical: g.theoretical_score(),
             size: g.board_size(),
-            moves: g
-                .moves_raw()
-                .iter()
-                .copied()
-                .take_while(|&b| b != 0)
-                .collect(),
+            moves: g.moves_raw()[..g.move_count()].to_vec(),
             year: db.files()[f].year(),
             black: db.black(id).to_string(),
             white: db.white(id).to_string(),
