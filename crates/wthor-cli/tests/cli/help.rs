@@ -162,3 +162,74 @@ fn man_pages_for_the_command_and_each_subcommand() {
     // `man` is hidden from the help.
     assert!(!stdout(&wthor(&["--help"])).contains("\n  man "));
 }
+
+/// The README's command list: the lines of its first `text` block that
+/// start with `wthor `, as the command names they list.
+fn readme_commands() -> Vec<String> {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let block = readme
+        .split("```text\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("README: a text block with the command list");
+    block
+        .lines()
+        .filter_map(|l| l.strip_prefix("wthor "))
+        .map(|l| l.split_whitespace().next().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_readme_lists_every_command_once() {
+    let listed = readme_commands();
+    for c in COMMANDS {
+        let n = listed.iter().filter(|l| *l == c).count();
+        assert_eq!(n, 1, "README's command list names `wthor {c}` {n} times");
+    }
+    for l in &listed {
+        assert!(COMMANDS.contains(&l.as_str()), "README lists `wthor {l}`");
+    }
+}
+
+/// The exit-status text at the end of `wthor CMD --help`.
+fn exit_status(cmd: &str) -> String {
+    let text = stdout(&wthor(&[cmd, "--help"]));
+    let (_, tail) = text.split_once("\nExit status").unwrap();
+    tail.split("\n\n").next().unwrap().replace('\n', " ")
+}
+
+#[test]
+fn the_readme_exit_table_agrees_with_each_help() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| 1 |"))
+        .expect("README: the exit-status row of 1");
+    let mut named = 0;
+    // Each clause of the row (`;`) names commands in backticks; a command
+    // whose help says it exits 1 only with --strict is named in a clause
+    // that says so, and a command named must exit 1 at all.
+    for clause in row.split(';') {
+        for quoted in clause.split('`').skip(1).step_by(2) {
+            let Some(cmd) = quoted.split_whitespace().next() else {
+                continue;
+            };
+            if !COMMANDS.contains(&cmd) {
+                continue;
+            }
+            named += 1;
+            let help = exit_status(cmd);
+            assert!(
+                help.contains(", 1 ") || help.contains("; 1 "),
+                "README says `{cmd}` exits 1; its help: {help}"
+            );
+            if help.contains("1 with --strict") {
+                assert!(
+                    clause.contains("--strict"),
+                    "README says `{cmd}` exits 1 without naming --strict, which its help needs: {clause}"
+                );
+            }
+        }
+    }
+    assert!(named >= 5, "only {named} commands named in: {row}");
+}
