@@ -46,6 +46,20 @@ def test_a_game_has_the_values_and_losses_of_the_cli(db, cli_text, testdata):
     assert a["theoretical"]["stored"] == g.theoretical_score
 
 
+
+def test_an_unreached_theoretical_score_says_why(db):
+    # The file stores its theoretical scores at `depth` empties: an analysis
+    # exact from fewer does not check it, and says so (never None).
+    g = db["2001:3"]
+    a = g.analyze(empties=g.depth - 2)
+    assert a["theoretical"] == {
+        "status": "not_reached",
+        "depth": g.depth,
+        "stored": g.theoretical_score,
+        "empties": g.depth - 2,
+    }
+    assert g.analyze(empties=g.depth)["theoretical"]["status"] == "ok"
+
 def test_many_games_are_the_games_one_by_one(db):
     games = ["2001:3", "2002:4", "2003:7"]
     many = db.analyze(games=games, empties=12)

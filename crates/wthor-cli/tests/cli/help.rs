@@ -233,3 +233,85 @@ fn the_readme_exit_table_agrees_with_each_help() {
     }
     assert!(named >= 5, "only {named} commands named in: {row}");
 }
+
+/// Splits a README command line as a shell would for these examples:
+/// words, and double-quoted strings as one word.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+#[test]
+fn the_readme_examples_run() {
+    // Every `cargo run --release -- …` line of the README, in order, in a
+    // temporary directory holding a copy of testdata/ (`/tmp/` paths made
+    // relative to it); `path/to/wthor` is the real archive (WTHOR_DATA),
+    // those lines skipped without it, and an empty directory for `install
+    // --into` (a dry run). `serve` runs until stopped: tests/cli/serve.rs
+    // asks one.
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let testdata = dir.path().join("testdata");
+    std::fs::create_dir(&testdata).unwrap();
+    for entry in std::fs::read_dir(workspace_root().join("testdata")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, testdata.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let real = crate::wthor_data().map(|d| d.join("wthor"));
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let mut ran = 0;
+    for line in readme.lines() {
+        let Some((_, rest)) = line.split_once("cargo run --release -- ") else {
+            continue;
+        };
+        let command = rest.split('`').next().unwrap().replace("/tmp/", "");
+        if command.starts_with("serve ") {
+            continue;
+        }
+        let mut args = shell_words(&command);
+        if args.iter().any(|a| a == "path/to/wthor") {
+            let into = args.iter().any(|a| a == "--into");
+            let Some(real) = &real else { continue };
+            let to = if into { &empty } else { real };
+            for a in &mut args {
+                if a == "path/to/wthor" {
+                    *a = to.to_str().unwrap().to_owned();
+                }
+            }
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = wthor_in(dir.path(), &args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "README: wthor {command}\n{}",
+            stderr(&out)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 24, "only {ran} README examples ran");
+}
