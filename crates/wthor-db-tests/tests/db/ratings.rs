@@ -123,8 +123,14 @@ fn two_players_by_hand() {
             (a.games, a.points, b.games, b.points),
             (2 * u32::from(n), 2.0 * nf, 2 * u32::from(n), 0.0)
         );
-        assert_eq!((a.rank, b.rank), (1, 2));
+        // Ranked unless provisional (above ±100).
         assert_eq!(a.provisional, a.sd > 100.0);
+        let ranks = if a.provisional {
+            (None, None)
+        } else {
+            (Some(1), Some(2))
+        };
+        assert_eq!((a.rank, b.rank), ranks);
         assert_eq!(r.games(), 2 * usize::from(n));
     }
 }
@@ -270,12 +276,14 @@ fn solve_dense(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
             .unwrap();
         a.swap(col, pivot);
         b.swap(col, pivot);
-        for row in col + 1..n {
-            let f = a[row][col] / a[col][col];
-            for k in col..n {
-                a[row][k] -= f * a[col][k];
+        let (top, below) = a.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (i, row) in below.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            for (x, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= f * p;
             }
-            b[row] -= f * b[col];
+            b[col + 1 + i] -= f * b[col];
         }
     }
     let mut x = vec![0.0; n];
@@ -571,4 +579,73 @@ fn bad_input_is_an_error_never_a_panic() {
     assert_eq!(r.years(), [2001]);
     assert!(r.player("Zed").is_none());
     assert_eq!(r.closest("Anne", 1), ["Ann"]);
+}
+
+/// The whole real archive: every game rated but those of unknown players
+/// (counted here by reading the names), the mean human player-year at
+/// 1500, programs flagged, a list for every year.
+#[test]
+fn real_archive_ratings() {
+    let Some(data) = crate::wthor_data() else {
+        return;
+    };
+    let db = Database::open(data.join("wthor")).unwrap();
+    let r = db.ratings(&Query::new(), &Params::FITTED).unwrap();
+    let (mut unknown, mut same) = (0, 0);
+    for (file, index, _) in db.games() {
+        let id = wthor_db::GameId::new(file, index);
+        let names = [db.black(id), db.white(id)].map(|n| n.name.map(str::trim));
+        match names {
+            [Some(b), Some(w)] if [b, w].iter().any(|n| n.is_empty() || n.ends_with('?')) => {
+                unknown += 1;
+            }
+            [Some(_), Some(_)] if names[0] == names[1] => same += 1,
+            [Some(_), Some(_)] => {}
+            _ => unknown += 1,
+        }
+    }
+    let left = r.left_out();
+    assert_eq!(
+        (left.unknown_player, left.same_player, left.ten_by_ten),
+        (unknown, same, 0)
+    );
+    assert_eq!(r.games() + unknown + same, 137_548);
+    assert!(r.players().iter().all(|p| !p.name.ends_with('?')));
+    let humans: Vec<f64> = r
+        .players()
+        .iter()
+        .filter(|p| !p.program)
+        .flat_map(|p| p.years.iter().map(|y| y.rating))
+        .collect();
+    close(
+        humans.iter().sum::<f64>() / humans.len() as f64,
+        1500.0,
+        1e-6,
+    );
+    assert!(r.player("Logistello (buro)").unwrap().program);
+    assert_eq!(r.years(), (1977..=2025).collect::<Vec<u16>>());
+    // White scores more: black's edge is negative.
+    assert!(r.black_advantage() < 0.0);
+    for y in r.years() {
+        let list = r.year(y);
+        // The established players by rank, then the provisional ones.
+        let ranked = list.iter().take_while(|x| x.rank.is_some()).count();
+        let ranks: Vec<Option<u32>> = list.iter().map(|x| x.rank).collect();
+        let expected: Vec<Option<u32>> = (1..=ranked as u32)
+            .map(Some)
+            .chain(std::iter::repeat_n(None, list.len() - ranked))
+            .collect();
+        assert_eq!(ranks, expected);
+        assert!(list.iter().all(|x| x.rank.is_some() == !x.at.provisional));
+        assert!(
+            list[..ranked]
+                .windows(2)
+                .all(|w| w[0].at.rating >= w[1].at.rating)
+        );
+        assert!(
+            list[ranked..]
+                .windows(2)
+                .all(|w| w[0].at.rating >= w[1].at.rating)
+        );
+    }
 }

@@ -23,10 +23,11 @@ pub struct Baselines {
 }
 
 impl Baselines {
-    /// Tuned on 2010–2020 by [`tune`](super::tune), as [`Params::FITTED`].
+    /// Tuned on 2010–2020 by [`tune`](super::tune), as [`Params::FITTED`]:
+    /// K 33.7 (log-loss 0.5661; rounded here) and τ 0.84 (0.5667).
     pub const FITTED: Baselines = Baselines {
-        elo_k: 24.0,
-        glicko2_tau: 0.5,
+        elo_k: 34.0,
+        glicko2_tau: 0.84,
     };
 }
 
@@ -77,7 +78,13 @@ pub struct Evaluation {
     pub tournaments: usize,
     /// The games with a player who played no game before the tournament.
     pub never_seen: usize,
-    /// Whole-History Rating with the options' parameters.
+    /// Whole-History Rating with the options' parameters. A game is
+    /// predicted from both players' beliefs (mean and variance: their
+    /// latest year's, the Wiener variance added for the years since; the
+    /// prior for a player never seen), the uncertainty integrated out by
+    /// the probit approximation, `p = σ(d / √(1 + π·(v_black + v_white)/8))`.
+    /// With the means alone the log-loss over 2010–2020 was 0.5648 (the
+    /// result alone) or 0.5501 (margin 0.3), against 0.5439.
     pub whr: f64,
     /// Whole-History Rating with the same parameters but the other use of
     /// the disc margin: the result alone when the parameters soften it by

@@ -26,9 +26,10 @@ pub struct YearRating {
     /// Whether the rating is provisional: its standard deviation is above
     /// [`Params::provisional_sd`].
     pub provisional: bool,
-    /// The rank among the players rated that year (programs included),
-    /// from 1.
-    pub rank: u32,
+    /// The rank among the players rated that year whose rating is not
+    /// provisional (programs included), from 1; `None` for a provisional
+    /// rating.
+    pub rank: Option<u32>,
 }
 
 /// One player's ratings.
@@ -87,8 +88,8 @@ impl PlayerRatings {
 /// A player in the list of a year.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ranked<'a> {
-    /// The rank, from 1.
-    pub rank: u32,
+    /// The rank, from 1 (`None` for a provisional rating).
+    pub rank: Option<u32>,
     /// The player.
     pub player: &'a PlayerRatings,
     /// Their rating that year.
@@ -160,23 +161,25 @@ impl Ratings {
                             games: played[n].0,
                             points: played[n].1,
                             provisional: sd > params.provisional_sd,
-                            rank: 0,
+                            rank: None,
                         }
                     })
                     .collect(),
             })
             .collect();
-        // Ranks per year.
+        // Ranks per year, of the ratings that are not provisional.
         let mut by_year: HashMap<u16, Vec<(f64, usize, usize)>> = HashMap::new();
         for (p, player) in players.iter().enumerate() {
             for (i, y) in player.years.iter().enumerate() {
-                by_year.entry(y.year).or_default().push((y.rating, p, i));
+                if !y.provisional {
+                    by_year.entry(y.year).or_default().push((y.rating, p, i));
+                }
             }
         }
         for list in by_year.values_mut() {
             list.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
             for (rank, &(_, p, i)) in list.iter().enumerate() {
-                players[p].years[i].rank = u32::try_from(rank + 1).unwrap_or(u32::MAX);
+                players[p].years[i].rank = Some(u32::try_from(rank + 1).unwrap_or(u32::MAX));
             }
         }
         let by_name = players
@@ -257,8 +260,9 @@ impl Ratings {
         years
     }
 
-    /// The players rated in `year`, best first (the rank order; empty for
-    /// a year without rated games).
+    /// The players rated in `year`: those whose rating is not provisional
+    /// in rank order, then the provisional ones, highest rating first
+    /// (ties by first appearance); empty for a year without rated games.
     #[must_use]
     pub fn year(&self, year: u16) -> Vec<Ranked<'_>> {
         let mut list: Vec<Ranked<'_>> = self
@@ -272,7 +276,12 @@ impl Ratings {
                 })
             })
             .collect();
-        list.sort_by_key(|r| r.rank);
+        list.sort_by(|a, b| match (a.rank, b.rank) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => b.at.rating.total_cmp(&a.at.rating),
+        });
         list
     }
 
