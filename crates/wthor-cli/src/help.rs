@@ -55,6 +55,30 @@ and the one each next move reaches (8x8; see `wthor openings`).
 
 Exit status: 0 ok, 2 usage or I/O error (a malformed transcript or OBF, an empty range).";
 
+/// `wthor ratings --help`.
+pub(crate) const RATINGS: &str = "\
+Examples:
+  wthor ratings --db testdata
+  wthor ratings --db testdata --year 2002 --top 5
+  wthor ratings --db testdata --player nakamura --player saio
+  wthor ratings --db testdata --human --year 2001..2003 --format csv
+  wthor ratings --db testdata --similar-names
+  wthor ratings --db testdata --evaluate 2003..2003
+  wthor ratings --db ~/wthor --evaluate 2021..2025 --format jsonl
+
+Whole-History Rating (Coulom 2008), one rating per player and year, fitted jointly on every
+game the filters select (8x8; unknown players such as `???` or `Name ?` are not rated); the
+first-move effect is fitted too. The scale is Elo's, the mean rated human at 1500; ± is one
+standard deviation, and a rating above ±100 is provisional. Programs are rated on the same
+scale and flagged. Games under one name are one player's; names probably one person's are
+listed by --similar-names, never merged.
+
+--evaluate walks forward tournament by tournament (file order): each game of the years given is
+predicted from every game before its tournament, by WHR, Elo, Glicko-2 and black's mean score,
+and the mean log-loss (draws as half points) of each is printed.
+
+Exit status: 0 ok, 2 usage or I/O error (a player not rated, an empty range).";
+
 /// `wthor serve --help`.
 pub(crate) const SERVE: &str = "\
 Examples:

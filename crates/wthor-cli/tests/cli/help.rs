@@ -6,7 +6,7 @@ use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
 /// Every subcommand of `wthor`.
-pub(crate) const COMMANDS: [&str; 22] = [
+pub(crate) const COMMANDS: [&str; 23] = [
     "info",
     "duplicates",
     "serve",
@@ -14,6 +14,7 @@ pub(crate) const COMMANDS: [&str; 22] = [
     "export",
     "import",
     "stats",
+    "ratings",
     "index",
     "results",
     "cache",

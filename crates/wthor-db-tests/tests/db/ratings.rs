@@ -636,7 +636,7 @@ fn real_archive_ratings() {
             .chain(std::iter::repeat_n(None, list.len() - ranked))
             .collect();
         assert_eq!(ranks, expected);
-        assert!(list.iter().all(|x| x.rank.is_some() == !x.at.provisional));
+        assert!(list.iter().all(|x| x.rank.is_some() != x.at.provisional));
         assert!(
             list[..ranked]
                 .windows(2)
