@@ -99,9 +99,18 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     };
     let shown: Vec<u16> = match years {
         None => vec![latest],
+        // One year: its list, or that it has none. A range: the rated
+        // years in it (a year between them without games is said too).
+        Some(Span {
+            low: Some(low),
+            high: Some(high),
+        }) if low == high => vec![low],
         Some(span) => {
-            let low = span.low.unwrap_or(rated[0]);
-            let high = span.high.unwrap_or(latest);
+            let low = span.low.unwrap_or(rated[0]).max(rated[0]);
+            let high = span.high.unwrap_or(latest).min(latest);
+            if low > high {
+                return say(&format!("no rated games in {span}"), args.format, out);
+            }
             (low..=high).collect()
         }
     };
@@ -441,6 +450,20 @@ fn similar_out(ratings: &Ratings, format: Format, out: &mut dyn Write) -> anyhow
     Ok(())
 }
 
+/// Says `text` plainly: the table's output, or stderr beside an empty CSV
+/// (its header) or JSON Lines output.
+fn say(text: &str, format: Format, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    match format {
+        Format::Table => writeln!(out, "{text}")?,
+        Format::Csv => {
+            writeln!(out, "{CSV_HEADER}")?;
+            eprintln!("wthor: {text}");
+        }
+        Format::Jsonl => eprintln!("wthor: {text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn nothing_rated(
     ratings: &Ratings,
     format: Format,
@@ -451,15 +474,7 @@ fn nothing_rated(
         "no rated games in the games selected ({} with an unknown player, {} on 10x10 boards)",
         left.unknown_player, left.ten_by_ten
     );
-    match format {
-        Format::Table => writeln!(out, "{why}")?,
-        Format::Csv => {
-            writeln!(out, "{CSV_HEADER}")?;
-            eprintln!("wthor: {why}");
-        }
-        Format::Jsonl => eprintln!("wthor: {why}"),
-    }
-    Ok(ExitCode::SUCCESS)
+    say(&why, format, out)
 }
 
 fn evaluation_out(e: &Evaluation, format: Format, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -158,6 +158,16 @@ fn bad_input_is_said_plainly() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), "");
     assert_eq!(stderr(&out), "wthor: 1990: no rated games\n");
+    // A range of years without games, or with some: the rated years only.
+    let out = check(&["ratings", "--db", "testdata", "--year", "1900..1990"], 0);
+    assert_eq!(out, "no rated games in 1900..1990\n");
+    let out = check(
+        &[
+            "ratings", "--db", "testdata", "--year", "..2001", "--top", "1",
+        ],
+        0,
+    );
+    assert_eq!(out.matches(" players rated").count(), 1, "{out}");
     // Options that do not apply, ranges that cannot be.
     for (args, says) in [
         (vec!["--sort", "year"], "--sort and --limit do not apply"),

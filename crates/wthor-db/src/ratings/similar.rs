@@ -11,8 +11,9 @@ use crate::openings::edit_distance;
 pub enum Similar {
     /// The same name once [folded](fold) (case, accents, spaces around).
     SameFolded,
-    /// The folded names are one edit apart (a letter inserted, deleted or
-    /// replaced: `Melnikov Aleksandr`, `Melnikov Alexandr` are two).
+    /// The folded names are one edit apart: a letter inserted, deleted or
+    /// replaced (`Aso Daisuke`, `Asou Daisuke`; `Melnikov Aleksandr` and
+    /// `Melnikov Alexandr` are two edits apart, not reported).
     OneEdit,
 }
 
