@@ -38,6 +38,21 @@
 //! on [`Params::FITTED`], and every [`Ratings`] keeps the ones it was
 //! computed with.
 //!
+//! **Figures** (whole archive, 2 cores; `cargo bench -p wthor-db --bench
+//! ratings`): 136,412 games rated (1,136 left out: unknown players, or
+//! a player against themselves), 4,206 players, fitted in 0.12–0.15 s
+//! (six Newton steps), black's edge −10.7 points. The validation over
+//! 2021–2025 (10,341 games of 318 tournaments, 15.1% of them with a player
+//! never seen before), in 9–18 s:
+//!
+//! | model | log-loss |
+//! |---|---|
+//! | WHR, [`Params::FITTED`] | 0.5595 |
+//! | WHR, the result alone (margin 0) | 0.5633 |
+//! | Elo, K 34 | 0.5781 |
+//! | Glicko-2, τ 0.84 | 0.5934 |
+//! | constant (black's mean score) | 0.6927 |
+//!
 //! ```
 //! use wthor_db::{Database, Query};
 //! use wthor_db::ratings::Params;
@@ -45,9 +60,18 @@
 //! # let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
 //! let db = Database::open(&testdata)?; // the fixture database
 //! let ratings = db.ratings(&Query::new(), &Params::FITTED)?;
-//! for ranked in ratings.year(2002).iter().take(3) {
-//!     println!("{} {} {:.0} ±{:.0}", ranked.rank, ranked.player.name, ranked.at.rating, ranked.at.sd);
+//! // The list of 2003: the established players by rank.
+//! let list = ratings.year(2003);
+//! assert_eq!(list[0].rank, Some(1));
+//! for ranked in list.iter().take(3) {
+//!     let at = ranked.at;
+//!     println!("{} {:.0} ±{:.0} ({} games)", ranked.player.name, at.rating, at.sd, at.games);
 //! }
+//! // One player's history, looked up case- and accent-insensitively.
+//! let nakamura = ratings.player("takuji nakamura").expect("a rated player");
+//! assert_eq!(nakamura.years.len(), 1);
+//! // Names nobody has: the closest ones.
+//! assert_eq!(ratings.closest("Takuji Nakamur", 1), ["Takuji Nakamura"]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
