@@ -10,7 +10,7 @@ pub(crate) use wthor_parquet::{Export, ExportChoiceError};
 /// The readers of `wthor import` (through [`wthor_db::import::read_all`])
 /// and `convert`'s names files.
 pub(crate) mod read {
-    pub(crate) use wthor_db::text::read::{NamesFiles, joined_names};
+    pub(crate) use wthor_db::text::read::NamesFiles;
 }
 
 /// CSV fields of the tables `search`, `stats` and `results` print.

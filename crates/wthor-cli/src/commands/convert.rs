@@ -103,14 +103,8 @@ fn to_text(
             output.display()
         );
     }
-    let mut builder = wthor_db::DatabaseBuilder::new().source(input);
-    if let Some(p) = crate::textfmt::read::joined_names(input, FileKind::Players) {
-        builder = builder.players(p);
-    }
-    if let Some(t) = crate::textfmt::read::joined_names(input, FileKind::Tournaments) {
-        builder = builder.tournaments(t);
-    }
-    let db = builder.open()?;
+    // The names files beside the game file come with it.
+    let db = wthor_db::DatabaseBuilder::new().source(input).open()?;
     let ids: Vec<wthor_db::GameId> = (0..db.files()[0].game_count())
         .map(|i| wthor_db::GameId::new(0, i))
         .collect();
