@@ -287,12 +287,17 @@ fn verified<'a>(
 }
 
 /// Files as given; a directory stands for its `.pzz` files, by name.
+///
+/// # Errors
+/// A directory that cannot be listed, or holds no puzzle file.
 fn expand(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let files = wthor_db::list_files(path, false)
-                .with_context(|| format!("{}: cannot list", path.display()))?;
+            let files = match wthor_db::list_folder(path, false, wthor_db::Reads::Puzzles) {
+                Err(e @ wthor_db::Error::NoFilesToRead { .. }) => return Err(e.into()),
+                other => other.with_context(|| format!("{}: cannot list", path.display()))?,
+            };
             out.extend(
                 files
                     .into_iter()

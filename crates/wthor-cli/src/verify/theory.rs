@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use othello_core::solver::GenericSolver;
 use serde::{Deserialize as _, Serialize};
+use wthor_db::Reads;
 use wthor_db::verify::{
     RecordKey, Shard, TheoryCheck, TheoryStatus, Workers, check_theoretical,
     check_theoretical_10x10, median_p90,
@@ -89,12 +90,25 @@ impl SolveArgs {
 
 /// The game files among `paths` (directories stand for the game files
 /// inside them, with `recursive` of their subdirectories too), in order.
+///
+/// # Errors
+/// A directory that cannot be listed, or holds no game file (a folder of
+/// puzzles is checked by `wthor puzzles --verify`).
 fn game_paths(paths: &[PathBuf], recursive: bool) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let files = wthor_db::list_files(path, recursive)
-                .with_context(|| format!("{}: cannot list", path.display()))?;
+            let files = match wthor_db::list_folder(path, recursive, Reads::Games) {
+                Err(e @ wthor_db::Error::NoGameFiles { .. })
+                    if wthor_db::list_folder(path, recursive, Reads::Puzzles).is_ok() =>
+                {
+                    return Err(anyhow::anyhow!(
+                        "{e}; its puzzles are checked by wthor puzzles --verify"
+                    ));
+                }
+                Err(e @ wthor_db::Error::NoGameFiles { .. }) => return Err(e.into()),
+                other => other.with_context(|| format!("{}: cannot list", path.display()))?,
+            };
             out.extend(files.into_iter().filter(|p| {
                 matches!(
                     FileKind::from_path(p),
