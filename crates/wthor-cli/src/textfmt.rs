@@ -28,6 +28,17 @@ pub(crate) mod csv {
     }
 }
 
+/// A count and its noun, singular for one: `count(1, "empty", "empties")`
+/// is `1 empty`, `count(0, …)` is `0 empties` (the CLI's messages say
+/// "1 disc lost", never "1 discs lost").
+pub(crate) fn count<N>(n: N, one: &str, many: &str) -> String
+where
+    N: Copy + std::fmt::Display + TryInto<i128>,
+{
+    let single = n.try_into().is_ok_and(|n: i128| n.abs() == 1);
+    format!("{n} {}", if single { one } else { many })
+}
+
 /// A text format, as `--format` names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum FormatArg {

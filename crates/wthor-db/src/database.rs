@@ -465,22 +465,46 @@ fn folder(path: &Path) -> &Path {
     }
 }
 
+/// What the join of names files knows of a file: its path (its folder and
+/// release), its kind, and its rank among names files of one release
+/// (header creation date, then number of records: the newest wins).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JoinFacts<'a> {
+    pub(crate) path: &'a Path,
+    pub(crate) kind: FileKind,
+    pub(crate) rank: (wthor_format::CreationDate, usize),
+}
+
+impl<'a> JoinFacts<'a> {
+    fn of(f: &'a DbFile) -> JoinFacts<'a> {
+        JoinFacts {
+            path: f.path(),
+            kind: f.kind(),
+            rank: (f.header().created, f.len()),
+        }
+    }
+}
+
+fn default_joins(files: &[DbFile]) -> Vec<Join> {
+    joins(&files.iter().map(JoinFacts::of).collect::<Vec<_>>())
+}
+
 /// Each game file (and puzzle file: its puzzles name the players of the
 /// games they come from) joined with the newest names files (by header
 /// creation date, then size) of its own release in its directory: same
 /// family ([`family`]: `Solitaires.jou` for `Solitaires_6.pzz`), else the
-/// FFO's (`WTH`/`WTHOR`); none otherwise.
-fn default_joins(files: &[DbFile]) -> Vec<Join> {
+/// FFO's (`WTH`/`WTHOR`); none otherwise. The one rule of the join: a
+/// database's, and the one `install` checks names against.
+pub(crate) fn joins(files: &[JoinFacts<'_>]) -> Vec<Join> {
     type Key<'a> = (&'a Path, String, FileKind);
     let mut newest: BTreeMap<Key<'_>, usize> = BTreeMap::new();
     for (i, f) in files.iter().enumerate() {
-        if !matches!(f.kind(), FileKind::Players | FileKind::Tournaments) {
+        if !matches!(f.kind, FileKind::Players | FileKind::Tournaments) {
             continue;
         }
-        let key = (folder(f.path()), family(f.path()), f.kind());
-        let rank = |f: &DbFile| (f.header().created, f.len());
+        let key = (folder(f.path), family(f.path), f.kind);
         match newest.get(&key) {
-            Some(&j) if rank(&files[j]) >= rank(f) => {}
+            Some(&j) if files[j].rank >= f.rank => {}
             _ => {
                 newest.insert(key, i);
             }
@@ -489,11 +513,14 @@ fn default_joins(files: &[DbFile]) -> Vec<Join> {
     files
         .iter()
         .map(|f| {
-            if f.board_size().is_none() && f.kind() != FileKind::Solitaires {
+            if !matches!(
+                f.kind,
+                FileKind::Games8 | FileKind::Games10 | FileKind::Solitaires
+            ) {
                 return Join::default();
             }
-            let dir = folder(f.path());
-            let own = family(f.path());
+            let dir = folder(f.path);
+            let own = family(f.path);
             let find = |kind| {
                 newest
                     .get(&(dir, own.clone(), kind))
