@@ -510,4 +510,36 @@ mod accuracy {
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("line 2"), "{warnings:?}");
     }
+
+    /// A log of `validate --solve` is the wrong log, not a damaged one:
+    /// refused at its first line, not read as lines left out (issue 36,
+    /// item 5).
+    #[test]
+    fn a_log_of_another_command_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.jsonl");
+        let theory = r#"{"file":"WTH_2001.wtb","created":"2025-01-01","index":0,"hash":"00","status":"ok","depth":24,"stored":40,"solved":40,"moves":36,"nodes":9,"cached":false,"seconds":1.0}"#;
+        std::fs::write(&path, format!("\n{theory}\n{theory}\n")).unwrap();
+        let e = read_analyses(&path).unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                LogReadError::OtherKind {
+                    line: 2,
+                    kind: wthor_db::verify::LogKind::Theory,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:2: a result of wthor validate --solve: the accuracy tables read the \
+                 results of wthor analyze",
+                path.display()
+            )
+        );
+        assert!(read_selected(&[path], None).is_err());
+    }
 }
