@@ -662,7 +662,7 @@ fn an_unknown_opening_name_finds_nothing_and_suggests() {
         assert_eq!(out.status.code(), Some(0));
         assert_eq!(
             stderr(&out),
-            "wthor: --opening-name: no opening is named \"Tigre\"; the closest names: Tiger, Aubrey, Tamenori\n"
+            "wthor: --opening-name: no opening is named \"Tigre\"; the closest names: Tiger\n"
         );
         let text = stdout(&out);
         assert_eq!(
@@ -682,6 +682,13 @@ fn an_unknown_opening_name_finds_nothing_and_suggests() {
         stdout(&out).starts_with("games                 0\n"),
         "{}",
         stdout(&out)
+    );
+    // Nothing close: said so, no names suggested (issue 36, item 19).
+    let out = wthor(&["search", "--db", "testdata", "--opening-name", "xyzzy"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stderr(&out),
+        "wthor: --opening-name: no opening is named \"xyzzy\", and no name is close to it\n"
     );
 }
 
