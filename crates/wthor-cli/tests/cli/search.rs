@@ -163,6 +163,11 @@ fn bad_input_exits_2_with_one_line() {
     fails(&["--year", "2000..1990"], "empty range: 2000 is above 1990");
     fails(&["--black-discs", "40..30"], "empty range: 40 is above 30");
     fails(&["--year", "20x0.."], "\"20x0\" is not a number");
+    fails(
+        &["--year", "0..99999"],
+        "invalid value '0..99999' for '--year <A..B>': 99999 is out of range: give a number \
+         from 0 to 65535\n",
+    );
     fails(&["--sort", "elo"], "unknown sort key \"elo\"");
     fails(
         &["--result", "win"],

@@ -477,7 +477,25 @@ mod filters {
         for text in ["2001..2005", "2001..", "..1985", ".."] {
             assert_eq!(span(text).unwrap().to_string(), text);
         }
-        assert!("300".parse::<Span<u8>>().is_err());
+        // A whole number past the type's bounds is out of range, with the
+        // range (issue 36, item 20).
+        assert_eq!(
+            span("0..99999").unwrap_err().to_string(),
+            "99999 is out of range: give a number from 0 to 65535"
+        );
+        assert_eq!(
+            span("-1..").unwrap_err(),
+            SpanError::OutOfRange {
+                value: "-1".into(),
+                min: "0".into(),
+                max: "65535".into()
+            }
+        );
+        assert_eq!(
+            "300".parse::<Span<u8>>().unwrap_err().to_string(),
+            "300 is out of range: give a number from 0 to 255"
+        );
+        assert!(matches!(span("1e9"), Err(SpanError::NotANumber(_))));
         for o in [Outcome::BlackWin, Outcome::WhiteWin, Outcome::Draw] {
             assert_eq!(o.to_string().parse::<Outcome>(), Ok(o));
         }
