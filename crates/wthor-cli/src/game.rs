@@ -138,9 +138,9 @@ fn file_game(db_args: &DbArgs, path: &Path, index: usize) -> anyhow::Result<(Dat
     }
     if index >= file.game_count() {
         anyhow::bail!(
-            "{}: no record {index} (the file holds {} games, indices from 0)",
+            "{}: no record {index} (the file holds {}, indices from 0)",
             path.display(),
-            file.len()
+            crate::textfmt::count(file.len(), "game", "games")
         );
     }
     Ok((db, GameId::new(f, index)))

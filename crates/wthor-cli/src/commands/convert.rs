@@ -23,6 +23,8 @@ use wthor_format::{FileKind, ReadOptions};
 
 use super::info::read_regular;
 
+use crate::textfmt::count;
+
 /// Arguments of `wthor convert`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -77,9 +79,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     wthor_db::atomic::write(output, &data)?;
     writeln!(
         out,
-        "{}: {} records of {} written",
+        "{}: {} of {} written",
         output.display(),
-        file.len(),
+        count(file.len(), "record", "records"),
         file.kind()
     )?;
     Ok(ExitCode::SUCCESS)

@@ -126,9 +126,11 @@ fn refusal(name: &str, why: &Refusal) -> String {
         Refusal::KindDiffers { installed, given } => {
             format!("a file of {given}, the installed one is of {installed}")
         }
-        Refusal::NamesDropped { installed, given } => {
-            format!("{given} names where {installed} are installed: games would lose their names")
-        }
+        Refusal::NamesDropped { installed, given } => format!(
+            "{} where {installed} {} installed: games would lose their names",
+            count(*given, "name", "names"),
+            if *installed == 1 { "is" } else { "are" }
+        ),
         Refusal::NameChanged { number } => {
             format!("name #{number} differs from the installed one: games would change names")
         }

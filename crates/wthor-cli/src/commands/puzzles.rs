@@ -27,6 +27,8 @@ use serde::Serialize;
 use wthor_db::verify::{PuzzleCheck, RecordKey, Shard, Workers, check_puzzle, median_p90};
 use wthor_format::{FileKind, PuzzleView, SolitaireFile, WthorFile};
 
+use crate::textfmt::count;
+
 use crate::verify::{
     Job, Loaded, OtherKind, RunOptions, open_results, parse_inputs, read_inputs, run_checks,
     select_jobs,
@@ -154,13 +156,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 } else {
                     writeln!(
                         out,
-                        "{} {:>5} {} {} vs {}: {} empties, {} to move, {} {:+}",
+                        "{} {:>5} {} {} vs {}: {}, {} to move, {} {:+}",
                         listed.file,
                         listed.index,
                         listed.year,
                         listed.black,
                         listed.white,
-                        listed.empties,
+                        count(listed.empties, "empty", "empties"),
                         listed.side,
                         listed.first_move,
                         listed.score

@@ -415,12 +415,11 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     wthor_db::atomic::write(&args.output, &bytes)?;
     writeln!(
         out,
-        "{}: {} records from {} logs ({} duplicate lines, {} conflicts)",
+        "{}: {} from {} ({})",
         args.output.display(),
-        merged.records.len(),
-        args.logs.len(),
-        merged.duplicates,
-        merged.conflicts.len()
+        count(merged.records.len(), "record", "records"),
+        count(args.logs.len(), "log", "logs"),
+        count(merged.duplicates, "duplicate line", "duplicate lines"),
     )?;
     Ok(ExitCode::SUCCESS)
 }

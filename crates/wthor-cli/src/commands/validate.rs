@@ -25,6 +25,8 @@ use serde_json::json;
 use wthor_db::{Database, DbFile, Finding, OpenOptions, Reads};
 use wthor_format::BoardSize;
 
+use crate::textfmt::count;
+
 /// Arguments of `wthor validate`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -245,11 +247,11 @@ fn describe(file: &DbFile, x: &Finding) -> String {
     };
     if let Some(bad) = x.check.illegal {
         format!(
-            "illegal {}: {} (after {} moves, {} passes)",
+            "illegal {}: {} (after {}, {})",
             bad.describe(size),
             bad.reason,
-            x.check.moves,
-            x.check.passes
+            count(x.check.moves, "move", "moves"),
+            count(x.check.passes, "pass", "passes")
         )
     } else {
         format!(

@@ -193,7 +193,7 @@ fn three_shards_give_the_report_of_one_run() {
     assert_eq!(
         stdout(&out),
         format!(
-            "{}: 20 records from 3 logs (0 duplicate lines, 0 conflicts)\n",
+            "{}: 20 records from 3 logs (0 duplicate lines)\n",
             all.display()
         )
     );

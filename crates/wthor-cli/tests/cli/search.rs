@@ -376,7 +376,7 @@ fn validate_findings_name_the_game_and_its_players() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stdout(&out).starts_with(
-            "./WTH_2001.wtb: record 0: illegal move 2 (a1): flips no disc (after 1 moves, 0 \
+            "./WTH_2001.wtb: record 0: illegal move 2 (a1): flips no disc (after 1 move, 0 \
              passes); game 2001:0, Maximilien Ferrière vs Hélène Dupré\n"
         ),
         "{}",
