@@ -252,7 +252,10 @@ fn games_past_their_names_file_are_refused_unless_forced() {
         needed: 1,
         ..short(None)
     };
-    assert_eq!(report.files[0].warnings, [no_tournaments.clone()]);
+    assert_eq!(
+        report.files[0].warnings,
+        std::slice::from_ref(&no_tournaments)
+    );
     assert_eq!(report.files[1].warnings, []);
     let mut dry = InstallOptions::default();
     dry.dry_run = true;

@@ -292,7 +292,7 @@ mod merge {
         );
         // A line with a key but of no command.
         let c = write(dir.path(), "c.jsonl", &format!("{{{key},\"index\":5}}\n"));
-        let e = one_kind(&[c.clone()], &[read_results(&c).unwrap().0]).unwrap_err();
+        let e = one_kind(std::slice::from_ref(&c), &[read_results(&c).unwrap().0]).unwrap_err();
         assert!(
             matches!(&e, KindError::Unknown { at, .. } if at.line == 1),
             "{e:?}"
