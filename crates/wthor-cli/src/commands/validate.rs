@@ -218,9 +218,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         }
         writeln!(
             out,
-            "files: {} ({} game files)",
+            "files: {} ({})",
             db.files().len(),
-            game_files
+            count(game_files, "game file", "game files")
         )?;
         if !unreadable.is_empty() {
             writeln!(out, "unreadable files: {}", unreadable.len())?;

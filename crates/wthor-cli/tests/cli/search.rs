@@ -377,7 +377,8 @@ fn validate_findings_name_the_game_and_its_players() {
     assert!(
         stdout(&out).starts_with(
             "./WTH_2001.wtb: record 0: illegal move 2 (a1): flips no disc (after 1 move, 0 \
-             passes); game 2001:0, Maximilien Ferrière vs Hélène Dupré\n"
+             passes); game 2001:0, Maximilien Ferrière vs Hélène Dupré\n\
+             files: 2 (1 game file)\n"
         ),
         "{}",
         stdout(&out)
