@@ -50,7 +50,9 @@ impl Default for OpenOptions {
 ///     .source(testdata.join("WTH_2001.wtb"))
 ///     .players(testdata.join("WTHOR.JOU"))
 ///     .open()?;
-/// assert_eq!(db.files().len(), 2);
+/// // The game file, the players file given, and the tournaments file
+/// // beside the game file.
+/// assert_eq!(db.files().len(), 3);
 /// # Ok::<(), wthor_db::Error>(())
 /// ```
 #[derive(Clone, Debug)]
