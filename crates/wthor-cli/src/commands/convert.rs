@@ -181,6 +181,17 @@ fn names_to_text(
         }
     };
     wthor_db::atomic::write(output, &data)?;
-    writeln!(out, "{}: {} {kind} written", output.display(), names.len())?;
+    let one = if kind == FileKind::Players {
+        "player"
+    } else {
+        "tournament"
+    };
+    let many = kind.to_string();
+    writeln!(
+        out,
+        "{}: {} written",
+        output.display(),
+        crate::textfmt::count(names.len(), one, &many)
+    )?;
     Ok(ExitCode::SUCCESS)
 }
