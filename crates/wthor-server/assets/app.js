@@ -690,7 +690,7 @@ async function gameView(id) {
     const red = ` Red: moves losing 6 discs or more (hollow: estimated).`;
     if (!firstExact) {
       const ends = game.positions[last].empties;
-      return start + `Every value is an estimate of the evaluation (~): the game ends at ${count(ends, "empty", "empties")}, ` +
+      return start + `Every move's value is an estimate of the evaluation (~): the game ends at ${count(ends, "empty", "empties")}, ` +
         `before the exact part (${count(a.exactFrom, "empty", "empties")}).` + red;
     }
     const estimated = a.moves.filter((m) => !m.exact).length;
