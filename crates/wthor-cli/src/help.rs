@@ -29,7 +29,8 @@ Examples:
 
 --opening-name takes a name or alias of `wthor openings` (case and accents ignored) and
 finds the games through that position, its sub-lines included; an unknown name finds no
-game and the closest names are suggested on stderr. The table's OPENING column (and the
+game and the closest names (within a third of its length in edits) are suggested on
+stderr, or it says that none is close. The table's OPENING column (and the
 `opening` field of CSV and JSON Lines) is each game's deepest named position.
 
 Exit status: 0 ok (no match is an empty result), 2 usage or I/O error (a malformed

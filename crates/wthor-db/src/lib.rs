@@ -126,7 +126,7 @@ pub mod verify;
 pub use check::{CheckSummary, Counts, FileCheck, Finding, GameCheck};
 pub use database::{Database, DatabaseBuilder, Join, OpenOptions};
 pub use error::{Error, message};
-pub use files::{DbFile, list_files};
+pub use files::{DbFile, Reads, list_files, list_folder};
 pub use id::{GameId, GameIdError, GameName};
 pub use index::{Answer, IndexStatus, PositionIndex};
 pub use names::{NamePattern, NameRef, NameSet, NamesTable};

@@ -13,8 +13,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wthor_db::analysis::{
-    AccuracyOptions, Analysis, AnalysisError, AnalysisOptions, GameAnalysis, accuracy,
-    read_selected,
+    AccuracyOptions, Analysis, AnalysisError, AnalysisOptions, GameAnalysis, LogReadError,
+    accuracy, read_selected,
 };
 use wthor_db::verify::RecordKey;
 use wthor_db::{Database, GameId, NamePattern};
@@ -164,8 +164,11 @@ pub(crate) fn table<'py>(
     min_moves: usize,
     worst: usize,
 ) -> PyResult<Bound<'py, PyList>> {
-    let log = read_selected(results, selected)
-        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+    let log = read_selected(results, selected).map_err(|e| match e {
+        // Another command's log is a wrong argument, not a failed read.
+        LogReadError::OtherKind { .. } => PyValueError::new_err(e.to_string()),
+        _ => pyo3::exceptions::PyOSError::new_err(e.to_string()),
+    })?;
     for w in log.warnings {
         warn_note(py, Some(w))?;
     }

@@ -124,3 +124,12 @@ def test_a_damaged_log_line_is_a_warning(db, testdata, tmp_path, cli_text):
         assert db.accuracy(log) == good
     with pytest.raises(OSError, match="cannot read the results file"):
         db.accuracy(tmp_path / "missing.jsonl")
+
+
+def test_a_log_of_another_command_is_refused(db, testdata, tmp_path, cli_text):
+    # A `validate --solve` log is no analysis: one ValueError naming the
+    # line, not warnings and an empty table.
+    log = tmp_path / "v.jsonl"
+    cli_text("validate", "--solve", str(testdata / "WTH_2001.wtb"), "--sample", "3", "--results", str(log))
+    with pytest.raises(ValueError, match=r"v\.jsonl:1: a result of wthor validate --solve"):
+        db.accuracy(log)
