@@ -65,10 +65,9 @@ fn every_help_ends_with_examples_and_the_exit_status() {
     }
 }
 
-#[test]
-fn help_examples_on_the_fixtures_run() {
-    // In a copy of testdata/ under a temporary directory, so that examples
-    // that write files write there.
+/// A temporary directory holding a copy of testdata/'s files in
+/// `testdata/`, so that examples that write files write there.
+fn testdata_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let testdata = dir.path().join("testdata");
     std::fs::create_dir(&testdata).unwrap();
@@ -78,6 +77,14 @@ fn help_examples_on_the_fixtures_run() {
             std::fs::copy(&path, testdata.join(path.file_name().unwrap())).unwrap();
         }
     }
+    dir
+}
+
+#[test]
+fn help_examples_on_the_fixtures_run() {
+    // In a copy of testdata/ under a temporary directory, so that examples
+    // that write files write there.
+    let dir = testdata_copy();
     let mut ran = 0;
     for cmd in COMMANDS.iter().map(|c| Some(*c)).chain([None]) {
         for line in examples(cmd) {
@@ -272,15 +279,7 @@ fn the_readme_examples_run() {
     // --into` (a dry run). `serve` runs until stopped: tests/cli/serve.rs
     // asks one.
     let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let testdata = dir.path().join("testdata");
-    std::fs::create_dir(&testdata).unwrap();
-    for entry in std::fs::read_dir(workspace_root().join("testdata")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_file() {
-            std::fs::copy(&path, testdata.join(path.file_name().unwrap())).unwrap();
-        }
-    }
+    let dir = testdata_copy();
     let real = crate::wthor_data().map(|d| d.join("wthor"));
     let empty = dir.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
