@@ -130,8 +130,11 @@ fn find_player<'a>(ratings: &'a Ratings, name: &str) -> anyhow::Result<&'a Playe
         [one] => Ok(one),
         [] => {
             let closest = ratings.closest(name, 5);
-            if closest.is_empty() {
+            if ratings.players().is_empty() {
                 anyhow::bail!("no rated player named {name:?} (no player is rated)");
+            }
+            if closest.is_empty() {
+                anyhow::bail!("no rated player named {name:?}, and no name is close to it");
             }
             anyhow::bail!(
                 "no rated player named {name:?}; the closest names: {}",

@@ -141,6 +141,13 @@ fn bad_input_is_said_plainly() {
     let out = wthor(&["ratings", "--db", "testdata", "--player", "Zzyzx Nakamuro"]);
     assert_eq!(out.status.code(), Some(2));
     insta::assert_snapshot!("ratings_unknown_player", stderr(&out));
+    // Nothing close: said so, no unrelated names.
+    let out = wthor(&["ratings", "--db", "testdata", "--player", "zzz"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "wthor: no rated player named \"zzz\", and no name is close to it\n"
+    );
     // A part of several names.
     let out = wthor(&["ratings", "--db", "testdata", "--player", "a"]);
     assert_eq!(out.status.code(), Some(2));

@@ -579,6 +579,9 @@ fn bad_input_is_an_error_never_a_panic() {
     assert_eq!(r.years(), [2001]);
     assert!(r.player("Zed").is_none());
     assert_eq!(r.closest("Anne", 1), ["Ann"]);
+    // Only close names: nothing is close to a text like no name.
+    assert!(r.closest("Zed", 3).is_empty(), "{:?}", r.closest("Zed", 3));
+    assert!(r.closest("xyzzyq", 3).is_empty());
 }
 
 /// The whole real archive: every game rated but those of unknown players

@@ -310,18 +310,39 @@ impl Ratings {
             .collect()
     }
 
-    /// The names nearest to `name` by edit distance on folded names (see
-    /// [`edit_distance`]), at most `n`, nearest first (ties by name): what
-    /// a front end suggests for a name no player has.
+    /// The names close to `name` by edit distance on folded names (see
+    /// [`edit_distance`]): the whole name, or a word of the text and a
+    /// word of the name (a surname with a typo finds its player), within
+    /// [`close_distance`](crate::openings::close_distance) of what is
+    /// compared and keeping one of its characters (the rule of the opening
+    /// names); at most `n`, nearest first (ties by name), none when nothing
+    /// is close: what a front end suggests for a name no player has.
     #[must_use]
     pub fn closest(&self, name: &str, n: usize) -> Vec<&str> {
-        let text: Vec<char> = fold(name).chars().collect();
+        let text = fold(name);
+        let words: Vec<Vec<char>> = std::iter::once(text.as_str())
+            .chain(text.split_whitespace().filter(|w| w.chars().count() >= 3))
+            .map(|w| w.chars().collect())
+            .collect();
+        // The distance of `a` to `b` when close, else None.
+        let close = |a: &[char], b: &str| {
+            let b: Vec<char> = b.chars().collect();
+            let d = edit_distance(a, &b);
+            // Every character replaced is no likeness.
+            (d <= crate::openings::close_distance(a.len()) && d < a.len().max(b.len())).then_some(d)
+        };
         let mut scored: Vec<(usize, &str)> = self
             .players
             .iter()
-            .map(|p| {
-                let other: Vec<char> = fold(&p.name).chars().collect();
-                (edit_distance(&text, &other), p.name.as_str())
+            .filter_map(|p| {
+                let folded = fold(&p.name);
+                let whole = close(&words[0], &folded);
+                let word = words[1..]
+                    .iter()
+                    .flat_map(|w| folded.split_whitespace().filter_map(|f| close(w, f)))
+                    .min();
+                let d = whole.into_iter().chain(word).min()?;
+                Some((d, p.name.as_str()))
             })
             .collect();
         scored.sort_unstable();
