@@ -60,6 +60,7 @@ pub mod eval;
 pub mod mailbox;
 pub mod notation;
 pub mod perft;
+pub mod position;
 pub mod random;
 pub mod replay;
 pub mod solver;

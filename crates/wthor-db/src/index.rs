@@ -53,6 +53,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use memmap2::Mmap;
+use othello_core::position::forced_pass;
 use othello_core::replay::{Step, replay_with, wthor_tokens};
 use othello_core::symmetry::PositionKey;
 use othello_core::{Bitboard, Board, Board8, Board10, Move};
@@ -323,11 +324,8 @@ where
         }
         let b = step.board;
         out.push(entry_key(position_hash(&b), game));
-        if b.legal_moves().is_empty() {
-            let passed = b.pass();
-            if !passed.legal_moves().is_empty() {
-                out.push(entry_key(position_hash(&passed), game));
-            }
+        if let Some(passed) = forced_pass(&b) {
+            out.push(entry_key(position_hash(&passed), game));
         }
     });
 }

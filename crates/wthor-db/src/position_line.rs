@@ -32,6 +32,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use othello_core::position::forced_pass;
 use othello_core::replay::{GameStatus, IllegalMove, Token, replay_with};
 use othello_core::{Bitboard, Board, Board8, Board10, Color, Move, Size, Square};
 
@@ -277,12 +278,10 @@ impl PositionLine {
 /// The side that plays next on `board`: the side to move if it has a move,
 /// else the other side if it has one, else `None` (game over).
 fn next_to_move<B: Board>(board: &B) -> Option<Color> {
-    if !board.legal_moves().is_empty() {
-        Some(board.side_to_move())
-    } else if !board.pass().legal_moves().is_empty() {
-        Some(board.side_to_move().other())
+    if board.legal_moves().is_empty() {
+        forced_pass(board).map(|passed| passed.side_to_move())
     } else {
-        None
+        Some(board.side_to_move())
     }
 }
 

@@ -21,10 +21,11 @@
 
 use std::ops::ControlFlow;
 
-use othello_core::notation::{ObfError, TranscriptError, parse_transcript};
-use othello_core::replay::{Token, replay_from_with, replay_with, wthor_tokens};
+use othello_core::notation::parse_transcript;
+use othello_core::position::forced_pass;
+use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::symmetry::Symmetry;
-use othello_core::{Bitboard, Board, Board8, Board10, IllegalReason, Move, Size, Square};
+use othello_core::{Bitboard, Board, Board8, Board10, Size, Square};
 use wthor_format::BoardSize;
 
 use crate::names::{NamePattern, NameSet};
@@ -124,130 +125,13 @@ impl std::str::FromStr for SortKey {
     }
 }
 
-/// A position to look for, 8x8 or 10x10 (side to move included).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Position {
-    /// An 8x8 position.
-    Eight(Board8),
-    /// A 10x10 position.
-    Ten(Board10),
-}
-
-/// Why a position or an opening could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum PositionError {
-    /// A malformed OBF text.
-    #[error(transparent)]
-    Obf(#[from] ObfError),
-    /// A malformed transcript.
-    #[error(transparent)]
-    Transcript(#[from] TranscriptError),
-    /// A move of the transcript that cannot be played.
-    #[error("move {number} ({mv}) of the transcript is illegal: {reason}")]
-    Illegal {
-        /// Its number, from 1.
-        number: usize,
-        /// The move as written in lower case.
-        mv: String,
-        /// Why.
-        reason: IllegalReason,
-    },
-}
-
-impl From<Board8> for Position {
-    fn from(b: Board8) -> Position {
-        Position::Eight(b)
-    }
-}
-
-impl From<Board10> for Position {
-    fn from(b: Board10) -> Position {
-        Position::Ten(b)
-    }
-}
-
-impl Position {
-    /// Reads an OBF position: 64 squares for 8x8, 100 for 10x10 (the size
-    /// is told by the length of the first word).
-    ///
-    /// # Errors
-    /// [`PositionError::Obf`] naming the character and what was expected.
-    pub fn from_obf(text: &str) -> Result<Position, PositionError> {
-        let squares = text
-            .trim_start()
-            .chars()
-            .take_while(|c| !c.is_whitespace())
-            .count();
-        let text = text.trim_start();
-        if squares == Size::Ten.squares() {
-            Ok(Position::Ten(Board10::from_obf(text)?))
-        } else {
-            Ok(Position::Eight(Board8::from_obf(text)?))
-        }
-    }
-
-    /// The position after a transcript from the start (passes inserted
-    /// where forced).
-    ///
-    /// # Errors
-    /// [`PositionError::Transcript`] for a malformed transcript,
-    /// [`PositionError::Illegal`] for a move that cannot be played.
-    pub fn after_transcript(text: &str, size: Size) -> Result<Position, PositionError> {
-        let moves = parse_transcript(text, size)?;
-        match size {
-            Size::Eight => Ok(Position::Eight(after::<Board8>(&moves)?)),
-            Size::Ten => Ok(Position::Ten(after::<Board10>(&moves)?)),
-        }
-    }
-
-    /// The position after a transcript played from this one (its side to
-    /// move first, passes inserted where forced).
-    ///
-    /// # Errors
-    /// As [`after_transcript`](Position::after_transcript).
-    pub fn then_play(&self, text: &str) -> Result<Position, PositionError> {
-        let moves = parse_transcript(text, self.size())?;
-        match self {
-            Position::Eight(b) => Ok(Position::Eight(after_from(*b, &moves)?)),
-            Position::Ten(b) => Ok(Position::Ten(after_from(*b, &moves)?)),
-        }
-    }
-
-    /// The board size.
-    #[must_use]
-    pub fn size(&self) -> Size {
-        match self {
-            Position::Eight(_) => Size::Eight,
-            Position::Ten(_) => Size::Ten,
-        }
-    }
-
-    /// The OBF text of the position.
-    #[must_use]
-    pub fn to_obf(&self) -> String {
-        match self {
-            Position::Eight(b) => b.to_obf(),
-            Position::Ten(b) => b.to_obf(),
-        }
-    }
-}
-
-fn after<B: Board>(moves: &[Move]) -> Result<B, PositionError> {
-    after_from(B::start(), moves)
-}
-
-fn after_from<B: Board>(start: B, moves: &[Move]) -> Result<B, PositionError> {
-    let r = replay_from_with(start, moves.iter().map(|&m| Token::Move(m)), |_| {});
-    match r.illegal {
-        None => Ok(r.board),
-        Some(bad) => Err(PositionError::Illegal {
-            number: bad.index + 1,
-            mv: moves[bad.index].name(B::SIZE).to_string(),
-            reason: bad.reason,
-        }),
-    }
-}
+/// A position to look for, 8x8 or 10x10 (side to move included):
+/// `othello-core`'s board of either size, under the name the queries
+/// give it.
+pub use othello_core::position::AnyBoard as Position;
+/// Why a position or an opening could not be read (`othello-core`'s
+/// [`AnyBoardError`](othello_core::position::AnyBoardError)).
+pub use othello_core::position::AnyBoardError as PositionError;
 
 /// The first moves of a game, as squares.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -263,11 +147,8 @@ impl Opening {
     /// # Errors
     /// As [`Position::after_transcript`].
     pub fn parse(text: &str, size: Size) -> Result<Opening, PositionError> {
+        Position::after_transcript(text, size)?;
         let moves = parse_transcript(text, size)?;
-        match size {
-            Size::Eight => after::<Board8>(&moves).map(drop)?,
-            Size::Ten => after::<Board10>(&moves).map(drop)?,
-        }
         Ok(Opening {
             squares: moves.iter().filter_map(|m| m.square()).collect(),
             size,
@@ -667,26 +548,15 @@ impl<B: Board> Target<B> {
         if r.moves != self.ply || r.illegal.is_some() {
             return None;
         }
-        let find = |board: &B| self.images.iter().find(|(img, _)| img == board);
-        let board = r.board;
-        if let Some(&(_, symmetry)) = find(&board) {
-            return Some(Reach {
+        let find = |board: &B, after_pass| {
+            let &(_, symmetry) = self.images.iter().find(|(img, _)| img == board)?;
+            Some(Reach {
                 ply: self.ply,
                 symmetry,
-                after_pass: false,
-            });
-        }
-        if board.legal_moves().is_empty() {
-            let passed = board.pass();
-            if !passed.legal_moves().is_empty() {
-                return find(&passed).map(|&(_, symmetry)| Reach {
-                    ply: self.ply,
-                    symmetry,
-                    after_pass: true,
-                });
-            }
-        }
-        None
+                after_pass,
+            })
+        };
+        find(&r.board, false).or_else(|| find(&forced_pass(&r.board)?, true))
     }
 }
 

@@ -50,6 +50,7 @@ pub use report::{
     StatsReport, TotalsRow, YearRow,
 };
 
+use othello_core::position::forced_pass;
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::symmetry::Symmetry;
@@ -391,14 +392,9 @@ impl<B: Board> NextTarget<B> {
         if r.moves != self.ply || r.illegal.is_some() {
             return None;
         }
-        let mut sym = self.images.iter().position(|img| *img == r.board);
-        if sym.is_none() && r.board.legal_moves().is_empty() {
-            let passed = r.board.pass();
-            if !passed.legal_moves().is_empty() {
-                sym = self.images.iter().position(|img| *img == passed);
-            }
-        }
-        let s = Symmetry::ALL[sym?];
+        let find = |board: &B| self.images.iter().position(|img| img == board);
+        let sym = find(&r.board).or_else(|| find(&forced_pass(&r.board)?))?;
+        let s = Symmetry::ALL[sym];
         let next = raw
             .get(self.ply)
             .and_then(|&b| Square::from_wthor(b, B::SIZE));

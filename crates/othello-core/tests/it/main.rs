@@ -25,6 +25,7 @@ pub(crate) fn wthor_data() -> Option<PathBuf> {
 
 mod differential;
 mod perft;
+mod position;
 mod replay;
 mod signed;
 mod solver;

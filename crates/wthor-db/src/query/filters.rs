@@ -393,7 +393,8 @@ impl FiltersError {
         let at = match &error {
             PositionError::Obf(o) => Some(o.position()),
             PositionError::Transcript(t) => Some(t.position()),
-            PositionError::Illegal { .. } => None,
+            // An illegal move (the error names it).
+            _ => None,
         };
         let found = at.map(|i| {
             text.trim_start()
