@@ -30,8 +30,9 @@ pub(crate) fn build_tests() -> Result<()> {
     util::run(util::cargo().args(TEST_ARGS).arg("--no-run"))
 }
 
-/// `cargo xtask test`: `cargo test --workspace --exclude wthor-py`, with
-/// the Python tests and then the browser test beside it.
+/// `cargo xtask test`: `cargo test --workspace --exclude wthor-py` (with
+/// `-- --include-ignored` when `WTHOR_DATA` is set: the tests on the real
+/// archive), with the Python tests and then the browser test beside it.
 pub(crate) fn test() -> Result<()> {
     let venv = std::thread::spawn(python::ensure_venv);
     step(
@@ -64,7 +65,7 @@ fn rust_and_python_tests(venv: std::thread::JoinHandle<Result<std::path::PathBuf
         pytest.and(e2e)
     });
     let rust = step(
-        "test: cargo test --workspace --exclude wthor-py",
+        "test: cargo test --workspace --exclude wthor-py (-- --include-ignored with WTHOR_DATA)",
         rust_tests,
     );
     let python = match python.join() {
@@ -75,14 +76,26 @@ fn rust_and_python_tests(venv: std::thread::JoinHandle<Result<std::path::PathBuf
 }
 
 fn rust_tests() -> Result<()> {
-    util::run(util::cargo().args(TEST_ARGS))
+    util::run(util::cargo().args(TEST_ARGS).args(include_ignored()))
+}
+
+/// The arguments that run the tests that need the real archive: those are
+/// `#[ignore = "needs WTHOR_DATA"]` (cargo counts them as ignored without
+/// it) and run, with `-- --include-ignored`, when `WTHOR_DATA` is set.
+/// Each fails when the folder is missing (`wthor-test-data`).
+fn include_ignored() -> &'static [&'static str] {
+    if std::env::var_os("WTHOR_DATA").is_some() {
+        &["--", "--include-ignored"]
+    } else {
+        &[]
+    }
 }
 
 pub(crate) fn run() -> Result<()> {
     match std::env::var_os("WTHOR_DATA") {
         Some(dir) => eprintln!("WTHOR_DATA={}", dir.to_string_lossy()),
         None => {
-            eprintln!("note: WTHOR_DATA is not set: the tests that read the real files will skip")
+            eprintln!("note: WTHOR_DATA is not set: the tests that read the real files are ignored")
         }
     }
     let start = Instant::now();
@@ -125,7 +138,7 @@ pub(crate) fn run() -> Result<()> {
         },
     )?;
     step(
-        "package: cargo package --workspace --exclude xtask --exclude wthor-py --exclude wthor-cli --exclude wthor-workspace-hack --exclude wthor-db-tests",
+        "package: cargo package --workspace --exclude xtask --exclude wthor-py --exclude wthor-cli --exclude wthor-workspace-hack --exclude wthor-db-tests --exclude wthor-test-data",
         || {
             // Each library crate packaged and built from its package alone
             // (path dependencies resolved by version among the packaged
@@ -134,7 +147,7 @@ pub(crate) fn run() -> Result<()> {
             // crate a third time (221 s of a 12.6-minute CI run). The Python
             // package is distributed as a wheel: maturin builds it from its
             // metadata in the Python step; the workspace hack is build-time
-            // only, and wthor-db-tests holds tests only. `--allow-dirty` so that the step
+            // only, wthor-db-tests holds tests only and wthor-test-data serves them. `--allow-dirty` so that the step
             // also runs in a work tree with uncommitted changes.
             forget_packaged_sources()?;
             util::run(util::cargo().args([
@@ -150,6 +163,8 @@ pub(crate) fn run() -> Result<()> {
                 "wthor-workspace-hack",
                 "--exclude",
                 "wthor-db-tests",
+                "--exclude",
+                "wthor-test-data",
                 "--allow-dirty",
             ]))
         },
@@ -257,6 +272,7 @@ fn avx2_tests() -> Result<()> {
         util::cargo()
             .args(["test", "-p", "othello-core", "--target-dir"])
             .arg(&target_dir)
+            .args(include_ignored())
             .env("RUSTFLAGS", flags),
     )
 }

@@ -39,15 +39,7 @@ mod verify;
 use wthor_db::{Database, OpenOptions};
 use wthor_format::{BoardSize, Game, Header, write_game_file};
 
-fn wthor_data() -> Option<PathBuf> {
-    match std::env::var_os("WTHOR_DATA") {
-        None => {
-            eprintln!("skipped: WTHOR_DATA not set");
-            None
-        }
-        Some(dir) => Some(PathBuf::from(dir)),
-    }
-}
+use wthor_test_data::wthor_data;
 
 /// A small generated directory: one 8x8 file (a finished game, an
 /// unfinished one, an illegal one, a wrong score) and one 10x10 file.
@@ -119,10 +111,9 @@ fn unreadable_files_are_errors_naming_the_path() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn real_database_parallel_check_equals_sequential() {
-    let Some(data) = wthor_data() else {
-        return;
-    };
+    let data = wthor_data();
     let db = Database::open(data.join("wthor")).unwrap();
     assert_eq!(db.game_count(), 137_548);
     let par = db.par_check_games();

@@ -48,8 +48,8 @@ fn parse_obf(line: &str) -> Ffo {
 }
 
 /// FFO positions `first..=last` read from `$WTHOR_DATA/ffo`.
-fn ffo(first: usize, last: usize) -> Option<Vec<(usize, Ffo)>> {
-    let dir = crate::wthor_data()?.join("ffo");
+fn ffo(first: usize, last: usize) -> Vec<(usize, Ffo)> {
+    let dir = crate::wthor_data().join("ffo");
     let mut out = Vec::new();
     for (name, start) in [
         ("fforum-1-19.obf", 1),
@@ -67,7 +67,7 @@ fn ffo(first: usize, last: usize) -> Option<Vec<(usize, Ffo)>> {
         }
     }
     assert_eq!(out.len(), last - first + 1, "FFO #{first}..=#{last}");
-    Some(out)
+    out
 }
 
 #[track_caller]
@@ -84,9 +84,7 @@ fn check_ffo(id: usize, pos: &Ffo, sol: &Solution) {
 /// Solves FFO #`first`..=#`last` but those in `skip` with one solver of
 /// `threads` threads and checks each score and best move.
 fn solve_ffo(first: usize, last: usize, threads: usize, skip: &[usize]) {
-    let Some(positions) = ffo(first, last) else {
-        return;
-    };
+    let positions = ffo(first, last);
     let mut solver = Solver::new(SolverOptions {
         threads,
         tt_bits: 20,
@@ -97,8 +95,9 @@ fn solve_ffo(first: usize, last: usize, threads: usize, skip: &[usize]) {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn ffo_1_to_19_scores_and_best_moves() {
-    let Some(positions) = ffo(1, 19) else { return };
+    let positions = ffo(1, 19);
     let mut solver = Solver::new(SolverOptions {
         threads: 1,
         tt_bits: 20,
@@ -125,13 +124,15 @@ fn ffo_1_to_19_scores_and_best_moves() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn ffo_1_to_19_in_parallel_equal_the_published_scores() {
     solve_ffo(1, 19, 2, &[]);
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn ffo_1_to_4_every_published_move_score() {
-    let Some(positions) = ffo(1, 4) else { return };
+    let positions = ffo(1, 4);
     let mut solver = Solver::new(SolverOptions {
         threads: 1,
         tt_bits: 20,
@@ -153,11 +154,13 @@ fn ffo_1_to_4_every_published_move_score() {
 /// #20–#35 and #39 (15–26 empties) take a few seconds together; #36–#38
 /// (21–24 empties, 3–20 s each) are left to the benchmark.
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn ffo_20_to_35_and_39_scores_and_best_moves() {
     solve_ffo(20, 39, 1, &[36, 37, 38]);
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn ffo_20_to_29_in_parallel_equal_the_published_scores() {
     solve_ffo(20, 29, 2, &[]);
 }
@@ -559,8 +562,9 @@ fn generic_solver_on_8x8_equals_the_fast_solver() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn generic_solver_solves_ffo_1_to_3() {
-    let Some(positions) = ffo(1, 3) else { return };
+    let positions = ffo(1, 3);
     let mut solver = GenericSolver::<Board8>::new();
     for (id, pos) in &positions {
         let b = Board8::from_discs(pos.p, pos.o, Color::Black).unwrap();

@@ -170,10 +170,9 @@ fn real(data: &Path, args: &[&str]) -> Output {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn info_on_real_files() {
-    let Some(data) = wthor_data() else {
-        return;
-    };
+    let data = wthor_data();
     let out = real(
         &data,
         &[
@@ -199,10 +198,9 @@ fn info_on_real_files() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn info_on_the_real_directory_lists_its_wthor_files() {
-    let Some(data) = wthor_data() else {
-        return;
-    };
+    let data = wthor_data();
     let out = real(&data, &["info", "--json", "."]);
     assert!(out.status.success(), "{}", stderr(&out));
     let lines: Vec<serde_json::Value> = stdout(&out)

@@ -57,25 +57,7 @@ pub(crate) fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// The real-data directory from `WTHOR_DATA`: `None` (and a message) when the
-/// variable is unset, a failed test when it names a missing folder.
-pub(crate) fn wthor_data() -> Option<PathBuf> {
-    match std::env::var_os("WTHOR_DATA") {
-        None => {
-            eprintln!("skipped: WTHOR_DATA not set");
-            None
-        }
-        Some(dir) => {
-            let dir = PathBuf::from(dir);
-            assert!(
-                dir.is_dir(),
-                "WTHOR_DATA={} is not a directory",
-                dir.display()
-            );
-            Some(dir)
-        }
-    }
-}
+pub(crate) use wthor_test_data::wthor_data;
 
 #[test]
 fn help_lists_the_subcommands() {

@@ -193,8 +193,9 @@ fn every_kind_of_wrong_puzzle_is_reported() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn real_small_solitaires_verify() {
-    let Some(data) = wthor_data() else { return };
+    let data = wthor_data();
     let dir = data.join("wthor/solitaires");
     for n in [6, 8, 10, 12] {
         let file = dir.join(format!("Solitaires_{n}.pzz"));

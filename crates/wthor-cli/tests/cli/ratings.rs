@@ -201,10 +201,9 @@ fn bad_input_is_said_plainly() {
 /// figures are the benchmark's, `cargo bench -p wthor-db --bench
 /// ratings`).
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn real_archive_ratings() {
-    let Some(data) = wthor_data() else {
-        return;
-    };
+    let data = wthor_data();
     let db = data.join("wthor");
     let db = db.to_str().unwrap();
     let out = check(

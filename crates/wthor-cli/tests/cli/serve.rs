@@ -241,8 +241,9 @@ fn the_explorer_table_is_wthor_stats_next() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn the_explorer_table_is_wthor_stats_next_on_the_real_archive() {
-    let Some(data) = wthor_data() else { return };
+    let data = wthor_data();
     let dir = data.join("wthor");
     let dir = dir.to_str().unwrap();
     let server = Server::start(&["--db", dir, "--no-index"]).unwrap();

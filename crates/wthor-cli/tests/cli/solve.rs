@@ -625,8 +625,9 @@ fn a_game_is_solved_at_a_number_of_empties_or_moves() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn ffo_1_to_19_match_their_annotations() {
-    let Some(data) = wthor_data() else { return };
+    let data = wthor_data();
     let file = data.join("ffo/fforum-1-19.obf");
     let out = wthor(&["solve", "--threads", "1", "--file", file.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -148,10 +148,9 @@ fn split_sides_share_no_position_in_any_orientation() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn real_archive_year_split() {
-    let Some(data) = super::wthor_data() else {
-        return;
-    };
+    let data = super::wthor_data();
     let db = Database::open(data.join("wthor")).unwrap();
     let ids = db.search(&Query::new()).unwrap();
     let s = datasets::split(

@@ -153,10 +153,9 @@ fn fixtures_parallel_equals_sequential() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn real_archive_parallel_equals_sequential() {
-    let Some(data) = super::wthor_data() else {
-        return;
-    };
+    let data = super::wthor_data();
     let db = Database::open(data.join("wthor")).unwrap();
     let ids = db.search(&Query::new()).unwrap();
     let d = db.duplicates(&ids);

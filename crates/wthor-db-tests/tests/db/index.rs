@@ -287,12 +287,10 @@ fn a_corrupt_index_is_detected_and_not_used() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn index_and_scan_agree_on_the_real_archive() {
-    let Some(data) = std::env::var_os("WTHOR_DATA") else {
-        eprintln!("skipped: WTHOR_DATA not set");
-        return;
-    };
-    let db = Database::open(Path::new(&data).join("wthor")).unwrap();
+    let data = crate::wthor_data();
+    let db = Database::open(data.join("wthor")).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("wthor.idx");
     let report = PositionIndex::build(&db, &path).unwrap();

@@ -588,10 +588,9 @@ fn bad_input_is_an_error_never_a_panic() {
 /// (counted here by reading the names), the mean human player-year at
 /// 1500, programs flagged, a list for every year.
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn real_archive_ratings() {
-    let Some(data) = crate::wthor_data() else {
-        return;
-    };
+    let data = crate::wthor_data();
     let db = Database::open(data.join("wthor")).unwrap();
     let r = db.ratings(&Query::new(), &Params::FITTED).unwrap();
     let (mut unknown, mut same) = (0, 0);

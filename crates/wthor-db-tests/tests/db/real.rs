@@ -204,12 +204,10 @@ fn check(db: &Database, plain: &PlainDb, query: &Query, expect: impl Fn(&Plain) 
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn real_queries_equal_a_plain_scan() {
-    let Some(data) = std::env::var_os("WTHOR_DATA") else {
-        eprintln!("skipped: WTHOR_DATA not set");
-        return;
-    };
-    let dir = PathBuf::from(data).join("wthor");
+    let data = crate::wthor_data();
+    let dir = data.join("wthor");
     let db = DatabaseBuilder::new().source(&dir).open().unwrap();
     let p = plain(&dir);
     assert_eq!(db.game_count(), p.games.len());

@@ -34,10 +34,9 @@ fn name(path: &Path) -> String {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn every_real_file_round_trips() {
-    let Some(data) = crate::wthor_data() else {
-        return;
-    };
+    let data = crate::wthor_data();
     let files = real_files(&data);
     assert_eq!(files.len(), 163, "the data set has 163 WTHOR files");
     let mut identical = 0;
@@ -75,10 +74,9 @@ fn diff(a: &[u8], b: &[u8]) -> Vec<usize> {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn quest_jou_count_is_rewritten_to_the_records_present() {
-    let Some(data) = crate::wthor_data() else {
-        return;
-    };
+    let data = crate::wthor_data();
     let path = data.join("wthor/other/QUEST.JOU");
     let bytes = std::fs::read(&path).unwrap();
     let file = parse_any(&bytes, FileKind::from_path(&path), &ReadOptions::default()).unwrap();
@@ -107,10 +105,9 @@ fn quest_jou_count_is_rewritten_to_the_records_present() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn solitaires_13_count_is_rewritten_to_the_records_present() {
-    let Some(data) = crate::wthor_data() else {
-        return;
-    };
+    let data = crate::wthor_data();
     let path = data.join("wthor/solitaires/Solitaires_13.pzz");
     let bytes = std::fs::read(&path).unwrap();
     let file = parse_any(&bytes, FileKind::from_path(&path), &ReadOptions::default()).unwrap();
@@ -129,10 +126,9 @@ fn solitaires_13_count_is_rewritten_to_the_records_present() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn real_files_have_the_documented_shapes() {
-    let Some(data) = crate::wthor_data() else {
-        return;
-    };
+    let data = crate::wthor_data();
     let mut games = 0usize;
     let mut puzzles = 0usize;
     for path in real_files(&data) {
@@ -172,10 +168,9 @@ fn real_files_have_the_documented_shapes() {
 }
 
 #[test]
+#[ignore = "needs WTHOR_DATA"]
 fn tournament_names_decode_as_windows_1252() {
-    let Some(data) = crate::wthor_data() else {
-        return;
-    };
+    let data = crate::wthor_data();
     let bytes = std::fs::read(data.join("wthor/WTH.TRN")).unwrap();
     let file = parse_any(&bytes, Some(FileKind::Tournaments), &ReadOptions::default()).unwrap();
     let WthorFile::Names(names) = file else {
