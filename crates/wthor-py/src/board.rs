@@ -1,17 +1,16 @@
 //! `wthor.Board` (8x8 and 10x10) and `wthor.solve` (8x8).
 
 use othello_core::notation::parse_transcript;
-use othello_core::replay::replay_moves;
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::symmetry::Symmetry;
-use othello_core::{Bitboard, Board, Board8, Board10, Color, Move, Size, Square};
+use othello_core::{Bitboard, Board, Color, Move, Size, Square};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{illegal_move, notation_error};
 
-/// A board of either size: the library's position type.
-use wthor_db::query::Position as AnyBoard;
+/// A board of either size: the rules crate's.
+use othello_core::position::{AnyBoard, AnyBoardError};
 
 /// Runs `$e` with `$b` bound to the board of either size.
 macro_rules! on {
@@ -51,24 +50,6 @@ fn play<B: Board + Into<AnyBoard>>(b: &B, mv: Move) -> PyResult<AnyBoard> {
     b.play(mv).map(Into::into).map_err(illegal_move)
 }
 
-fn replay<B: Board + Into<AnyBoard>>(moves: &[Move]) -> PyResult<AnyBoard> {
-    let r = replay_moves::<B>(moves);
-    match r.illegal {
-        None => Ok(r.board.into()),
-        Some(bad) => {
-            let name = match bad.token {
-                othello_core::replay::Token::Move(m) => m.name(B::SIZE).to_string(),
-                othello_core::replay::Token::OffBoard(b) => format!("byte {b}"),
-            };
-            Err(illegal_move(format!(
-                "move {} ({name}) of the transcript is illegal: {}",
-                bad.index + 1,
-                bad.reason
-            )))
-        }
-    }
-}
-
 /// An Othello position, 8x8 or 10x10: the discs and the side to move.
 /// Immutable: `play` returns a new board.
 #[pyclass(frozen, eq, hash, name = "Board", module = "wthor")]
@@ -105,23 +86,11 @@ impl PyBoard {
     }
 
     fn size(&self) -> Size {
-        match self.0 {
-            AnyBoard::Eight(_) => Size::Eight,
-            AnyBoard::Ten(_) => Size::Ten,
-        }
+        self.0.size()
     }
 
     fn obf_of(text: &str) -> PyResult<AnyBoard> {
-        let squares = text
-            .split_whitespace()
-            .next()
-            .map_or(0, |t| t.chars().count());
-        let board = if squares == 100 {
-            Board10::from_obf(text).map(AnyBoard::from)
-        } else {
-            Board8::from_obf(text).map(AnyBoard::from)
-        };
-        board.map_err(|e| notation_error(format!("bad OBF position: {e}")))
+        AnyBoard::from_obf(text).map_err(|e| notation_error(format!("bad OBF position: {e}")))
     }
 }
 
@@ -149,10 +118,7 @@ impl PyBoard {
     #[staticmethod]
     #[pyo3(signature = (size = 8))]
     fn start(size: u8) -> PyResult<PyBoard> {
-        Ok(PyBoard(match size_of(size)? {
-            Size::Eight => Board8::start().into(),
-            Size::Ten => Board10::start().into(),
-        }))
+        Ok(PyBoard(AnyBoard::start(size_of(size)?)))
     }
 
     /// A board from an OBF position.
@@ -166,13 +132,11 @@ impl PyBoard {
     #[staticmethod]
     #[pyo3(signature = (transcript, size = 8))]
     fn from_transcript(transcript: &str, size: u8) -> PyResult<PyBoard> {
-        let size = size_of(size)?;
-        let moves = parse_transcript(transcript, size)
-            .map_err(|e| notation_error(format!("bad transcript: {e}")))?;
-        Ok(PyBoard(match size {
-            Size::Eight => replay::<Board8>(&moves)?,
-            Size::Ten => replay::<Board10>(&moves)?,
-        }))
+        match AnyBoard::after_transcript(transcript, size_of(size)?) {
+            Ok(board) => Ok(PyBoard(board)),
+            Err(e @ AnyBoardError::Illegal { .. }) => Err(illegal_move(e)),
+            Err(e) => Err(notation_error(format!("bad transcript: {e}"))),
+        }
     }
 
     /// 8 or 10.

@@ -20,7 +20,7 @@ use axum::routing::get;
 use othello_core::notation::{parse_transcript, push_transcript};
 use othello_core::replay::wthor_tokens;
 use othello_core::solver::{Solver, SolverOptions};
-use othello_core::{Bitboard as _, Board, Board8, Board10, Color, Move, Size, Square};
+use othello_core::{Board, Board8, Board10, Color, Move, Size, Square};
 use wthor_db::analysis::{AnalysisOptions, analyze_game};
 use wthor_db::names::NamePattern;
 use wthor_db::position_line::{PositionLine, game_positions};
@@ -169,10 +169,7 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
     let position = query
         .position_filter()
         .copied()
-        .unwrap_or(match filters.size {
-            Size::Eight => Position::Eight(Board8::start()),
-            Size::Ten => Position::Ten(Board10::start()),
-        });
+        .unwrap_or(Position::start(filters.size));
     let last = play
         .as_deref()
         .and_then(|t| parse_transcript(t, filters.size).ok())
@@ -195,11 +192,14 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
     let (Some(next), Some(moves)) = (report.next_moves, stats.next_moves.as_ref()) else {
         return Err(ApiError::bad_request("no next-move table for this query"));
     };
-    let children: Vec<Position> = moves
+    // The next moves come from games that reach the position: legal for
+    // the side that plays next.
+    let children = moves
         .moves
         .iter()
-        .map(|m| after(&position, m.square))
-        .collect();
+        .map(|m| position.play(m.square))
+        .collect::<Result<Vec<Position>, _>>()
+        .map_err(|e| ApiError::bad_request(format!("a next move is illegal: {e}")))?;
     let transpositions = st
         .db
         .count_reaching_through(&query, &children, st.index.as_ref())
@@ -278,29 +278,9 @@ fn position_line(position: &Position, last: Option<Square>) -> PositionLine {
     }
 }
 
-/// The position after `sq` is played (by the side to move, or by the other
-/// when the side to move must pass).
-fn after(position: &Position, sq: Square) -> Position {
-    fn play<B: Board>(b: &B, sq: Square) -> B {
-        let b = if b.legal_moves().is_empty() {
-            b.pass()
-        } else {
-            *b
-        };
-        b.play_unchecked(sq)
-    }
-    match position {
-        Position::Eight(b) => Position::Eight(play(b, sq)),
-        Position::Ten(b) => Position::Ten(play(b, sq)),
-    }
-}
-
 /// The opening named at a position (8x8 only).
 fn opening_at(position: &Position) -> Option<&'static openings::Opening> {
-    match position {
-        Position::Eight(b) => openings::table().name_of_position(b),
-        Position::Ten(_) => None,
-    }
+    openings::table().name_of_position(position.as_eight()?)
 }
 
 fn opening_name(o: &openings::Opening) -> OpeningName {
