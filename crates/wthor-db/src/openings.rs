@@ -36,6 +36,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::OnceLock;
 
+use othello_core::position::forced_pass;
 use othello_core::replay::{Token, wthor_tokens};
 use othello_core::symmetry::{PositionKey, Symmetry};
 use othello_core::{Bitboard, Board, Board8, Move, Size, Square, notation};
@@ -442,9 +443,9 @@ impl OpeningTable {
             }
             board = match board.play(mv) {
                 Ok(next) => next,
-                Err(_) if mv != Move::Pass && board.must_pass() => match board.pass().play(mv) {
-                    Ok(next) => next,
-                    Err(_) => break,
+                Err(_) if mv != Move::Pass => match forced_pass(&board).map(|p| p.play(mv)) {
+                    Some(Ok(next)) => next,
+                    _ => break,
                 },
                 Err(_) => break,
             };
@@ -452,13 +453,10 @@ impl OpeningTable {
                 // A side that must pass passes: the position passed through
                 // is the other side's (as the query's position filter and
                 // a replay's steps see it).
-                let found = self.by_key.get(&PositionKey::of(&board)).or_else(|| {
-                    board
-                        .legal_moves()
-                        .is_empty()
-                        .then(|| self.by_key.get(&PositionKey::of(&board.pass())))
-                        .flatten()
-                });
+                let found = self
+                    .by_key
+                    .get(&PositionKey::of(&board))
+                    .or_else(|| self.by_key.get(&PositionKey::of(&forced_pass(&board)?)));
                 if let Some(&i) = found {
                     named(i);
                 }
