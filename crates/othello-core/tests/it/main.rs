@@ -24,6 +24,7 @@ pub(crate) fn wthor_data() -> Option<PathBuf> {
 }
 
 mod differential;
+mod midgame;
 mod perft;
 mod replay;
 mod signed;
