@@ -277,7 +277,7 @@ fn depths(dir: &Path) -> Result<(), String> {
     let list = std::env::var("DEPTHS").unwrap_or_else(|_| "2,4,6,8".to_owned());
     let mut engine = Engine::new(EngineOptions::default()).map_err(|e| e.to_string())?;
     for d in list.split(',').filter_map(|d| d.trim().parse::<u32>().ok()) {
-        let (mut err, mut cpu, mut nodes) = (0.0f64, Duration::ZERO, 0u64);
+        let (mut err, mut cpu, mut nodes, mut signed) = (0.0f64, Duration::ZERO, 0u64, 0.0f64);
         for &(p, o, truth) in &set {
             let t = cpu_time();
             let a = engine
@@ -285,12 +285,14 @@ fn depths(dir: &Path) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
             cpu += cpu_time() - t;
             err += f64::from((a.value - truth as f32).abs());
+            signed += f64::from(a.value - truth as f32);
             nodes += a.nodes;
         }
         let n = set.len().max(1) as f64;
         println!(
-            "bench: midgame24.depth{d}.mae = {:.3} discs  ({:.3} ms/position, {:.0} nodes, selectivity {:?})",
+            "bench: midgame24.depth{d}.mae = {:.3} discs  (mean error {:+.3}, {:.3} ms/position, {:.0} nodes, selectivity {:?})",
             err / n,
+            signed / n,
             cpu.as_secs_f64() * 1e3 / n,
             nodes as f64 / n,
             sel.tenths()
@@ -375,54 +377,289 @@ fn calibrate(dir: &Path) -> Result<(), String> {
         }
         v[0] = f64::from(eval::evaluate(p, o)) / f64::from(eval::SCALE);
         for depth in 3..=max_depth {
-            let shallow = if depth / 4 == 0 { depth - 2 } else { 2 * (depth / 4) };
+            let shallow = if depth / 4 == 0 {
+                depth - 2
+            } else {
+                2 * (depth / 4)
+            };
             samples.push((depth, n, v[depth as usize] - v[shallow as usize]));
         }
         if (i + 1) % 200 == 0 {
-            eprintln!("  {} positions, {:.0} s", i + 1, start.elapsed().as_secs_f64());
+            eprintln!(
+                "  {} positions, {:.0} s",
+                i + 1,
+                start.elapsed().as_secs_f64()
+            );
         }
     }
-    let rows: Vec<[f64; 3]> = samples
-        .iter()
-        .map(|&(d, n, _)| [1.0, f64::from(d), f64::from(n)])
-        .collect();
-    let errors: Vec<f64> = samples.iter().map(|s| s.2).collect();
-    let mean = fit3(&rows, &errors);
-    // The standard deviation of a normal error is sqrt(pi / 2) times its
-    // mean absolute deviation: fit that.
-    let dev: Vec<f64> = samples
-        .iter()
-        .zip(&rows)
-        .map(|(s, r)| {
-            let m = mean[0] + mean[1] * r[1] + mean[2] * r[2];
-            (s.2 - m).abs() * (std::f64::consts::PI / 2.0).sqrt()
-        })
-        .collect();
-    let sigma = fit3(&rows, &dev);
-    println!("depth  shallow  samples   mean   sd (discs; fitted sd at 20 / 40 empties)");
+    // Per depth: the mean error, and its standard deviation as a line in
+    // the empties (fitted on sqrt(pi / 2) times the absolute deviations:
+    // the standard deviation of a normal error).
+    println!("depth  shallow  samples   mean    sd  (fitted sd at 20 / 40 empties)");
+    let mut rows = Vec::new();
     for depth in 3..=max_depth {
-        let e: Vec<f64> = samples
+        let e: Vec<(f64, f64)> = samples
             .iter()
             .filter(|s| s.0 == depth)
-            .map(|s| s.2)
+            .map(|s| (f64::from(s.1), s.2))
             .collect();
         let k = e.len().max(1) as f64;
-        let m = e.iter().sum::<f64>() / k;
-        let sd = (e.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / k).sqrt();
-        let at = |n: f64| sigma[0] + sigma[1] * f64::from(depth) + sigma[2] * n;
+        let m = e.iter().map(|x| x.1).sum::<f64>() / k;
+        let sd = (e.iter().map(|x| (x.1 - m) * (x.1 - m)).sum::<f64>() / k).sqrt();
+        let x: Vec<[f64; 3]> = e.iter().map(|x| [1.0, x.0, 0.0]).collect();
+        let y: Vec<f64> = e
+            .iter()
+            .map(|x| (x.1 - m).abs() * (std::f64::consts::PI / 2.0).sqrt())
+            .collect();
+        let [a, b, _] = fit3(&x, &y);
         println!(
             "{depth:>5}  {:>7}  {:>7}  {m:>5.2}  {sd:>5.2}  ({:.2} / {:.2})",
-            if depth / 4 == 0 { depth - 2 } else { 2 * (depth / 4) },
+            if depth / 4 == 0 {
+                depth - 2
+            } else {
+                2 * (depth / 4)
+            },
             e.len(),
-            at(20.0),
-            at(40.0)
+            a + 20.0 * b,
+            a + 40.0 * b
         );
+        rows.push(format!("    ({depth}, {m:.3}, {a:.3}, {b:.4}),"));
     }
     println!(
-        "pub(crate) const MODEL: Model = Model {{\n    mean: [{:.4}, {:.4}, {:.4}],\n    sigma: [{:.4}, {:.4}, {:.4}],\n}};",
-        mean[0], mean[1], mean[2], sigma[0], sigma[1], sigma[2]
+        "pub(crate) const MODEL: [(u32, f64, f64, f64); {}] = [",
+        rows.len()
     );
+    for r in rows {
+        println!("{r}");
+    }
+    println!("];");
     eprintln!("{:.0} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Where `-- make28` writes and `-- sample28` reads the 28–30-empty set.
+fn file28() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/midgame28.txt")
+}
+
+/// A position as an OBF board (`X` the side to move) and its score.
+fn obf(p: u64, o: u64) -> String {
+    (0..64)
+        .map(|i| match (p >> i & 1, o >> i & 1) {
+            (1, _) => 'X',
+            (_, 1) => 'O',
+            _ => '-',
+        })
+        .collect()
+}
+
+fn parse_obf(board: &str) -> Option<(u64, u64)> {
+    let (mut p, mut o) = (0, 0);
+    for (i, c) in board.bytes().enumerate() {
+        match c {
+            b'X' => p |= 1u64 << i,
+            b'O' => o |= 1u64 << i,
+            b'-' => {}
+            _ => return None,
+        }
+    }
+    Some((p, o))
+}
+
+/// The 100 positions of the 28–30-empty set: test games drawn with a
+/// seeded generator, each at 28, 29 or 30 empties, the side to move with a
+/// move.
+fn positions28(dir: &Path) -> Result<Vec<(String, u64, u64)>, String> {
+    let games = read_games(dir, |y| y == 2024 || y == 2025)?;
+    let mut seed = 0x2024_2025_2830_0001u64;
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < 100 && tries < 100_000 {
+        tries += 1;
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let i = (seed % games.len() as u64) as usize;
+        let n = 28 + ((seed >> 32) % 3) as u32;
+        if let Some((p, o, _)) = position(&games[i], n)
+            && othello_core::bitboard8::legal_moves(p, o) != 0
+        {
+            let id = format!("{}:{i}@{n}", games[i].year);
+            if !out.iter().any(|(x, _, _): &(String, u64, u64)| *x == id) {
+                out.push((id, p, o));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Solves the 28–30-empty set exactly, appending to [`file28`] (a rerun
+/// resumes).
+fn make28(dir: &Path) -> Result<(), String> {
+    use std::io::Write;
+    let path = file28();
+    let done = std::fs::read_to_string(&path).unwrap_or_default();
+    let threads = env_or("THREADS", 1usize);
+    let mut solver = Solver::new(SolverOptions {
+        threads,
+        tt_bits: 22,
+    });
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    for (id, p, o) in positions28(dir)? {
+        if done.lines().any(|l| l.starts_with(&format!("{id} "))) {
+            continue;
+        }
+        let start = std::time::Instant::now();
+        solver.clear();
+        let s = solver.solve(p, o);
+        writeln!(file, "{id} {} {:+}", obf(p, o), s.score).map_err(|e| e.to_string())?;
+        eprintln!(
+            "{id}: {:+} ({:.1} s, {} nodes)",
+            s.score,
+            start.elapsed().as_secs_f64(),
+            s.nodes
+        );
+    }
+    Ok(())
+}
+
+/// The mean absolute error at `TIME_MS` (100) on the 28–30-empty set.
+fn sample28() -> Result<(), String> {
+    let path = file28();
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let time_ms = env_or("TIME_MS", 100u64);
+    let sel = selectivity();
+    let mut engine = Engine::new(EngineOptions::default()).map_err(|e| e.to_string())?;
+    let (mut err, mut old_err, mut cpu, mut nodes, mut depth, mut count) =
+        (0.0f64, 0.0f64, Duration::ZERO, 0u64, 0u64, 0usize);
+    for line in text.lines() {
+        let mut f = line.split_whitespace();
+        let (Some(_), Some(board), Some(score)) = (f.next(), f.next(), f.next()) else {
+            continue;
+        };
+        let (Some((p, o)), Ok(truth)) = (parse_obf(board), score.parse::<i32>()) else {
+            return Err(format!("{}: bad line {line:?}", path.display()));
+        };
+        let t = cpu_time();
+        let a = engine
+            .analyze(p, o, Query::from(Limits::time_ms(time_ms)).selectivity(sel))
+            .map_err(|e| e.to_string())?;
+        cpu += cpu_time() - t;
+        err += f64::from((a.value - truth as f32).abs());
+        old_err += f64::from((eval::search(p, o, 4).score - truth).abs());
+        nodes += a.nodes;
+        depth += u64::from(a.depth);
+        count += 1;
+    }
+    let n = count.max(1) as f64;
+    println!("bench: midgame28.positions = {count} positions");
+    println!(
+        "bench: midgame28.old.mae = {:.3} discs  (eval::search depth 4)",
+        old_err / n
+    );
+    println!(
+        "bench: midgame28.new.mae = {:.3} discs  ({time_ms} ms)",
+        err / n
+    );
+    println!(
+        "bench: midgame28.new.cpu = {:.3} ms/position",
+        cpu.as_secs_f64() * 1e3 / n
+    );
+    println!(
+        "bench: midgame28.new.nodes = {:.0} nodes/position",
+        nodes as f64 / n
+    );
+    println!(
+        "bench: midgame28.new.depth = {:.2} plies (mean)",
+        depth as f64 / n
+    );
+    Ok(())
+}
+
+/// The value at `TIME_MS` (100) against the value at `DEEP_MS` (10,000)
+/// at `empties` empties of `POSITIONS` (20) test games.
+fn deep(dir: &Path, empties: u32) -> Result<(), String> {
+    let games = read_games(dir, |y| y == 2024 || y == 2025)?;
+    let all: Vec<(u64, u64)> = games
+        .iter()
+        .filter_map(|g| position(g, empties))
+        .filter(|&(p, o, _)| othello_core::bitboard8::legal_moves(p, o) != 0)
+        .map(|(p, o, _)| (p, o))
+        .collect();
+    let set = spread(&all, env_or("POSITIONS", 20));
+    let (short, long) = (env_or("TIME_MS", 100u64), env_or("DEEP_MS", 10_000u64));
+    let sel = selectivity();
+    let mut engine = Engine::new(EngineOptions::default()).map_err(|e| e.to_string())?;
+    let (mut diff, mut old_diff, mut d_short, mut d_long) = (0.0f64, 0.0f64, 0u64, 0u64);
+    for &(p, o) in &set {
+        engine.clear();
+        let a = engine
+            .analyze(p, o, Query::from(Limits::time_ms(short)).selectivity(sel))
+            .map_err(|e| e.to_string())?;
+        engine.clear();
+        let b = engine
+            .analyze(p, o, Query::from(Limits::time_ms(long)).selectivity(sel))
+            .map_err(|e| e.to_string())?;
+        diff += f64::from((a.value - b.value).abs());
+        old_diff += f64::from((eval::search(p, o, 4).score as f32 - b.value).abs());
+        d_short += u64::from(a.depth);
+        d_long += u64::from(b.depth);
+        eprintln!(
+            "  {:+.2} at {short} ms (depth {}), {:+.2} at {long} ms (depth {})",
+            a.value, a.depth, b.value, b.depth
+        );
+    }
+    let n = set.len().max(1) as f64;
+    println!(
+        "bench: midgame{empties}.positions = {} positions",
+        set.len()
+    );
+    println!(
+        "bench: midgame{empties}.new.diff = {:.3} discs  (mean |{short} ms - {long} ms|; depths {:.1} and {:.1})",
+        diff / n,
+        d_short as f64 / n,
+        d_long as f64 / n
+    );
+    println!(
+        "bench: midgame{empties}.old.diff = {:.3} discs  (mean |eval::search depth 4 - {long} ms|)",
+        old_diff / n
+    );
+    Ok(())
+}
+
+/// The evaluation's mean error by empties against the games' theoretical
+/// scores, on positions of 2000–2023 (one game in `EVERY`, 10).
+fn parity(dir: &Path) -> Result<(), String> {
+    let every = env_or("EVERY", 10usize).max(1);
+    let games = read_games(dir, |y| (2000..=2023).contains(&y))?;
+    let mut sum = [(0.0f64, 0usize); 61];
+    for g in games.iter().step_by(every).filter(|g| g.theory <= 64) {
+        for n in 1..=59u32 {
+            let Some((p, o, black)) = position(g, n) else {
+                continue;
+            };
+            if othello_core::bitboard8::legal_moves(p, o) == 0 {
+                continue;
+            }
+            let t = 2 * i32::from(g.theory) - 64;
+            let truth = if black { t } else { -t };
+            let e = f64::from(eval::evaluate(p, o)) / f64::from(eval::SCALE);
+            sum[n as usize].0 += f64::from(truth) - e;
+            sum[n as usize].1 += 1;
+        }
+    }
+    for (n, (s, k)) in sum.iter().enumerate().skip(1) {
+        if *k > 0 {
+            println!("{n:>2} {:+.3} ({k})", s / *k as f64);
+        }
+    }
     Ok(())
 }
 
@@ -440,6 +677,10 @@ fn main() -> ExitCode {
         None => measure(&dir),
         Some("depths") => depths(&dir),
         Some("calibrate") => calibrate(&dir),
+        Some("make28") => make28(&dir),
+        Some("parity") => parity(&dir),
+        Some("sample28") => sample28(),
+        Some("deep") => deep(&dir, args.get(1).and_then(|a| a.parse().ok()).unwrap_or(40)),
         Some(other) => Err(format!("unknown mode {other:?}")),
     };
     match r {
