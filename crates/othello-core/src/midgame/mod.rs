@@ -69,9 +69,11 @@ pub struct Limits {
     /// Plies (1..=[`MAX_DEPTH`]); a depth at least the empties asks for
     /// the exact score.
     pub depth: Option<u32>,
-    /// Nodes (at least 1), checked every thousand nodes or so.
+    /// Nodes (at least 1), checked every 256 nodes of the midgame search
+    /// (16,384 of the exact solver's).
     pub nodes: Option<u64>,
-    /// Time from the call (not zero), checked about every 50 µs; the
+    /// Time from the call (not zero; any larger than the clock can add
+    /// means no time limit), checked with the nodes (about every 50 µs); the
     /// answer is the last iteration of even depth completed by then
     /// (odd depths favour the side to move by 2 discs or more).
     pub time: Option<Duration>,
