@@ -585,10 +585,13 @@ class Game:
         """Every move judged (``wthor analyze``): the arrays of
         ``Database.analyze`` for this game, and ``final_black`` (black's
         value of the last position), ``ending`` (``"finished"`` or
-        ``"unfinished"``) and ``theoretical`` (None, or when ``empties`` is
-        at least ``depth`` the check of the stored theoretical score as
-        ``wthor validate --solve`` logs it: ``status`` ``"ok"`` or
-        ``"mismatch"``, ``stored``, ``solved``…). Solved on every core, the
+        ``"unfinished"``) and ``theoretical``, always a dict: when ``empties``
+        is at least ``depth``, the check of the stored theoretical score as
+        ``wthor validate --solve`` logs it (``status`` ``"ok"`` or
+        ``"mismatch"``, ``stored``, ``solved``…); else why it was not checked,
+        ``{"status": "not_reached", "depth": 24, "stored": 33, "empties": 20}``
+        (the stored score is at ``depth`` empties, the analysis exact from
+        ``empties``: ``analyze(empties=depth)`` checks it). Solved on every core, the
         GIL released. 8x8 only: a 10x10 game raises ``ValueError``, an
         illegal record ``IllegalMoveError``."""
 

@@ -8,14 +8,13 @@
 //! still works. Names come from the database's join (the newest names
 //! files of the game file's directory, or `--players`/`--tournaments`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::Context as _;
 use othello_core::replay::{Token, wthor_tokens};
 use othello_core::{Board8, Board10, Size};
 use wthor_db::position_line::{GamePositions, game_positions};
 use wthor_db::{Database, GameId};
-use wthor_format::FileKind;
 
 use crate::db_args::DbArgs;
 
@@ -139,9 +138,9 @@ fn file_game(db_args: &DbArgs, path: &Path, index: usize) -> anyhow::Result<(Dat
     }
     if index >= file.game_count() {
         anyhow::bail!(
-            "{}: no record {index} (the file holds {} games, indices from 0)",
+            "{}: no record {index} (the file holds {}, indices from 0)",
             path.display(),
-            file.len()
+            crate::textfmt::count(file.len(), "game", "games")
         );
     }
     Ok((db, GameId::new(f, index)))
@@ -149,7 +148,8 @@ fn file_game(db_args: &DbArgs, path: &Path, index: usize) -> anyhow::Result<(Dat
 
 /// A database of the file `path` and the names files of its directory,
 /// joined as the database joins them (the newest of the file's own
-/// release, or `players`/`tournaments` when given), and the file's
+/// release, or `players`/`tournaments` when given: the rule of
+/// [`wthor_db::DatabaseBuilder::source`] for a file), and the file's
 /// position in it. Names files that cannot be read are left out (see
 /// [`Database::skipped`]).
 ///
@@ -176,23 +176,6 @@ pub(crate) fn open_file_with_names_strict(
         let mut options = wthor_db::OpenOptions::default();
         options.read.strict = true;
         builder = builder.options(options);
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let names: Vec<PathBuf> = wthor_db::list_files(dir, false)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|p| {
-            matches!(
-                FileKind::from_path(p),
-                Some(FileKind::Players | FileKind::Tournaments)
-            )
-        })
-        .collect();
-    for n in names {
-        builder = builder.source(n);
     }
     if let Some(p) = players {
         builder = builder.players(p);

@@ -29,7 +29,8 @@ Examples:
 
 --opening-name takes a name or alias of `wthor openings` (case and accents ignored) and
 finds the games through that position, its sub-lines included; an unknown name finds no
-game and the closest names are suggested on stderr. The table's OPENING column (and the
+game and the closest names (within a third of its length in edits) are suggested on
+stderr, or it says that none is close. The table's OPENING column (and the
 `opening` field of CSV and JSON Lines) is each game's deepest named position.
 
 Exit status: 0 ok (no match is an empty result), 2 usage or I/O error (a malformed
@@ -54,6 +55,30 @@ The NAME column (`name` in CSV and JSON) gives the named opening an opening's mo
 and the one each next move reaches (8x8; see `wthor openings`).
 
 Exit status: 0 ok, 2 usage or I/O error (a malformed transcript or OBF, an empty range).";
+
+/// `wthor ratings --help`.
+pub(crate) const RATINGS: &str = "\
+Examples:
+  wthor ratings --db testdata
+  wthor ratings --db testdata --year 2002 --top 5
+  wthor ratings --db testdata --player nakamura --player saio
+  wthor ratings --db testdata --human --year 2001..2003 --format csv
+  wthor ratings --db testdata --similar-names
+  wthor ratings --db testdata --evaluate 2003..2003
+  wthor ratings --db ~/wthor --evaluate 2021..2025 --format jsonl
+
+Whole-History Rating (Coulom 2008), one rating per player and year, fitted jointly on every
+game the filters select (8x8; unknown players such as `???` or `Name ?` are not rated); the
+first-move effect is fitted too. The scale is Elo's, the mean rated human at 1500; ± is one
+standard deviation, and a rating above ±100 is provisional. Programs are rated on the same
+scale and flagged. Games under one name are one player's; names probably one person's are
+listed by --similar-names, never merged.
+
+--evaluate walks forward tournament by tournament (file order): each game of the years given is
+predicted from every game before its tournament, by WHR, Elo, Glicko-2 and black's mean score,
+and the mean log-loss (draws as half points) of each is printed.
+
+Exit status: 0 ok, 2 usage or I/O error (a player not rated, an empty range).";
 
 /// `wthor serve --help`.
 pub(crate) const SERVE: &str = "\

@@ -103,6 +103,10 @@ enum Command {
     /// Games with the same moves up to the 8 symmetries: double entries and
     /// other players' copies.
     Duplicates(commands::duplicates::Args),
+    /// Ratings of every player per year (Whole-History Rating): the list
+    /// of a year, a player's history, the validation against Elo and
+    /// Glicko-2.
+    Ratings(commands::ratings::Args),
     /// Serve the database in the browser: opening explorer, search, game
     /// viewer, player pages.
     Serve(commands::serve::Args),
@@ -135,6 +139,7 @@ fn main() -> ExitCode {
         Command::Stats(args) => commands::stats::run(args, &mut out),
         Command::Index(args) => commands::index::run(args, &mut out),
         Command::Duplicates(args) => commands::duplicates::run(args, &mut out),
+        Command::Ratings(args) => commands::ratings::run(args, &mut out),
         Command::Serve(args) => commands::serve::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));

@@ -10,7 +10,7 @@ pub(crate) use wthor_parquet::{Export, ExportChoiceError};
 /// The readers of `wthor import` (through [`wthor_db::import::read_all`])
 /// and `convert`'s names files.
 pub(crate) mod read {
-    pub(crate) use wthor_db::text::read::{NamesFiles, joined_names};
+    pub(crate) use wthor_db::text::read::NamesFiles;
 }
 
 /// CSV fields of the tables `search`, `stats` and `results` print.
@@ -26,6 +26,17 @@ pub(crate) mod csv {
             text.to_owned()
         }
     }
+}
+
+/// A count and its noun, singular for one: `count(1, "empty", "empties")`
+/// is `1 empty`, `count(0, …)` is `0 empties` (the CLI's messages say
+/// "1 disc lost", never "1 discs lost").
+pub(crate) fn count<N>(n: N, one: &str, many: &str) -> String
+where
+    N: Copy + std::fmt::Display + TryInto<i128>,
+{
+    let single = n.try_into().is_ok_and(|n: i128| n.abs() == 1);
+    format!("{n} {}", if single { one } else { many })
 }
 
 /// A text format, as `--format` names it.

@@ -25,6 +25,8 @@ mod openings;
 mod position_line;
 #[path = "db/query.rs"]
 mod query;
+#[path = "db/ratings.rs"]
+mod ratings;
 #[path = "db/real.rs"]
 mod real;
 #[path = "db/stats.rs"]

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use wthor_format::{FileKind, ReadOptions};
 
-use crate::files::{DbFile, list_files};
+use crate::files::{DbFile, Reads, list_files, list_folder};
 use crate::names::NamesTable;
 use crate::{Error, GameId};
 
@@ -50,7 +50,9 @@ impl Default for OpenOptions {
 ///     .source(testdata.join("WTH_2001.wtb"))
 ///     .players(testdata.join("WTHOR.JOU"))
 ///     .open()?;
-/// assert_eq!(db.files().len(), 2);
+/// // The game file, the players file given, and the tournaments file
+/// // beside the game file.
+/// assert_eq!(db.files().len(), 3);
 /// # Ok::<(), wthor_db::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -89,7 +91,12 @@ impl DatabaseBuilder {
     }
 
     /// Adds a directory (its WTHOR files, see [`list_files`]) or a single
-    /// file.
+    /// file. A game or puzzle file brings the names files it is joined
+    /// with in its directory (the newest of its own release, else the
+    /// FFO's `WTH.JOU`/`WTHOR.JOU`, as for a directory: see
+    /// [`Database::from_files`]), unless
+    /// [`players`](DatabaseBuilder::players) or
+    /// [`tournaments`](DatabaseBuilder::tournaments) name them.
     #[must_use]
     pub fn source(mut self, path: impl Into<PathBuf>) -> DatabaseBuilder {
         self.sources.push(path.into());
@@ -128,11 +135,13 @@ impl DatabaseBuilder {
         self
     }
 
-    /// Whether a database without any game file (`.wtb`, `.wtd`) is an
-    /// error ([`Error::NoGameFiles`]) rather than an empty database: what a
-    /// front end that answers queries wants, so that a wrong directory is
-    /// not taken for a database where nothing matches. Off by default (a
-    /// directory to import or install into may hold no games yet).
+    /// Whether a database without any game file (`.wtb`, `.wtd`), or a
+    /// directory given that holds none ([`list_folder`] with
+    /// [`Reads::Games`]), is an error ([`Error::NoGameFiles`], naming the
+    /// directory) rather than an empty database: what a front end that
+    /// answers queries wants, so that a wrong directory is not taken for a
+    /// database where nothing matches. Off by default (a directory to
+    /// import or install into may hold no games yet).
     #[must_use]
     pub fn require_games(mut self, require: bool) -> DatabaseBuilder {
         self.require_games = require;
@@ -148,15 +157,20 @@ impl DatabaseBuilder {
     /// [`skip_damaged`](DatabaseBuilder::skip_damaged)),
     /// [`Error::WrongKind`] when an explicit names file is of another kind,
     /// [`Error::NoGameFiles`] when [`require_games`](DatabaseBuilder::require_games)
-    /// is set and no game file was found (the error of the first game file
-    /// set aside, when one was).
+    /// is set and no game file was found, or a directory given holds none
+    /// (the error of the first game file set aside, when one was).
     pub fn open(self) -> Result<Database, Error> {
         let mut paths = Vec::new();
         for source in &self.sources {
             if source.is_dir() {
-                paths.extend(list_files(source, self.options.recursive)?);
+                paths.extend(if self.require_games {
+                    list_folder(source, self.options.recursive, Reads::Games)?
+                } else {
+                    list_files(source, self.options.recursive)?
+                });
             } else {
                 paths.push(source.clone());
+                paths.extend(self.names_beside(source));
             }
         }
         let mut seen = std::collections::HashSet::new();
@@ -208,6 +222,45 @@ impl DatabaseBuilder {
             }
         }
         Ok(db)
+    }
+}
+
+impl DatabaseBuilder {
+    /// The names files that a game or puzzle file given alone is joined
+    /// with, as it would be in a database of its whole directory: those of
+    /// its directory of its own release, else the FFO's (see
+    /// [`Database::from_files`]); none of a kind given explicitly
+    /// ([`players`](DatabaseBuilder::players),
+    /// [`tournaments`](DatabaseBuilder::tournaments)). A directory that
+    /// cannot be listed gives none (the names are then placeholders).
+    fn names_beside(&self, file: &Path) -> Vec<PathBuf> {
+        if !matches!(
+            FileKind::from_path(file),
+            Some(FileKind::Games8 | FileKind::Games10 | FileKind::Solitaires)
+        ) {
+            return Vec::new();
+        }
+        let listed = list_files(folder(file), false).unwrap_or_default();
+        let own = family(file);
+        let mut beside = Vec::new();
+        for (kind, explicit) in [
+            (FileKind::Players, &self.players),
+            (FileKind::Tournaments, &self.tournaments),
+        ] {
+            if explicit.is_some() {
+                continue;
+            }
+            let of = |release: &str| -> Vec<PathBuf> {
+                listed
+                    .iter()
+                    .filter(|p| FileKind::from_path(p) == Some(kind) && family(p) == release)
+                    .cloned()
+                    .collect()
+            };
+            let mine = of(&own);
+            beside.extend(if mine.is_empty() { of("WTH") } else { mine });
+        }
+        beside
     }
 }
 
@@ -414,22 +467,46 @@ fn folder(path: &Path) -> &Path {
     }
 }
 
+/// What the join of names files knows of a file: its path (its folder and
+/// release), its kind, and its rank among names files of one release
+/// (header creation date, then number of records: the newest wins).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JoinFacts<'a> {
+    pub(crate) path: &'a Path,
+    pub(crate) kind: FileKind,
+    pub(crate) rank: (wthor_format::CreationDate, usize),
+}
+
+impl<'a> JoinFacts<'a> {
+    fn of(f: &'a DbFile) -> JoinFacts<'a> {
+        JoinFacts {
+            path: f.path(),
+            kind: f.kind(),
+            rank: (f.header().created, f.len()),
+        }
+    }
+}
+
+fn default_joins(files: &[DbFile]) -> Vec<Join> {
+    joins(&files.iter().map(JoinFacts::of).collect::<Vec<_>>())
+}
+
 /// Each game file (and puzzle file: its puzzles name the players of the
 /// games they come from) joined with the newest names files (by header
 /// creation date, then size) of its own release in its directory: same
 /// family ([`family`]: `Solitaires.jou` for `Solitaires_6.pzz`), else the
-/// FFO's (`WTH`/`WTHOR`); none otherwise.
-fn default_joins(files: &[DbFile]) -> Vec<Join> {
+/// FFO's (`WTH`/`WTHOR`); none otherwise. The one rule of the join: a
+/// database's, and the one `install` checks names against.
+pub(crate) fn joins(files: &[JoinFacts<'_>]) -> Vec<Join> {
     type Key<'a> = (&'a Path, String, FileKind);
     let mut newest: BTreeMap<Key<'_>, usize> = BTreeMap::new();
     for (i, f) in files.iter().enumerate() {
-        if !matches!(f.kind(), FileKind::Players | FileKind::Tournaments) {
+        if !matches!(f.kind, FileKind::Players | FileKind::Tournaments) {
             continue;
         }
-        let key = (folder(f.path()), family(f.path()), f.kind());
-        let rank = |f: &DbFile| (f.header().created, f.len());
+        let key = (folder(f.path), family(f.path), f.kind);
         match newest.get(&key) {
-            Some(&j) if rank(&files[j]) >= rank(f) => {}
+            Some(&j) if files[j].rank >= f.rank => {}
             _ => {
                 newest.insert(key, i);
             }
@@ -438,11 +515,14 @@ fn default_joins(files: &[DbFile]) -> Vec<Join> {
     files
         .iter()
         .map(|f| {
-            if f.board_size().is_none() && f.kind() != FileKind::Solitaires {
+            if !matches!(
+                f.kind,
+                FileKind::Games8 | FileKind::Games10 | FileKind::Solitaires
+            ) {
                 return Join::default();
             }
-            let dir = folder(f.path());
-            let own = family(f.path());
+            let dir = folder(f.path);
+            let own = family(f.path);
             let find = |kind| {
                 newest
                     .get(&(dir, own.clone(), kind))

@@ -41,8 +41,19 @@ pub enum Error {
         path.display()
     )]
     NoGameFiles {
-        /// The first source (directory or file) of the database.
+        /// The directory without game files, or the first source
+        /// (directory or file) of a database without any.
         path: PathBuf,
+    },
+    /// A directory holds none of the files read from it (see
+    /// [`list_folder`](crate::files::list_folder)); a directory without
+    /// game files to query is [`Error::NoGameFiles`].
+    #[error("no WTHOR {} in {} (looked for {})", reads.what(), path.display(), reads.looked_for())]
+    NoFilesToRead {
+        /// The directory.
+        path: PathBuf,
+        /// What was looked for.
+        reads: crate::files::Reads,
     },
 }
 
@@ -54,7 +65,8 @@ impl Error {
             Error::Io { path, .. }
             | Error::Format { path, .. }
             | Error::WrongKind { path, .. }
-            | Error::NoGameFiles { path } => path,
+            | Error::NoGameFiles { path }
+            | Error::NoFilesToRead { path, .. } => path,
         }
     }
 }

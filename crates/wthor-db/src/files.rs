@@ -249,6 +249,90 @@ pub fn list_files(dir: &Path, recursive: bool) -> Result<Vec<PathBuf>, Error> {
     Ok(paths)
 }
 
+/// The files a command reads from a directory: what makes a directory
+/// worth reading for it (see [`list_folder`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Reads {
+    /// Game files (`.wtb`, `.wtd`): the queries, the solver checks of the
+    /// theoretical scores.
+    Games,
+    /// Game or puzzle files: the format and replay checks (`wthor
+    /// validate`).
+    GamesOrPuzzles,
+    /// Puzzle files (`.pzz`): `wthor puzzles`.
+    Puzzles,
+}
+
+impl Reads {
+    /// Whether a file of `kind` is one of those read.
+    #[must_use]
+    pub fn takes(self, kind: FileKind) -> bool {
+        match self {
+            Reads::Games => matches!(kind, FileKind::Games8 | FileKind::Games10),
+            Reads::GamesOrPuzzles => matches!(
+                kind,
+                FileKind::Games8 | FileKind::Games10 | FileKind::Solitaires
+            ),
+            Reads::Puzzles => kind == FileKind::Solitaires,
+        }
+    }
+
+    /// What the files are, in words (`game or puzzle files`).
+    #[must_use]
+    pub fn what(self) -> &'static str {
+        match self {
+            Reads::Games => "game files",
+            Reads::GamesOrPuzzles => "game or puzzle files",
+            Reads::Puzzles => "puzzle files",
+        }
+    }
+
+    /// The file names looked for, in words.
+    #[must_use]
+    pub fn looked_for(self) -> &'static str {
+        match self {
+            Reads::Games => "*.wtb and *.wtd files, such as WTH_2024.wtb",
+            Reads::GamesOrPuzzles => "*.wtb, *.wtd and *.pzz files, such as WTH_2024.wtb",
+            Reads::Puzzles => "*.pzz files, such as Solitaires_12.pzz",
+        }
+    }
+}
+
+/// The WTHOR files of the directory `dir` ([`list_files`]), refused when
+/// none of them is a file that `reads` takes (by its extension): a
+/// directory with no WTHOR file at all, or only names files, is a mistake
+/// (a wrong path), not an empty answer.
+///
+/// ```
+/// use wthor_db::files::{Reads, list_folder};
+///
+/// let dir = tempfile::tempdir()?;
+/// std::fs::write(dir.path().join("WTHOR.JOU"), b"")?;
+/// let e = list_folder(dir.path(), false, Reads::Games).unwrap_err();
+/// assert!(e.to_string().starts_with("no WTHOR game files in "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// [`Error::Io`] when a directory cannot be listed;
+/// [`Error::NoGameFiles`] (for [`Reads::Games`]) or
+/// [`Error::NoFilesToRead`] when it holds none of the files read.
+pub fn list_folder(dir: &Path, recursive: bool, reads: Reads) -> Result<Vec<PathBuf>, Error> {
+    let paths = list_files(dir, recursive)?;
+    if paths
+        .iter()
+        .any(|p| FileKind::from_path(p).is_some_and(|k| reads.takes(k)))
+    {
+        return Ok(paths);
+    }
+    let path = dir.to_owned();
+    Err(match reads {
+        Reads::Games => Error::NoGameFiles { path },
+        _ => Error::NoFilesToRead { path, reads },
+    })
+}
+
 fn list(dir: &Path, recursive: bool, out: &mut Vec<PathBuf>) -> Result<(), Error> {
     let io = |source| Error::Io {
         path: dir.to_owned(),

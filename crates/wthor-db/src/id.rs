@@ -84,7 +84,10 @@ pub enum GameIdError {
     #[error("{0:?} names {1} files of the database: give the path")]
     Ambiguous(String, usize),
     /// The file has fewer games.
-    #[error("{file} has {count} games (indices from 0), no game {index}")]
+    #[error(
+        "{file} has {count} {} (indices from 0), no game {index}",
+        if *count == 1 { "game" } else { "games" }
+    )]
     NoGame {
         /// The file's label.
         file: String,

@@ -269,8 +269,9 @@ pub fn prepare(game: Incoming) -> Result<Prepared, Rejection> {
     let note = note.or_else(|| {
         (!finished).then(|| {
             format!(
-                "unfinished: stops after {} moves while moves remain (score {real_score}-{})",
+                "unfinished: stops after {} {} while moves remain (score {real_score}-{})",
                 r.moves,
+                if r.moves == 1 { "move" } else { "moves" },
                 64 - real_score
             )
         })

@@ -8,6 +8,15 @@
 //!   forced), as is a file of another kind than the installed one;
 //! - a players or tournaments file that would drop or change any existing
 //!   name (the numbers games refer to) is **refused**, even when forced;
+//! - a game file whose games name players or tournaments past the names
+//!   file the directory would read them with (the database's join, see
+//!   [`Database::from_files`](crate::Database::from_files), counting the
+//!   names files installed by the same call) is **refused**, and so is a
+//!   names file that would leave installed games with fewer names than
+//!   they had; forced, they are installed with a warning
+//!   ([`Installed::warnings`]). A game file installed where the directory
+//!   has no names file of a kind at all is installed with a warning (its
+//!   names may come later);
 //! - a file that does not parse as WTHOR is refused.
 //!
 //! Every decision is made, reading every file, before anything is written.
@@ -29,13 +38,15 @@
 //! # Ok::<(), wthor_db::Error>(())
 //! ```
 
+use std::collections::BTreeMap;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
-use wthor_format::{CreationDate, FileKind, ReadOptions, WthorFile, parse_any};
+use wthor_format::{CreationDate, FileKind, NameKind, ReadOptions, WthorFile, parse_any};
 
 use crate::Error;
 use crate::atomic::{AtomicFile, Step, WriteError, sync_folder};
+use crate::database::{JoinFacts, joins};
 
 /// How to install.
 #[derive(Clone, Copy, Debug, Default)]
@@ -60,6 +71,26 @@ pub struct Installed {
     pub source: PathBuf,
     /// What was done (or would be, in a dry run).
     pub action: Action,
+    /// For a file installed: the names its games (or the games read with
+    /// it) will lack, when forced past a [`Refusal::ShortNames`] or when
+    /// the directory has no names file of that kind.
+    pub warnings: Vec<ShortNames>,
+}
+
+/// Games that name players (or tournaments) past the names file they are
+/// read with: `needed` names, the file's `available`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShortNames {
+    /// The game file, by its name in the directory.
+    pub game_file: String,
+    /// Players or tournaments.
+    pub kind: NameKind,
+    /// The names the games need: their highest number plus one.
+    pub needed: usize,
+    /// The names file they would be read with after the install (its name
+    /// in the directory) and its number of names; `None` when the
+    /// directory would have no names file of that kind.
+    pub names_file: Option<(String, usize)>,
 }
 
 /// What [`install`] did with a file.
@@ -132,6 +163,11 @@ pub enum Refusal {
     InstalledUnreadable(String),
     /// Another file of the same name was given before it.
     Duplicate,
+    /// Games would name players or tournaments past their names file: a
+    /// game file's own games (with the names files of the directory after
+    /// the install), or the installed games that a names file would leave
+    /// with fewer names than they had. `force` installs anyway.
+    ShortNames(Vec<ShortNames>),
 }
 
 /// What [`install`] did, file by file, in the order given.
@@ -264,10 +300,12 @@ pub fn install_with_hook(
                 name,
                 source: source.clone(),
                 action,
+                warnings: Vec::new(),
             },
             data,
         ));
     }
+    check_names(into, &mut plan, options)?;
     let mut report = InstallReport {
         files: Vec::with_capacity(plan.len()),
         dry_run: options.dry_run,
@@ -354,6 +392,202 @@ fn decide(name: &str, bytes: &[u8], installed: Option<&[u8]>, options: &InstallO
     } else {
         Action::Refused(Refusal::NotNewer { installed, created })
     }
+}
+
+/// A file of the directory, installed or to install, as the names check
+/// sees it.
+#[derive(Clone, Debug)]
+struct Entry {
+    /// Its path in the directory.
+    path: PathBuf,
+    kind: FileKind,
+    rank: (CreationDate, usize),
+    /// For a game file: the players and the tournaments its games need
+    /// (highest number plus one; 0 without games).
+    needs: Option<[usize; 2]>,
+    /// Its index in the plan, when this call installs it.
+    planned: Option<usize>,
+}
+
+impl Entry {
+    fn of(path: PathBuf, bytes: &[u8], planned: Option<usize>) -> Option<Entry> {
+        let mut read = ReadOptions::default();
+        read.read_cut_records = true;
+        read.check_moves = false;
+        let file = parse_any(bytes, FileKind::from_path(&path), &read).ok()?;
+        let needs = match &file {
+            WthorFile::Games(g) => Some(g.games().fold([0, 0], |[p, t], game| {
+                let player = usize::from(game.black().max(game.white())) + 1;
+                [p.max(player), t.max(usize::from(game.tournament()) + 1)]
+            })),
+            _ => None,
+        };
+        Some(Entry {
+            path,
+            kind: file.kind(),
+            rank: (file.header().created, file.len()),
+            needs,
+            planned,
+        })
+    }
+
+    fn name(&self) -> String {
+        self.path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+}
+
+/// The names check of an install (see the module docs): refuses, unless
+/// forced, the planned game files whose games would point past the names
+/// files of the directory after the install, and the planned names files
+/// that would leave installed games with fewer names than they had; the
+/// files installed anyway get the [`ShortNames`] as warnings. Files are
+/// refused until none is left to refuse (a refused names file changes
+/// what the others are read with).
+fn check_names(
+    into: &Path,
+    plan: &mut [(Installed, Option<Vec<u8>>)],
+    options: &InstallOptions,
+) -> Result<(), Error> {
+    let is_names = |name: &str| {
+        matches!(
+            FileKind::from_path(Path::new(name)),
+            Some(FileKind::Players | FileKind::Tournaments)
+        )
+    };
+    if !plan.iter().any(|(_, data)| data.is_some()) {
+        return Ok(());
+    }
+    // The installed files: names files always, game files only when a
+    // names file is installed (they are read only then).
+    let names_planned = plan
+        .iter()
+        .any(|(i, data)| data.is_some() && is_names(&i.name));
+    let mut installed = Vec::new();
+    if into.is_dir() {
+        for path in crate::list_files(into, false)? {
+            let wanted = match FileKind::from_path(&path) {
+                Some(FileKind::Players | FileKind::Tournaments) => true,
+                Some(FileKind::Games8 | FileKind::Games10) => names_planned,
+                _ => false,
+            };
+            if !wanted {
+                continue;
+            }
+            let bytes = std::fs::read(&path).map_err(|source| Error::Io {
+                path: path.clone(),
+                source,
+            })?;
+            // A file that does not parse is no part of the database.
+            installed.extend(Entry::of(path, &bytes, None));
+        }
+    }
+    let planned: Vec<Option<Entry>> = plan
+        .iter()
+        .enumerate()
+        .map(|(k, (i, data))| {
+            data.as_ref()
+                .and_then(|bytes| Entry::of(into.join(&i.name), bytes, Some(k)))
+        })
+        .collect();
+    let before = join_of(&installed);
+    loop {
+        // The directory after the install: the installed files, those of
+        // the same name replaced.
+        let mut after: Vec<Entry> = installed
+            .iter()
+            .filter(|e| {
+                !plan
+                    .iter()
+                    .any(|(i, data)| data.is_some() && e.path == into.join(&i.name))
+            })
+            .cloned()
+            .collect();
+        after.extend(
+            planned
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| plan[*k].1.is_some())
+                .filter_map(|(_, e)| e.clone()),
+        );
+        let joined = join_of(&after);
+        // (plan index of the file at fault, what is short, a refusal?)
+        let mut issues: Vec<(usize, ShortNames, bool)> = Vec::new();
+        for (e, join) in after.iter().zip(&joined) {
+            let Some(needs) = e.needs else { continue };
+            for (slot, kind) in [NameKind::Players, NameKind::Tournaments]
+                .into_iter()
+                .enumerate()
+            {
+                let needed = needs[slot];
+                let file = join[slot].map(|j| &after[j]);
+                let available = file.map_or(0, |f| f.rank.1);
+                if needed <= available {
+                    continue;
+                }
+                let short = ShortNames {
+                    game_file: e.name(),
+                    kind,
+                    needed,
+                    names_file: file.map(|f| (f.name(), f.rank.1)),
+                };
+                if let Some(k) = e.planned {
+                    // A game file installed now: refused when a names file
+                    // is there, but short.
+                    issues.push((k, short, file.is_some()));
+                } else if let Some(k) = file.and_then(|f| f.planned) {
+                    // An installed game file, read with a names file
+                    // installed now: refused when the games had more
+                    // names before.
+                    let had = before
+                        .iter()
+                        .zip(&installed)
+                        .find(|(_, i)| i.path == e.path)
+                        .and_then(|(j, _)| j[slot])
+                        .map_or(0, |j| installed[j].rank.1);
+                    if available < had {
+                        issues.push((k, short, true));
+                    }
+                }
+            }
+        }
+        if !options.force && issues.iter().any(|(_, _, refuse)| *refuse) {
+            let mut refused: BTreeMap<usize, Vec<ShortNames>> = BTreeMap::new();
+            for (k, short, refuse) in issues {
+                if refuse {
+                    refused.entry(k).or_default().push(short);
+                }
+            }
+            for (k, list) in refused {
+                plan[k].1 = None;
+                plan[k].0.action = Action::Refused(Refusal::ShortNames(list));
+            }
+            continue;
+        }
+        for (k, short, _) in issues {
+            plan[k].0.warnings.push(short);
+        }
+        return Ok(());
+    }
+}
+
+/// The names files of each file of `entries` (`[players, tournaments]`,
+/// indices in `entries`), by the database's join.
+fn join_of(entries: &[Entry]) -> Vec<[Option<usize>; 2]> {
+    let facts: Vec<JoinFacts<'_>> = entries
+        .iter()
+        .map(|e| JoinFacts {
+            path: &e.path,
+            kind: e.kind,
+            rank: e.rank,
+        })
+        .collect();
+    joins(&facts)
+        .into_iter()
+        .map(|j| [j.players, j.tournaments])
+        .collect()
 }
 
 /// Writes `data` as `dir/name` atomically (see [`crate::atomic`]), with

@@ -59,6 +59,10 @@
 //! * **Data sets** ([`datasets`]): positions merged up to symmetry with
 //!   their counts and mean scores, train/test splits by year or by game
 //!   whose test side shares no position with the train side.
+//! * **Ratings** ([`ratings`]): every player's rating per year by
+//!   Whole-History Rating ([`Database::ratings`]: the list of a year, a
+//!   player's history, the names probably one person's) and its
+//!   validation against Elo and Glicko-2 ([`Database::evaluate_ratings`]).
 //! * **Writing** ([`atomic`]): every file written whole or not at all
 //!   (temporary file, sync, rename), errors naming the target.
 //!
@@ -113,6 +117,7 @@ pub mod openings;
 pub mod position_line;
 pub mod positions;
 pub mod query;
+pub mod ratings;
 pub mod scan;
 pub mod stats;
 pub mod text;
@@ -121,7 +126,7 @@ pub mod verify;
 pub use check::{CheckSummary, Counts, FileCheck, Finding, GameCheck};
 pub use database::{Database, DatabaseBuilder, Join, OpenOptions};
 pub use error::{Error, message};
-pub use files::{DbFile, list_files};
+pub use files::{DbFile, Reads, list_files, list_folder};
 pub use id::{GameId, GameIdError, GameName};
 pub use index::{Answer, IndexStatus, PositionIndex};
 pub use names::{NamePattern, NameRef, NameSet, NamesTable};

@@ -331,25 +331,32 @@ impl OpeningTable {
             .collect()
     }
 
-    /// The openings whose names or aliases are nearest to `text` by edit
+    /// The openings whose names or aliases are close to `text` by edit
     /// distance (Levenshtein, on characters of the [`fold`]ed names; an
-    /// opening counts by its nearest name), at most `n`, nearest first
-    /// (ties in table order): what a front end suggests when
+    /// opening counts by its nearest name): at most `n`, nearest first
+    /// (ties in table order), only names within [`close_distance`] of
+    /// the text that keep at least one of its characters (none for a text
+    /// like no name): what a front end suggests when
     /// [`by_name`](Self::by_name) finds nothing.
     #[must_use]
     pub fn closest(&self, text: &str, n: usize) -> Vec<&Opening> {
         let text: Vec<char> = fold(text).chars().collect();
+        let cut_off = close_distance(text.len());
         let mut scored: Vec<(usize, usize)> = self
             .openings
             .iter()
             .enumerate()
-            .map(|(i, o)| {
+            .filter_map(|(i, o)| {
                 let d = std::iter::once(&o.name)
                     .chain(&o.aliases)
-                    .map(|name| edit_distance(&text, &fold(name).chars().collect::<Vec<_>>()))
-                    .min()
-                    .unwrap_or(usize::MAX);
-                (d, i)
+                    .filter_map(|name| {
+                        let name: Vec<char> = fold(name).chars().collect();
+                        let d = edit_distance(&text, &name);
+                        // Every character replaced is no likeness.
+                        (d < text.len().max(name.len())).then_some(d)
+                    })
+                    .min()?;
+                (d <= cut_off).then_some((d, i))
             })
             .collect();
         scored.sort_unstable();
@@ -362,7 +369,8 @@ impl OpeningTable {
 
     /// `None` when `name` names an opening ([`by_name`](Self::by_name));
     /// else the sentence a front end shows: that no opening has that
-    /// name, and the three [`closest`](Self::closest) names.
+    /// name, and the three [`closest`](Self::closest) names, or that none
+    /// is close.
     #[must_use]
     pub fn unknown_name_note(&self, name: &str) -> Option<String> {
         if self.by_name(name).is_some() {
@@ -370,7 +378,7 @@ impl OpeningTable {
         }
         let closest: Vec<&str> = self.closest(name, 3).iter().map(|o| o.name()).collect();
         Some(if closest.is_empty() {
-            format!("no opening is named {name:?}")
+            format!("no opening is named {name:?}, and no name is close to it")
         } else {
             format!(
                 "no opening is named {name:?}; the closest names: {}",
@@ -515,6 +523,26 @@ impl OpeningTable {
             })
             .collect()
     }
+}
+
+/// The largest edit distance at which a name is close to a text of `len`
+/// characters (folded): a third of the text, rounded up (at least 1), so
+/// that a typo in a third of the letters is forgiven, and one transposed
+/// pair (2 edits: `tigre` for `tiger`) from 4 letters on.
+/// [`OpeningTable::closest`] suggests only names within it: `bufalo` is 1
+/// from `buffalo` (within 2), `xyzzy` 5 from `tiger` (not), and a short
+/// text only names as short (`x` none of `cat`, 3 away).
+///
+/// ```
+/// use wthor_db::openings::close_distance;
+///
+/// assert_eq!(close_distance(1), 1);
+/// assert_eq!(close_distance(5), 2); // "tigre"
+/// assert_eq!(close_distance(13), 5); // "perpendiculer"
+/// ```
+#[must_use]
+pub const fn close_distance(len: usize) -> usize {
+    if len < 3 { 1 } else { len.div_ceil(3) }
 }
 
 /// The edit distance (Levenshtein: the fewest insertions, deletions and

@@ -33,7 +33,7 @@ use crate::{Database, GameId};
 
 mod filters;
 
-pub use filters::{Filters, FiltersError, Found, Span, SpanError, TextFilter};
+pub use filters::{Filters, FiltersError, Found, Span, SpanError, SpanValue, TextFilter};
 
 /// The result of a game for black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

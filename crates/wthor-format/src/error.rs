@@ -147,6 +147,11 @@ pub enum WarningKind {
     },
 }
 
+/// `1 record`, `2 records`.
+fn records(n: u64) -> String {
+    format!("{n} record{}", if n == 1 { "" } else { "s" })
+}
+
 impl fmt::Display for WarningKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -156,7 +161,9 @@ impl fmt::Display for WarningKind {
                 actual,
             } => write!(
                 f,
-                "header {field} says {header} records, the file holds {actual} whole records"
+                "header {field} says {}, the file holds {actual} whole {}",
+                records(u64::from(*header)),
+                if *actual == 1 { "record" } else { "records" }
             ),
             Self::TrailingBytes { len, record_len } => write!(
                 f,
@@ -171,8 +178,10 @@ impl fmt::Display for WarningKind {
             } => write!(
                 f,
                 "the file ends inside this record ({len} of its {record_len} bytes; \
-                 header {field} says {header} records): {whole} whole records read, \
-                 {len} bytes ignored"
+                 header {field} says {}): {whole} whole {} read, {len} {} ignored",
+                records(u64::from(*header)),
+                if *whole == 1 { "record" } else { "records" },
+                if *len == 1 { "byte" } else { "bytes" }
             ),
             Self::HeaderField {
                 field,

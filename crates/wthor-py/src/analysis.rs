@@ -13,8 +13,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wthor_db::analysis::{
-    AccuracyOptions, Analysis, AnalysisError, AnalysisOptions, GameAnalysis, accuracy,
-    read_selected,
+    AccuracyOptions, Analysis, AnalysisError, AnalysisOptions, GameAnalysis, LogReadError,
+    accuracy, read_selected,
 };
 use wthor_db::verify::RecordKey;
 use wthor_db::{Database, GameId, NamePattern};
@@ -91,24 +91,35 @@ impl Columns {
 }
 
 /// `Game.analyze`: the columns of one game, with `final_black`, `ending`
-/// and `theoretical` (the check of the stored score, a dict, or None).
+/// and `theoretical`, always a dict: the check of the stored score
+/// (`stored`, at `depth` empties), or why it was not checked
+/// (`{"status": "not_reached", "depth": 24, "stored": 33, "empties": 20}`:
+/// the analysis was exact from fewer empties than the file's depth).
 pub(crate) fn of_game<'py>(
     py: Python<'py>,
     number: u32,
     a: &Analysis,
+    depth: u8,
+    stored: u8,
+    empties: u8,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut c = Columns::default();
     c.push(number, a);
     let d = c.into_dict(py)?;
     d.set_item("final_black", a.final_black)?;
     d.set_item("ending", json(py, &a.ending)?)?;
-    d.set_item(
-        "theoretical",
-        match &a.theoretical {
-            Some(t) => json(py, t)?,
-            None => py.None().into_bound(py),
-        },
-    )?;
+    let theoretical = match &a.theoretical {
+        Some(t) => json(py, t)?,
+        None => {
+            let t = PyDict::new(py);
+            t.set_item("status", "not_reached")?;
+            t.set_item("depth", depth)?;
+            t.set_item("stored", stored)?;
+            t.set_item("empties", empties)?;
+            t.into_any()
+        }
+    };
+    d.set_item("theoretical", theoretical)?;
     Ok(d)
 }
 
@@ -153,8 +164,11 @@ pub(crate) fn table<'py>(
     min_moves: usize,
     worst: usize,
 ) -> PyResult<Bound<'py, PyList>> {
-    let log = read_selected(results, selected)
-        .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+    let log = read_selected(results, selected).map_err(|e| match e {
+        // Another command's log is a wrong argument, not a failed read.
+        LogReadError::OtherKind { .. } => PyValueError::new_err(e.to_string()),
+        _ => pyo3::exceptions::PyOSError::new_err(e.to_string()),
+    })?;
     for w in log.warnings {
         warn_note(py, Some(w))?;
     }

@@ -1084,6 +1084,9 @@ impl PyGame {
             py,
             u32::try_from(self.number).unwrap_or(u32::MAX),
             &analysis,
+            self.depth,
+            view.theoretical_score(),
+            empties,
         )
     }
 

@@ -40,7 +40,7 @@ use pyo3::exceptions::{PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use wthor_db::Query;
-use wthor_db::query::{Filters, Outcome, Span};
+use wthor_db::query::{Filters, Outcome, Span, SpanError, SpanValue};
 
 use crate::board::PyBoard;
 use crate::errors::{filters_error, query_error};
@@ -119,23 +119,39 @@ pub(crate) fn to_query(filters: &Filters) -> PyResult<Query> {
 }
 
 /// A pair `(a, b)`, either end None.
-fn pair<'py, T: pyo3::conversion::FromPyObjectOwned<'py>>(
-    key: &str,
-    v: &Bound<'py, PyAny>,
-) -> PyResult<Span<T>> {
-    let (low, high) = v.extract::<(Option<T>, Option<T>)>().map_err(|_| {
+fn pair<T: SpanValue + TryFrom<i128>>(key: &str, v: &Bound<'_, PyAny>) -> PyResult<Span<T>> {
+    let (low, high) = v.extract::<(Option<i128>, Option<i128>)>().map_err(|_| {
         PyTypeError::new_err(format!(
             "{key}= expects a pair (a, b) of ints, either end None, got {}",
             v.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string())
         ))
     })?;
-    Ok(Span::new(low, high))
+    Ok(Span::new(bounded(key, low)?, bounded(key, high)?))
+}
+
+/// An end of a span in its type's bounds, else the `ValueError` of the
+/// CLI's `--year 0..99999` (the range given).
+fn bounded<T: SpanValue + TryFrom<i128>>(key: &str, n: Option<i128>) -> PyResult<Option<T>> {
+    n.map(|n| {
+        T::try_from(n).map_err(|_| {
+            let e = SpanError::OutOfRange {
+                value: n.to_string(),
+                min: T::MIN.to_string(),
+                max: T::MAX.to_string(),
+            };
+            PyValueError::new_err(format!("{key}=: {e}"))
+        })
+    })
+    .transpose()
 }
 
 /// A span of years: one int, or a pair `(a, b)`, either end None.
 pub(crate) fn years(key: &str, v: &Bound<'_, PyAny>) -> PyResult<Span<u16>> {
-    match v.extract::<u16>() {
-        Ok(y) => Ok(Span::new(Some(y), Some(y))),
+    match v.extract::<i128>() {
+        Ok(y) => {
+            let y = bounded::<u16>(key, Some(y))?;
+            Ok(Span::new(y, y))
+        }
         Err(_) => pair::<u16>(key, v),
     }
 }

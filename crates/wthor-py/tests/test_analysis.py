@@ -46,6 +46,20 @@ def test_a_game_has_the_values_and_losses_of_the_cli(db, cli_text, testdata):
     assert a["theoretical"]["stored"] == g.theoretical_score
 
 
+
+def test_an_unreached_theoretical_score_says_why(db):
+    # The file stores its theoretical scores at `depth` empties: an analysis
+    # exact from fewer does not check it, and says so (never None).
+    g = db["2001:3"]
+    a = g.analyze(empties=g.depth - 2)
+    assert a["theoretical"] == {
+        "status": "not_reached",
+        "depth": g.depth,
+        "stored": g.theoretical_score,
+        "empties": g.depth - 2,
+    }
+    assert g.analyze(empties=g.depth)["theoretical"]["status"] == "ok"
+
 def test_many_games_are_the_games_one_by_one(db):
     games = ["2001:3", "2002:4", "2003:7"]
     many = db.analyze(games=games, empties=12)
@@ -110,3 +124,12 @@ def test_a_damaged_log_line_is_a_warning(db, testdata, tmp_path, cli_text):
         assert db.accuracy(log) == good
     with pytest.raises(OSError, match="cannot read the results file"):
         db.accuracy(tmp_path / "missing.jsonl")
+
+
+def test_a_log_of_another_command_is_refused(db, testdata, tmp_path, cli_text):
+    # A `validate --solve` log is no analysis: one ValueError naming the
+    # line, not warnings and an empty table.
+    log = tmp_path / "v.jsonl"
+    cli_text("validate", "--solve", str(testdata / "WTH_2001.wtb"), "--sample", "3", "--results", str(log))
+    with pytest.raises(ValueError, match=r"v\.jsonl:1: a result of wthor validate --solve"):
+        db.accuracy(log)

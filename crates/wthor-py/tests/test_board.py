@@ -115,7 +115,7 @@ def test_bad_paths_raise_clear_errors(testdata, tmp_path):
     assert err.value.path.endswith("short_header.wtb") and err.value.offset == 0
     # A file cut inside a record gives its whole records, with a warning
     # (as `wthor search` says it on stderr).
-    with pytest.warns(UserWarning, match="truncated_record.wtb: .* 1 whole records read, 48 bytes ignored"):
+    with pytest.warns(UserWarning, match="truncated_record.wtb: .* 1 whole record read, 48 bytes ignored"):
         cut = wthor.Database([testdata / "malformed" / "truncated_record.wtb"])
     assert len(cut) == 1
     with pytest.raises(TypeError):

@@ -87,21 +87,27 @@ def test_identities(testdata):
 
 
 def test_files_can_be_listed_with_their_names(testdata):
-    # A game file listed alone is read with the names files opened with it
-    # (as `wthor search --db FILE`), or with the ones given.
+    # A game file listed alone is read with the names files beside it, as
+    # in a database of its folder (as `wthor search --db FILE`), or with
+    # the ones listed or given (issue 36, item 2).
+    full = wthor.Database(testdata)
+
+    def named_as_in_the_folder(db):
+        return all(
+            (g.black, g.white, g.tournament) == (h.black, h.white, h.tournament)
+            for g, h in zip(db, (full[f"2002:{i}"] for i in range(20)))
+        )
+
     alone = wthor.Database([testdata / "WTH_2002.wtb"])
     assert len(alone) == 20
-    assert alone[0].black is None and alone[0].black_number == wthor.Database(testdata)["2002:0"].black_number
+    assert alone[0].black is not None and alone[0].tournament is not None
+    assert named_as_in_the_folder(alone)
     listed = wthor.Database([testdata / "WTH_2002.wtb", testdata / "WTHOR.JOU"])
-    assert listed[0].black is not None and listed[0].tournament is None
+    assert named_as_in_the_folder(listed)
     given = wthor.Database(
         [testdata / "WTH_2002.wtb"], players=testdata / "WTHOR.JOU", tournaments=testdata / "WTHOR.TRN"
     )
-    full = wthor.Database(testdata)
-    assert all(
-        (g.black, g.white, g.tournament) == (h.black, h.white, h.tournament)
-        for g, h in zip(given, (full[f"2002:{i}"] for i in range(20)))
-    )
+    assert named_as_in_the_folder(given)
     with pytest.raises(wthor.WthorError, match="WTHOR.TRN"):
         wthor.Database([testdata / "WTH_2002.wtb"], players=testdata / "WTHOR.TRN")
 

@@ -226,6 +226,14 @@ def test_bad_filters_raise(testdata):
         db.search(colour="black")
     with pytest.raises(TypeError, match="pair"):
         db.search(years=("a", "b"))
+    # An end past the type's bounds is out of range, with the range (as
+    # the CLI's --year 0..99999).
+    with pytest.raises(ValueError, match="years=: 99999 is out of range: give a number from 0 to 65535"):
+        db.search(years=(0, 99999))
+    with pytest.raises(ValueError, match="years=: -1 is out of range"):
+        db.count(years=-1)
+    with pytest.raises(ValueError, match="black_discs=: 300 is out of range: give a number from 0 to 255"):
+        db.count(black_discs=(None, 300))
     with pytest.raises(TypeError, match="player="):
         db.search(player=3)
     with pytest.raises(wthor.WthorError, match="at most two players"):

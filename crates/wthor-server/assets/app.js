@@ -36,7 +36,11 @@ async function api(path) {
   const r = await fetch(path);
   let body;
   try { body = await r.json(); } catch { body = { error: `${r.status} ${r.statusText}` }; }
-  if (!r.ok) throw new Error(body.error || `${r.status}`);
+  if (!r.ok) {
+    const err = new Error(body.error || `${r.status}`);
+    err.body = body;
+    throw err;
+  }
   return body;
 }
 
@@ -44,6 +48,8 @@ const pct = (x) => `${(100 * x).toFixed(1)}%`;
 const num = (n) => Number(n).toLocaleString("en-US");
 const fixed = (x, d = 1) => (x === null || x === undefined ? "–" : Number(x).toFixed(d));
 const signed = (x) => (x > 0 ? `+${x}` : `${x}`);
+// `n` and its noun, singular for 1: "1 disc", "2 discs".
+const count = (n, one, many) => `${num(n)} ${n === 1 ? one : many}`;
 
 function showError(where, err) {
   where.replaceChildren(el("div", { class: "error", role: "alert" }, String(err.message || err)));
@@ -172,6 +178,7 @@ const FILTERS = [
   ["black_discs", "Black discs (33..64)", "text"],
   ["theoretical", "Theoretical (33..64)", "text"],
   ["opening", "Opening (f5d6c3)", "text"],
+  ["opening_name", "Opening name (Tiger)", "text"],
   ["kind", "Players", ["", "human", "program"]],
 ];
 
@@ -262,7 +269,7 @@ function basePly(obf) {
 }
 
 const FILTER_KEYS = ["player", "black", "white", "tournament", "year", "result", "black_discs",
-  "theoretical", "opening", "human", "program", "exact", "as_played", "size"];
+  "theoretical", "opening", "opening_name", "human", "program", "exact", "as_played", "size"];
 function filtersOf(params) {
   const p = new URLSearchParams();
   for (const [k, v] of params) if (FILTER_KEYS.includes(k)) p.append(k, v);
@@ -283,6 +290,7 @@ function explorerView() {
     filters: filtersOf(params),
     flipped: params.get("flip") === "1",
     forward: [], // moves undone, for "forward"
+    notice: null, // an illegal play= refused: shown until the next move
   };
   const boardBox = el("div");
   const line = el("div", { class: "line", "aria-label": "moves played" });
@@ -296,7 +304,7 @@ function explorerView() {
   const start = el("button", { title: "Start (Home)", onclick: () => home() }, "«");
   const flip = el("button", { title: "Flip (f)", onclick: () => { state.flipped = !state.flipped; sync(true); } }, "Flip");
   const filtersPanel = el("details", { class: "panel filters" }, el("summary", {}, "Filters"),
-    filterForm(params, (f) => { state.filters = f; sync(false); }));
+    filterForm(params, (f) => { state.filters = f; state.notice = null; sync(false); }));
   if ([...state.filters].length) filtersPanel.open = true;
 
   main.replaceChildren(el("div", { class: "layout" },
@@ -330,6 +338,7 @@ function explorerView() {
     if (!same) history.pushState(null, "", url());
     state.moves = moves;
     state.position = position;
+    state.notice = null;
     sync(false);
   }
   // A pasted position is the start of the line: Home goes back to it, and
@@ -364,6 +373,15 @@ function explorerView() {
       render(data);
     } catch (err) {
       if (mine !== seq) return;
+      // An illegal move: the board at the moves before it, with the error.
+      const legal = err.body && err.body.legalPlay;
+      if (typeof legal === "string" && state.notice === null) {
+        state.notice = err.message;
+        state.moves = splitMoves(legal);
+        state.forward = [];
+        sync(false);
+        return;
+      }
       showError(tableBox, err);
       tableBox.style.opacity = 1;
     }
@@ -379,12 +397,14 @@ function explorerView() {
     // Numbered from the pasted position's discs when there is one (its
     // first move is white's when white is to move there: "3…").
     const base = state.position ? basePly(state.position) : { ply: 0, white: false };
+    // Each move a link, its number beside it (outside the highlight of the
+    // last move).
     line.replaceChildren(...state.moves.map((m, i) => {
       const ply = base.ply + i + (base.white && base.ply % 2 === 0 ? 1 : 0);
       const num = ply % 2 === 0 ? `${ply / 2 + 1}.` : i === 0 ? `${(ply + 1) / 2}…` : null;
-      return el("a", { href: "#", class: i === state.moves.length - 1 ? "cur" : null,
-        onclick: (ev) => { ev.preventDefault(); go(state.moves.slice(0, i + 1), state.position); } },
-        num ? el("span", { class: "num" }, num) : null, m);
+      return el("span", { class: "ply" }, num ? el("span", { class: "num" }, num) : null,
+        el("a", { href: "#", class: i === state.moves.length - 1 ? "cur" : null,
+          onclick: (ev) => { ev.preventDefault(); go(state.moves.slice(0, i + 1), state.position); } }, m));
     }));
     const side = data.position.toMove ? `${data.position.toMove[0].toUpperCase()}${data.position.toMove.slice(1)} to move` : "Game over";
     status.textContent = `${side} · ${data.position.empties} empty squares${data.indexed ? " · index" : ""}`;
@@ -408,7 +428,11 @@ function explorerView() {
       solveButton.disabled = true; solveButton.textContent = "Solving…";
       try { current = await api(`/api/explorer?${q}`); render(current); } catch (err) { showError(tableBox, err); }
     } }, "Solve");
+    const atStart = !state.position && state.moves.length === 0;
+    const first = data.moves.length ? data.moves[0].move : null;
     tableBox.replaceChildren(...[
+      state.notice ? el("div", { class: "error", role: "alert" },
+        `${state.notice}. The board shows the position after the moves before it.`) : null,
       el("div", { class: "summary" },
         el("div", {}, el("span", { class: "lbl" }, "games reaching this position"), el("span", { class: "big" }, num(data.reached))),
         el("div", {}, el("span", { class: "lbl" }, "ended here"), el("span", { class: "big" }, num(data.ended))),
@@ -423,6 +447,9 @@ function explorerView() {
           data.solved === true ? el("th", { class: "n", title: "exact disc difference for the side to move" }, "Exact") : null,
           el("th", { class: "hide-narrow" }, "Opening"))),
         el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 8, class: "note" }, "No game goes on from here with these filters."))))),
+      atStart && first && data.position.legalMoves.length > 1 ? el("p", { class: "note start-note" },
+        `The archive stores every game from ${first}: the ${data.position.legalMoves.length} first moves ` +
+        `(${data.position.legalMoves.join(", ")}) are one move under the board's symmetries, so they are one row here.`) : null,
       el("div", { class: "actions" },
         data.position.empties <= 22 && data.solved !== true ? solveButton : null,
         typeof data.solved === "string" ? el("span", { class: "note" }, data.solved) : null,
@@ -444,7 +471,7 @@ function explorerView() {
 function gamesTable(games, { ply = null } = {}) {
   return el("div", { class: "table-wrap" }, el("table", { class: "games" },
     el("thead", {}, el("tr", {}, el("th", {}, "Game"), el("th", { class: "n" }, "Year"), el("th", {}, "Black"),
-      el("th", { class: "n" }, "Score"), el("th", {}, "White"), el("th", { class: "hide-narrow" }, "Tournament"))),
+      el("th", { class: "n" }, "Score"), el("th", {}, "White"), el("th", {}, "Tournament"))),
     el("tbody", {}, games.map((g) => {
       const href = `/game/${encodeURIComponent(g.game)}${ply ? `?ply=${ply}` : ""}`;
       const size = g.boardSize * g.boardSize;
@@ -454,7 +481,7 @@ function gamesTable(games, { ply = null } = {}) {
         el("td", {}, playerLink(g.blackPlayerName)),
         el("td", { class: "n" }, `${g.blackScore}–${size - g.blackScore}`),
         el("td", {}, playerLink(g.whitePlayerName)),
-        el("td", { class: "hide-narrow" }, g.tournamentName || ""));
+        el("td", {}, g.tournamentName || ""));
     }))));
 }
 
@@ -503,15 +530,16 @@ function searchView() {
           el("div", { class: "downloads" }, ["csv", "jsonl", "ggf"].map((f) =>
             el("a", { href: `/api/export?format=${f}&${q}`, download: `wthor.${f}` }, `Download ${f.toUpperCase()}`)))),
         chips(filtersOf(q)),
+        data.suggestions ? openingNameNote(data, q) : null,
         data.games.length ? el("div", { class: "table-wrap" }, el("table", { class: "games" },
           el("thead", {}, el("tr", {}, head.map(([label, key]) => el("th", {
-            class: `${key ? "sortable" : ""} ${["year", "score"].includes(label) ? "n" : ""} ${label === "tournament" ? "hide-narrow" : ""}`,
+            class: `${key ? "sortable" : ""} ${["year", "score"].includes(label) ? "n" : ""}`,
             onclick: key ? sortBy(key) : null }, label + (q.get("sort") === key && key ? (q.get("reverse") ? " ▼" : " ▲") : ""))))),
           el("tbody", {}, data.games.map((g) => {
             const href = `/game/${encodeURIComponent(g.game)}`;
             return el("tr", {}, el("td", {}, el("a", { href }, g.game)), el("td", { class: "n" }, g.year),
               el("td", {}, playerLink(g.blackPlayerName)), el("td", { class: "n" }, `${g.blackScore}–${g.boardSize ** 2 - g.blackScore}`),
-              el("td", {}, playerLink(g.whitePlayerName)), el("td", { class: "hide-narrow" }, g.tournamentName || ""));
+              el("td", {}, playerLink(g.whitePlayerName)), el("td", {}, g.tournamentName || ""));
           })))) : el("p", { class: "note" }, "No game matches."),
         el("div", { class: "pager" },
           offset > 0 ? el("a", { href: page(Math.max(0, offset - limit)) }, "‹ Previous") : null,
@@ -520,6 +548,21 @@ function searchView() {
     } catch (err) { showError(results, err); }
   }
   load();
+}
+
+// An opening name that names nothing: the sentence, and each close name
+// as a link to the same search with that name.
+function openingNameNote(data, q) {
+  const link = (name) => {
+    const n = new URLSearchParams(q);
+    n.set("opening_name", name);
+    return el("a", { href: `/search?${n}` }, name);
+  };
+  const given = q.get("opening_name");
+  return el("p", { class: "note opening-suggestions" }, ...(data.suggestions.length
+    ? [`No opening is named “${given}”; the closest names: `,
+      ...data.suggestions.flatMap((name, i) => [i ? ", " : null, link(name)]), "."]
+    : [`No opening is named “${given}”, and no name is close to it.`]));
 }
 
 // ---------------------------------------------------------- game viewer
@@ -563,7 +606,7 @@ async function gameView(id) {
             el("dt", {}, "Year"), el("dd", {}, game.year),
             el("dt", {}, "Opening"), el("dd", {}, game.opening ? game.opening.name : "–"),
             el("dt", {}, "Score"), el("dd", {}, `${game.blackScore}–${size - game.blackScore} (black–white)`),
-            el("dt", {}, "Theoretical"), el("dd", {}, `${game.blackTheoreticalScore} black discs by perfect play from ${game.depth} empties`),
+            el("dt", {}, "Theoretical"), el("dd", { class: "theoretical" }, theoretical(game)),
             game.illegal ? el("dt", {}, "Replay") : null, game.illegal ? el("dd", { class: "error" }, game.illegal) : null),
           el("div", { class: "downloads" }, explore, analyseButton,
             el("a", { href: `/api/games/${encodeURIComponent(id)}/export?format=ggf`, download: `${id}.ggf` }, "GGF"),
@@ -585,11 +628,15 @@ async function gameView(id) {
     explore.href = `/explorer?play=${game.moves.slice(0, ply).join("")}`;
     png.href = `/api/games/${encodeURIComponent(id)}/png?ply=${ply}`;
     const judged = analysis ? Object.fromEntries(analysis.moves.map((m) => [m.index, m])) : {};
+    // A loss is marked ~ when it is an estimate (as `wthor analyze` does);
+    // estimated moves are set apart from the exact ones.
     const link = (m, i) => {
       const j = judged[i];
-      const cls = [i + 1 === ply ? "cur" : "", j && j.loss >= 6 ? "mistake" : j && j.loss > 0 ? "inaccuracy" : ""].join(" ").trim();
+      const cls = [i + 1 === ply ? "cur" : "", j && !j.exact ? "estimated" : "",
+        j && j.loss >= 6 ? "mistake" : j && j.loss > 0 ? "inaccuracy" : ""].join(" ").trim();
       return el("a", { href: "#", class: cls || null, "data-ply": i + 1, onclick: (ev) => { ev.preventDefault(); set(i + 1); } },
-        el("span", {}, m), j && j.loss > 0 ? el("small", { title: `loses ${j.loss} discs${j.exact ? "" : " (estimate)"}` }, `−${j.loss}`) : null);
+        el("span", {}, m), j && j.loss > 0 ? el("small", { title: j.exact ? `loses ${count(j.loss, "disc", "discs")} (exact)`
+          : `loses about ${count(j.loss, "disc", "discs")} (an estimate of the evaluation)` }, `−${j.loss}${j.exact ? "" : "~"}`) : null);
     };
     const pairs = [];
     for (let i = 0; i < game.moves.length; i += 2)
@@ -600,21 +647,56 @@ async function gameView(id) {
     if (cur) cur.scrollIntoView({ block: "nearest" });
     if (analysis) graphBox.replaceChildren(graph(analysis));
   }
+  // Black's value before each move then at the end: estimates dashed on
+  // a grey band, the exact part solid on a green one (where it starts
+  // marked), mistakes red (hollow when estimated).
   function graph(a) {
     const values = a.blackLine;
     const W = 440, H = 130, mid = H / 2, max = Math.max(16, ...values.map(Math.abs));
     const x = (i) => (i / (values.length - 1)) * W;
     const y = (v) => mid - (v / max) * (mid - 6);
     const pts = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    const firstExact = a.moves.find((m) => m.exact);
+    // The index in the line where the exact values start (the end when
+    // no move is exact).
+    const from = firstExact ? firstExact.index : values.length - 1;
     const g = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", preserveAspectRatio: "none",
       onclick: (ev) => { const r = g.getBoundingClientRect(); set(Math.round(((ev.clientX - r.left) / r.width) * (values.length - 1))); } });
     g.append(svg("rect", { width: W, height: H, fill: "#fbfbf8" }));
+    if (from > 0) g.append(svg("rect", { class: "estimated-band", x: 0, width: x(from), height: H, fill: "#8a867c", "fill-opacity": 0.12 }));
+    if (firstExact) {
+      g.append(svg("rect", { class: "exact-band", x: x(from), width: W - x(from), height: H, fill: "#2e8b57", "fill-opacity": 0.1 }));
+      g.append(svg("line", { class: "exact-start", x1: x(from), x2: x(from), y1: 0, y2: H, stroke: "#1f6b41", "stroke-width": 1.5 }));
+    }
     g.append(svg("polygon", { points: `0,${mid} ${pts} ${W},${mid}`, fill: "#2b2b2b", "fill-opacity": 0.18 }));
     g.append(svg("line", { x1: 0, x2: W, y1: mid, y2: mid, stroke: "#a8a49a" }));
-    g.append(svg("polyline", { points: pts, fill: "none", stroke: "#2e8b57", "stroke-width": 2 }));
-    for (const m of a.moves) if (m.loss >= 6) g.append(svg("circle", { cx: x(m.index), cy: y(values[m.index]), r: 3.5, fill: "#c62828" }));
+    // Dashed up to the first exact value, solid after.
+    const part = (lo, hi) => values.slice(lo, hi + 1).map((v, k) => `${x(lo + k).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+    if (from > 0) g.append(svg("polyline", { points: part(0, from), fill: "none", stroke: "#2e8b57", "stroke-width": 2, "stroke-dasharray": "5 4", class: "estimated-line" }));
+    if (from < values.length - 1) g.append(svg("polyline", { points: part(from, values.length - 1), fill: "none", stroke: "#2e8b57", "stroke-width": 2 }));
+    for (const m of a.moves) if (m.loss >= 6) g.append(svg("circle", { cx: x(m.index), cy: y(values[m.index]), r: 3.5,
+      class: m.exact ? "mistake" : "mistake estimated", fill: m.exact ? "#c62828" : "#fbfbf8", stroke: "#c62828", "stroke-width": 1.5 },
+      svg("title", {}, `${m.index + 1}. ${m.square}: −${m.loss}${m.exact ? "" : "~ (estimate)"}`)));
     g.append(svg("line", { x1: x(ply), x2: x(ply), y1: 0, y2: H, stroke: "#1f6b41", "stroke-dasharray": "3 3" }));
-    return el("div", {}, g, el("div", { class: "note" }, `Value for black (disc difference), exact from ${a.moves.filter((m) => m.exact).length ? "the end game" : "–"}; red: moves losing 6 discs or more.`));
+    const at = (100 * from) / (values.length - 1);
+    const labels = el("div", { class: "graph-labels" },
+      from > 0 && at >= 25 ? el("span", { class: "estimated", style: "left:0" }, "estimated ~") : null,
+      firstExact ? el("span", { class: "exact", style: `left:min(${at.toFixed(2)}%, calc(100% - 3.5rem))` }, "exact →") : null);
+    return el("div", {}, labels, g, el("div", { class: "note analysis-note" }, analysisNote(a, firstExact)));
+  }
+  // Where the values are exact, said in words.
+  function analysisNote(a, firstExact) {
+    const start = `Value for black (disc difference). `;
+    const red = ` Red: moves losing 6 discs or more (hollow: estimated).`;
+    if (!firstExact) {
+      const ends = game.positions[last].empties;
+      return start + `Every move's value is an estimate of the evaluation (~): the game ends at ${count(ends, "empty", "empties")}, ` +
+        `before the exact part (${count(a.exactFrom, "empty", "empties")}).` + red;
+    }
+    const estimated = a.moves.filter((m) => !m.exact).length;
+    return start + `Exact from ${count(a.exactFrom, "empty", "empties")} (move ${firstExact.index + 1} on, green, solid)` +
+      (estimated ? `; the ${count(estimated, "move", "moves")} before are estimates of the evaluation (grey, dashed, losses marked ~).`
+        : ".") + red;
   }
   async function analyse() {
     analyseButton.disabled = true;
@@ -639,6 +721,23 @@ async function gameView(id) {
   draw();
 }
 
+// The stored theoretical score: black's discs after perfect play from the
+// file's depth; a game that ends before that depth has no position there,
+// and the files then store its final score.
+function theoretical(game) {
+  const t = game.blackTheoreticalScore;
+  const discs = count(t, "black disc", "black discs");
+  const end = game.positions[game.positions.length - 1];
+  const depth = count(game.depth, "empty", "empties");
+  if (end.empties <= game.depth) return `${discs} by perfect play from ${depth}`;
+  const how = game.illegal ? `the replay stops at an illegal move at ${count(end.empties, "empty", "empties")}`
+    : end.toMove ? `the record stops at ${count(end.empties, "empty", "empties")}`
+      : `the game ended at ${count(end.empties, "empty", "empties")}`;
+  return t === game.blackScore
+    ? `${discs}, the final score: ${how}, before the file's depth (${depth}), so there is no position to solve`
+    : `${discs} stored: ${how}, before the file's depth (${depth}), so there is no position to solve (the final score is ${game.blackScore})`;
+}
+
 // --------------------------------------------------------------- player
 
 async function playerView(name) {
@@ -646,12 +745,16 @@ async function playerView(name) {
   let p;
   try { p = await api(`/api/players/${encodeURIComponent(name)}`); } catch (err) { showError(main, err); return; }
   const r = p.record;
+  // Each opening by its name (its moves beside it), and the player's own
+  // results with it: wins, draws, losses, as in the chart by year.
   const openingTable = (rows, title, colour) => el("div", { class: "panel" }, el("h2", {}, title),
-    rows.length ? el("table", {},
-      el("thead", {}, el("tr", {}, el("th", {}, "Opening"), el("th", { class: "n" }, "Games"), el("th", {}, "Results"))),
+    rows.length ? el("div", { class: "table-wrap" }, el("table", { class: "player-openings" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Opening"), el("th", { class: "n" }, "Games"), el("th", {}, "Their results"))),
       el("tbody", {}, rows.map((o) => el("tr", { class: "clickable", onclick: () => navigate(`/explorer?play=${o.opening}&${colour}=${encodeURIComponent(p.name)}&exact=true`) },
-        el("td", { class: "mv" }, o.opening), el("td", { class: "n" }, num(o.games)),
-        el("td", { class: "bar-cell" }, resultBar(o.games, o.black_wins, o.draws, o.black_losses)))))) : el("p", { class: "note" }, "None."));
+        el("td", { class: "opening" }, el("span", { class: "name" }, o.name || o.opening), o.name ? el("span", { class: "moves" }, o.opening) : null),
+        el("td", { class: "n" }, num(o.games)),
+        el("td", { class: "bar-cell" }, playerBar(o.games, o.wins, o.draws, o.losses))))))) : el("p", { class: "note" }, "None."),
+    rows.length ? playerLegend() : null);
   main.replaceChildren(
     el("div", { class: "panel" },
       el("h1", {}, p.name),
@@ -678,28 +781,78 @@ async function playerView(name) {
           el("td", { class: "n" }, `${((100 * (o.wins + o.draws / 2)) / o.games).toFixed(0)}%`))))))));
 }
 
+// A player's results: wins, draws, losses (the colours of the chart by
+// year).
+function playerBar(games, wins, draws, losses) {
+  const parts = [["pw", wins, "wins"], ["pd", draws, "draws"], ["pl", losses, "losses"]];
+  return el("div", { class: "bar", title: parts.map(([, v, t]) => `${t}: ${num(v)}`).join(", ") },
+    parts.map(([cls, v, t]) => {
+      const share = games ? v / games : 0;
+      return el("span", { class: cls, "data-count": v, "aria-label": `${t}: ${v}`, style: `width:${(100 * share).toFixed(2)}%` },
+        share >= 0.12 ? `${Math.round(100 * share)}%` : "");
+    }));
+}
+
+function playerLegend() {
+  return el("div", { class: "legend" },
+    el("span", {}, el("i", { style: "background:var(--win)" }), "wins"),
+    el("span", {}, el("i", { style: "background:var(--draw)" }), "draws"),
+    el("span", {}, el("i", { style: "background:var(--loss)" }), "losses"));
+}
+
+// The record by year: one slot per year from the first to the last, years
+// without games kept as empty slots; the labels of years and of games are
+// written only where they fit (every 2, 5 or 10 years; the counts when
+// the bars are wide enough), each bar's numbers in its tooltip.
 function yearChart(years) {
   if (!years.length) return el("p", { class: "note" }, "No games.");
-  const W = 640, H = 170, pad = 22, maxGames = Math.max(...years.map((y) => y.games));
-  const bw = Math.min((W - 2 * pad) / years.length, 56);
-  const g = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "year-chart" });
-  years.forEach((y, i) => {
-    const h = ((H - 2 * pad) * y.games) / maxGames;
-    const x = (W - bw * years.length) / 2 + i * bw;
-    const top = H - pad - h;
+  const byYear = new Map(years.map((y) => [y.year, y]));
+  const first = years[0].year, lastYear = years[years.length - 1].year;
+  const slots = lastYear - first + 1;
+  // Drawn at the width it is shown (main's, less the panel's padding), so
+  // that a label is as wide as its font says.
+  const cs = getComputedStyle(main);
+  const inner = main.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 2 * 17;
+  const W = Math.max(280, Math.min(1200, Math.floor(inner))), H = 180, pad = 22, top = 16;
+  const maxGames = Math.max(...years.map((y) => y.games));
+  const bw = Math.min((W - 2 * pad) / slots, 56);
+  const left = (W - bw * slots) / 2;
+  const charW = 6.6; // a digit of the 11 px font, wide enough
+  const step = [1, 2, 5, 10, 20, 50].find((k) => k * bw >= 4 * charW + 8) ?? 50;
+  // Labels on the multiples of the step (1990, 2000…), or the first year
+  // alone when no multiple falls in the range.
+  const round = Math.floor(lastYear / step) * step >= first;
+  const g = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "year-chart", role: "img",
+    "aria-label": "record by year" });
+  g.append(svg("path", { d: `M${left} ${H - pad + 0.5}H${left + bw * slots}`, stroke: "#bdb8ac" }));
+  for (let year = first; year <= lastYear; year++) {
+    const i = year - first;
+    const x = left + i * bw;
+    const slot = svg("g", { class: "year", "data-year": year });
+    g.append(slot);
+    if (round ? year % step === 0 : year === first) {
+      slot.append(svg("text", { class: "year-label", x: x + bw / 2, y: H - 6, "font-size": 11, "text-anchor": "middle", fill: "#6b6860" }, String(year)));
+    }
+    const y = byYear.get(year);
+    if (!y) { slot.append(svg("title", {}, `${year}: no games`)); continue; }
+    const h = ((H - pad - top) * y.games) / maxGames;
+    const barTop = H - pad - h;
     const wins = (h * y.wins) / y.games, draws = (h * y.draws) / y.games;
-    g.append(svg("rect", { x: x + 2, y: top, width: Math.max(bw - 4, 1), height: h - wins - draws, fill: "#d9d5cb" }));
-    g.append(svg("rect", { x: x + 2, y: top + h - wins - draws, width: Math.max(bw - 4, 1), height: draws, fill: "#a8a49a" }));
-    g.append(svg("rect", { x: x + 2, y: top + h - wins, width: Math.max(bw - 4, 1), height: wins, fill: "#2e8b57" },
-      svg("title", {}, `${y.year}: ${y.games} games, ${y.wins} wins, ${y.draws} draws, ${y.losses} losses`)));
-    if (years.length <= 20 || i % Math.ceil(years.length / 20) === 0)
-      g.append(svg("text", { x: x + bw / 2, y: H - 6, "font-size": 11, "text-anchor": "middle", fill: "#6b6860" }, String(y.year)));
-    g.append(svg("text", { x: x + bw / 2, y: top - 4, "font-size": 10, "text-anchor": "middle", fill: "#6b6860" }, String(y.games)));
-  });
-  return el("div", {}, g, el("div", { class: "legend" },
-    el("span", {}, el("i", { style: "background:#2e8b57" }), "wins"),
-    el("span", {}, el("i", { style: "background:#a8a49a" }), "draws"),
-    el("span", {}, el("i", { style: "background:#d9d5cb" }), "losses")));
+    const w = Math.max(bw - 4, 1);
+    slot.append(svg("title", {}, `${year}: ${count(y.games, "game", "games")}, ${count(y.wins, "win", "wins")}, ` +
+      `${count(y.draws, "draw", "draws")}, ${count(y.losses, "loss", "losses")}`));
+    slot.append(svg("rect", { x: x + 2, y: barTop, width: w, height: h - wins - draws, fill: "#d9d5cb" }));
+    slot.append(svg("rect", { x: x + 2, y: barTop + h - wins - draws, width: w, height: draws, fill: "#a8a49a" }));
+    slot.append(svg("rect", { class: "bar-total", x: x + 2, y: barTop + h - wins, width: w, height: wins, fill: "#2e8b57" }));
+    const label = String(y.games);
+    if (bw >= label.length * 5.6 + 3)
+      slot.append(svg("text", { class: "count-label", x: x + bw / 2, y: barTop - 4, "font-size": 10, "text-anchor": "middle", fill: "#6b6860" }, label));
+  }
+  return el("div", { class: "year-chart-box" }, g, el("div", { class: "legend" },
+    el("span", {}, el("i", { style: "background:var(--win)" }), "wins"),
+    el("span", {}, el("i", { style: "background:var(--draw)" }), "draws"),
+    el("span", {}, el("i", { style: "background:var(--loss)" }), "losses"),
+    el("span", {}, "· hover a bar for its numbers")));
 }
 
 // ---------------------------------------------------------------- router

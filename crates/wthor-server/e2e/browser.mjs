@@ -190,6 +190,167 @@ try {
   const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   check(overflow <= 0, `no sideways scrolling on a phone (${overflow} px)`);
   await small.screenshot({ path: join(SHOTS, "7-phone.png"), fullPage: true });
+  // The games tables (explorer, search) scroll sideways inside their card:
+  // every column shown, the last one (Tournament) reached by scrolling.
+  for (const path of ["/explorer?play=f5d6c3", "/search?player=nakamura"]) {
+    await small.goto(`${base}${path}`);
+    await small.waitForSelector("table.games tbody tr");
+    const table = await small.$eval("table.games", (t) => {
+      const wrap = t.closest(".table-wrap");
+      const heads = [...t.querySelectorAll("thead th")];
+      const shown = heads.filter((th) => th.getClientRects().length > 0).map((th) => th.textContent.replace(/[▲▼\s]/g, ""));
+      wrap.scrollLeft = wrap.scrollWidth;
+      const box = wrap.getBoundingClientRect(), last = heads[heads.length - 1].getBoundingClientRect();
+      return { shown, scrolls: getComputedStyle(wrap).overflowX, reached: last.left >= box.left - 1 && last.right <= box.right + 1,
+        inside: wrap.getBoundingClientRect().right <= document.documentElement.clientWidth };
+    });
+    check(table.shown.join(",").toLowerCase() === "game,year,black,score,white,tournament",
+      `${path} on a phone: every column of the games table (${table.shown.join(", ")})`);
+    check(table.scrolls === "auto" && table.reached && table.inside,
+      `${path} on a phone: the games table scrolls sideways inside its card to its last column`);
+  }
+  await small.goto(`${base}/explorer?play=f5d6c3`);
+  await small.waitForSelector("table.games tbody tr");
+  await small.$eval("table.games", (t) => t.closest(".table-wrap").scrollIntoView());
+  await small.screenshot({ path: join(SHOTS, "7-phone-games.png") });
+
+  // 8. The line of moves: each number beside its move, none under the
+  // highlight of the last move.
+  await page.goto(`${base}/explorer?play=f5d6c3d3c4`);
+  await page.waitForSelector(".line a.cur");
+  const lastMove = await page.textContent(".line a.cur");
+  check(lastMove === "c4", `the highlighted last move holds the move alone (${lastMove})`);
+  const apart = await page.evaluate(() => {
+    const cur = document.querySelector(".line a.cur").getBoundingClientRect();
+    return [...document.querySelectorAll(".line .num")].map((n) => n.getBoundingClientRect())
+      .every((n) => n.right <= cur.left || n.left >= cur.right || n.bottom <= cur.top || n.top >= cur.bottom);
+  });
+  check(apart, "no move number lies under the highlighted move");
+  check((await page.textContent(".line")).replace(/\s+/g, "") === "1.f5d62.c3d33.c4", "the line reads 1.f5 d6 2.c3 d3 3.c4");
+
+  // 9. The start: one row (f5) for the four first moves, said under the table.
+  await page.goto(`${base}/explorer`);
+  await page.waitForSelector("table.next-moves tbody tr[data-move]");
+  const startNote = await page.textContent(".start-note", { timeout: 3000 }).catch(() => "");
+  check(/stores every game from f5: the 4 first moves \(.*\) are one move under the board's symmetries/.test(startNote),
+    `the start says why the table has one row (${startNote})`);
+  await page.goto(`${base}/explorer?play=f5d6`);
+  await page.waitForSelector("table.next-moves tbody tr[data-move]");
+  check(await page.$(".start-note") === null, "no such note past the start");
+
+  // 10. An illegal play=: the board at the moves before it, with the error.
+  const legal = await api("/api/explorer?play=f5d6c3&games=0");
+  await page.goto(`${base}/explorer?play=f5d6c3f5`);
+  const board = await page.waitForSelector("svg.board", { timeout: 5000 }).then(() => true, () => false);
+  const alert = await page.textContent("[role=alert]", { timeout: 3000 }).catch(() => "");
+  check(board && alert.includes("move 4 (f5) of the transcript is illegal"), `an illegal move: the board and the error (${alert})`);
+  const kept = await page.waitForFunction(() => new URLSearchParams(location.search).get("play") === "f5d6c3",
+    null, { timeout: 5000 }).then(() => true, () => false);
+  const hints = await page.$$eval("svg.board .hint", (h) => h.length);
+  check(kept && hints === legal.position.legalMoves.length && (await page.textContent(".line")).replace(/\s+/g, "") === "1.f5d62.c3",
+    `the board is the position after f5 d6 c3 (${hints} legal moves)`);
+  await page.screenshot({ path: join(SHOTS, "8-explorer-illegal.png") });
+  const gone = kept && await page.click(`table.next-moves tbody tr[data-move="${legal.moves[0].move}"]`, { timeout: 5000 })
+    .then(() => page.waitForFunction((m) => new URLSearchParams(location.search).get("play") === `f5d6c3${m}`
+      && document.querySelector("[role=alert]") === null, legal.moves[0].move, { timeout: 5000 }))
+    .then(() => true, () => false);
+  check(gone, "the error goes once a move is played");
+
+  // 11. The analysis of a game: every estimate marked ~, where the exact
+  // part starts said and drawn.
+  const analysed = await api("/api/games/2001:5?analysis=1");
+  await page.goto(`${base}/game/2001:5`);
+  await page.click("text=Analyse");
+  await page.waitForSelector("svg.graph");
+  const marks = await page.$$eval(".moves-grid a[data-ply]", (as) => as.map((a) => a.querySelector("small")?.textContent ?? null));
+  const wantMarks = analysed.moves.map((_, i) => {
+    const m = analysed.analysis.moves.find((j) => j.index === i);
+    return m && m.loss > 0 ? `−${m.loss}${m.exact ? "" : "~"}` : null;
+  });
+  check(wantMarks.some((m) => m && m.endsWith("~")) && wantMarks.some((m) => m && !m.endsWith("~")),
+    "the game has exact and estimated losses");
+  check(JSON.stringify(marks) === JSON.stringify(wantMarks), "each loss shown as the API's, the estimates marked ~");
+  const firstExact = analysed.analysis.moves.find((m) => m.exact);
+  const analysisNote = await page.textContent(".analysis-note", { timeout: 5000 }).catch(() => "");
+  check(analysisNote.includes(`Exact from ${analysed.analysis.exactFrom} empties (move ${firstExact.index + 1} on`)
+    && !analysisNote.includes("end game"), `the caption says where the exact part starts (${analysisNote})`);
+  const boundary = await page.$eval("svg.graph", (g, n) => {
+    const line = g.querySelector(".exact-start");
+    return line ? Math.abs(Number(line.getAttribute("x1")) - n * g.viewBox.baseVal.width) < 0.5 : false;
+  }, firstExact.index / (analysed.analysis.blackLine.length - 1));
+  check(boundary, "the graph marks where the exact part starts");
+  await page.screenshot({ path: join(SHOTS, "9-game-analysis.png") });
+
+  // 12. The theoretical score of a game that ends before the file's depth.
+  const short = await api("/api/games/2003:2408");
+  const ends = short.positions[short.positions.length - 1];
+  check(ends.empties > short.depth && ends.toMove === null && short.blackTheoreticalScore === 1
+    && short.blackScore === 1, "2003:2408 ends (1 black disc) before its file's depth");
+  await page.goto(`${base}/game/2003:2408`);
+  const theory = await page.textContent("dd.theoretical", { timeout: 5000 }).catch(() => "");
+  check(theory === `1 black disc, the final score: the game ended at ${ends.empties} empties, before the file's depth ` +
+    `(${short.depth} empties), so there is no position to solve`, `what the stored theoretical score is (${theory})`);
+  await page.goto(`${base}/game/2001:5`);
+  const deep = await page.textContent("dd.theoretical", { timeout: 5000 }).catch(() => "");
+  check(deep === `${analysed.blackTheoreticalScore} black discs by perfect play from ${analysed.depth} empties`,
+    `a game that reaches its depth (${deep})`);
+
+  // 13. A player's openings by name, with the player's own results.
+  const np = await api("/api/players/Takuji%20Nakamura");
+  await page.goto(`${base}/player/Takuji%20Nakamura`);
+  await page.waitForSelector("table.player-openings tbody tr", { timeout: 5000 }).catch(() => null);
+  const tables = await page.$$eval("table.player-openings", (ts) => ts.map((t) => [...t.querySelectorAll("tbody tr")].map((tr) => ({
+    name: tr.querySelector(".name")?.textContent,
+    bar: [...tr.querySelectorAll(".bar span")].map((b) => Number(b.dataset.count)),
+  }))));
+  check(tables.length === 2 && tables[0][0]?.name === np.asBlack[0].name && tables[1][0]?.name === np.asWhite[0].name,
+    `openings shown by their names (${tables.map((t) => t[0]?.name).join(", ")})`);
+  const asWhite = np.asWhite[0];
+  check(JSON.stringify(tables[1]?.[0]?.bar) === JSON.stringify([asWhite.black_losses, asWhite.draws, asWhite.black_wins]),
+    "the bar of an opening as white: the player's wins (black's losses), draws, losses");
+  const asBlack = np.asBlack[0];
+  check(JSON.stringify(tables[0]?.[0]?.bar) === JSON.stringify([asBlack.black_wins, asBlack.draws, asBlack.black_losses]),
+    "the bar of an opening as black: the player's wins, draws, losses");
+
+  // 14. The chart by year on a long record with years without games (the
+  // player's answer given by the test): a slot for every year, the
+  // labels apart, at a desktop's width and at a phone's.
+  const byYear = [];
+  for (let year = 1980; year <= 2025; year++) {
+    if (year >= 2009 && year <= 2011) continue;
+    // Bars of about the same height: their counts side by side.
+    const games = 150 + (year % 3) * 4;
+    byYear.push({ year, games, wins: Math.floor(games / 2), draws: 3, losses: games - Math.floor(games / 2) - 3 });
+  }
+  for (const [where, label] of [[context, "desktop"], [phone, "phone"]]) {
+    const p = await where.newPage();
+    await p.route("**/api/players/Chart%20Test", (route) => route.fulfill({ json: { ...np, name: "Chart Test", byYear } }));
+    await p.goto(`${base}/player/Chart%20Test`);
+    await p.waitForSelector("svg.year-chart", { timeout: 5000 }).catch(() => null);
+    const chart = await p.$eval("svg.year-chart", (g) => {
+      const slots = [...g.querySelectorAll("g.year")].map((s) => Number(s.dataset.year));
+      const barX = (year) => Number(g.querySelector(`g.year[data-year="${year}"] rect`)?.getAttribute("x"));
+      const boxes = [...g.querySelectorAll("text")].map((t) => t.getBoundingClientRect());
+      const overlaps = boxes.filter((a, i) => boxes.some((b, j) => i < j && a.left < b.right && b.left < a.right
+        && a.top < b.bottom && b.top < a.bottom)).length;
+      return { slots, step: barX(2008) - barX(2007), gap: barX(2012) - barX(2008), texts: boxes.length, overlaps };
+    });
+    const every = Array.from({ length: 46 }, (_, i) => 1980 + i);
+    check(JSON.stringify(chart.slots) === JSON.stringify(every) && Math.abs(chart.gap - 4 * chart.step) < 0.01,
+      `${label}: a slot for every year, 2009-2011 kept empty (2008 to 2012: ${(chart.gap / chart.step).toFixed(2)} slots)`);
+    check(chart.texts >= 4 && chart.overlaps === 0, `${label}: the chart's ${chart.texts} labels do not overlap`);
+    await p.screenshot({ path: join(SHOTS, `10-player-chart-${label}.png`), fullPage: true });
+    await p.close();
+  }
+
+  // 15. An opening name that names nothing: the search says so, with the
+  // closest names as links.
+  const tigre = await api("/api/search?opening_name=tigre&limit=1");
+  await page.goto(`${base}/search?opening_name=tigre`);
+  await page.waitForSelector(".opening-suggestions a", { timeout: 5000 }).catch(() => null);
+  const links = await page.$$eval(".opening-suggestions a", (as) => as.map((a) => a.textContent));
+  check(tigre.suggestions.length > 0 && JSON.stringify(links) === JSON.stringify(tigre.suggestions),
+    `the search suggests ${links.join(", ")} for "tigre"`);
 
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {

@@ -16,6 +16,7 @@ use wthor_db::verify::RecordKey;
 
 use crate::db_args::DbArgs;
 use crate::query_args::{Format, QueryArgs};
+use crate::textfmt::count;
 use crate::textfmt::csv::field;
 
 /// What `wthor stats --accuracy` needs of its arguments.
@@ -95,7 +96,8 @@ fn table(
 ) -> anyhow::Result<()> {
     writeln!(
         out,
-        "endgame accuracy over {games} analysed games (moves judged exactly; loss in discs)"
+        "endgame accuracy over {} (moves judged exactly; loss in discs)",
+        count(games, "analysed game", "analysed games")
     )?;
     let width = rows
         .iter()

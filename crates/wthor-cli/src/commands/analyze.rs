@@ -35,6 +35,7 @@ use wthor_db::verify::{RecordKey, Shard, TheoryStatus, Workers};
 use crate::db_args::DbArgs;
 use crate::game::open_game;
 use crate::query_args::QueryArgs;
+use crate::textfmt::count;
 use crate::verify::{Job, RunOptions, open_results, run_checks, say_interrupted, select_jobs};
 
 /// Arguments of `wthor analyze`.
@@ -177,10 +178,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     if args.svg.is_some() || args.png.is_some() {
         let player = |n: wthor_db::NameRef<'_>| n.name.unwrap_or("?").to_owned();
         let title = format!(
-            "{name}: {} - {}, exact from {} empties",
+            "{name}: {} - {}, exact from {}",
             player(db.black(id)),
             player(db.white(id)),
-            args.empties
+            count(args.empties, "empty", "empties")
         );
         let svg = wthor_draw::graph_svg(&graph(&analysis, title));
         crate::commands::show::write_pictures(
@@ -271,8 +272,9 @@ fn write_table(
 ) -> anyhow::Result<()> {
     writeln!(
         out,
-        "game {name}: exact from {} empties, estimated before ({}-ply evaluation search, marked ~)",
-        options.empties, options.estimate_depth
+        "game {name}: exact from {}, estimated before ({}-ply evaluation search, marked ~)",
+        count(options.empties, "empty", "empties"),
+        options.estimate_depth
     )?;
     writeln!(
         out,
@@ -303,16 +305,16 @@ fn write_table(
         match t.solved {
             Some(solved) => writeln!(
                 out,
-                "theoretical score at {} empties: stored black {}, solved black {}: {}",
-                t.depth,
+                "theoretical score at {}: stored black {}, solved black {}: {}",
+                count(t.depth, "empty", "empties"),
                 t.stored,
                 solved,
                 t.status.as_str()
             )?,
             None => writeln!(
                 out,
-                "theoretical score at {} empties: stored black {}: {}",
-                t.depth,
+                "theoretical score at {}: stored black {}: {}",
+                count(t.depth, "empty", "empties"),
                 t.stored,
                 t.status.as_str()
             )?,
@@ -326,11 +328,11 @@ fn write_table(
         for j in mistakes {
             writeln!(
                 out,
-                "  move {} ({} {}): {} discs lost{}, best {}",
+                "  move {} ({} {}): {} lost{}, best {}",
                 j.index + 1,
                 j.color,
                 j.square.name(othello_core::Size::Eight),
-                j.loss,
+                count(j.loss, "disc", "discs"),
                 if j.exact { "" } else { " (estimate)" },
                 best(j)
             )?;
@@ -471,10 +473,11 @@ fn write_summary(
     let checked = games.iter().filter(|g| g.theoretical.is_some()).count();
     write!(
         out,
-        "{} games analysed from {empties} empties ({analysed_now} now, {} from the results file): \
-         {moves} moves judged",
-        games.len(),
+        "{} analysed from {} ({analysed_now} now, {} from the results file): {} judged",
+        count(games.len(), "game", "games"),
+        count(empties, "empty", "empties"),
         games.len() - analysed_now,
+        count(moves, "move", "moves"),
     )?;
     if moves > 0 {
         write!(

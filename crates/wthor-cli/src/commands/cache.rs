@@ -13,6 +13,8 @@ use std::process::ExitCode;
 
 use wthor_db::cache::SolveCache;
 
+use crate::textfmt::count;
+
 /// Arguments of `wthor cache`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -49,10 +51,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     merged.save(&args.output)?;
     writeln!(
         out,
-        "{}: {} positions from {} caches ({conflicts} positions with two scores)",
+        "{}: {} from {} ({} with two scores)",
         args.output.display(),
-        merged.len(),
-        args.caches.len()
+        count(merged.len(), "position", "positions"),
+        count(args.caches.len(), "cache", "caches"),
+        count(conflicts, "position", "positions")
     )?;
     Ok(super::exit_code(false, conflicts > 0))
 }

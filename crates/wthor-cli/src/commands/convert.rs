@@ -23,6 +23,8 @@ use wthor_format::{FileKind, ReadOptions};
 
 use super::info::read_regular;
 
+use crate::textfmt::count;
+
 /// Arguments of `wthor convert`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
@@ -77,9 +79,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     wthor_db::atomic::write(output, &data)?;
     writeln!(
         out,
-        "{}: {} records of {} written",
+        "{}: {} of {} written",
         output.display(),
-        file.len(),
+        count(file.len(), "record", "records"),
         file.kind()
     )?;
     Ok(ExitCode::SUCCESS)
@@ -103,14 +105,8 @@ fn to_text(
             output.display()
         );
     }
-    let mut builder = wthor_db::DatabaseBuilder::new().source(input);
-    if let Some(p) = crate::textfmt::read::joined_names(input, FileKind::Players) {
-        builder = builder.players(p);
-    }
-    if let Some(t) = crate::textfmt::read::joined_names(input, FileKind::Tournaments) {
-        builder = builder.tournaments(t);
-    }
-    let db = builder.open()?;
+    // The names files beside the game file come with it.
+    let db = wthor_db::DatabaseBuilder::new().source(input).open()?;
     let ids: Vec<wthor_db::GameId> = (0..db.files()[0].game_count())
         .map(|i| wthor_db::GameId::new(0, i))
         .collect();
@@ -185,6 +181,17 @@ fn names_to_text(
         }
     };
     wthor_db::atomic::write(output, &data)?;
-    writeln!(out, "{}: {} {kind} written", output.display(), names.len())?;
+    let one = if kind == FileKind::Players {
+        "player"
+    } else {
+        "tournament"
+    };
+    let many = kind.to_string();
+    writeln!(
+        out,
+        "{}: {} written",
+        output.display(),
+        crate::textfmt::count(names.len(), one, &many)
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -19,6 +19,7 @@ use wthor_db::{Database, GameId};
 
 use crate::db_args::DbArgs;
 use crate::query_args::{Format, QueryArgs};
+use crate::textfmt::count;
 use crate::textfmt::csv::field;
 
 /// Arguments of `wthor duplicates`.
@@ -72,9 +73,9 @@ fn symmetry_index(s: othello_core::symmetry::Symmetry) -> usize {
 fn table(db: &Database, dups: &Duplicates, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(
         out,
-        "{} games compared, {} groups of games with the same moves up to symmetry",
-        dups.games,
-        dups.groups.len()
+        "{} compared, {} of games with the same moves up to symmetry",
+        count(dups.games, "game", "games"),
+        count(dups.groups.len(), "group", "groups")
     )?;
     writeln!(
         out,

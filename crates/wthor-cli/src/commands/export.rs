@@ -20,6 +20,7 @@ use wthor_db::{Database, GameId, OpenOptions};
 
 use crate::db_args::DbArgs;
 use crate::query_args::QueryArgs;
+use crate::textfmt::count;
 use crate::textfmt::{
     self, Export, ExportChoiceError, ExportCounts, FileFormat, Format, FormatArg,
 };
@@ -128,22 +129,32 @@ pub(crate) fn write_export(
 /// Prints what was written and skipped on stderr; the exit code.
 pub(crate) fn report(counts: &ExportCounts, rows: &str, output: Option<&Path>) -> ExitCode {
     if let Some(path) = output {
+        // `games`, `positions`: the singular drops the s.
+        let one = rows.strip_suffix('s').unwrap_or(rows);
         eprintln!(
-            "wthor: {}: {} {rows} written",
+            "wthor: {}: {} written",
             path.display(),
-            counts.written
+            count(counts.written, one, rows)
         );
     }
     if counts.short > 0 {
         eprintln!(
-            "wthor: {} games end before the position asked for: skipped",
-            counts.short
+            "wthor: {} before the position asked for: skipped",
+            if counts.short == 1 {
+                "1 game ends".to_owned()
+            } else {
+                format!("{} games end", counts.short)
+            }
         );
     }
     if counts.bad_moves > 0 {
         eprintln!(
-            "wthor: {} games have a move that is no square or illegal: written up to it (skipped in OBF)",
-            counts.bad_moves
+            "wthor: {} a move that is no square or illegal: written up to it (skipped in OBF)",
+            if counts.bad_moves == 1 {
+                "1 game has".to_owned()
+            } else {
+                format!("{} games have", counts.bad_moves)
+            }
         );
         return ExitCode::from(1);
     }

@@ -27,6 +27,7 @@ use anyhow::Context as _;
 use wthor_db::import::{self, FinishError, ImportOptions, Plan, Progress, Solving};
 use wthor_format::CreationDate;
 
+use crate::textfmt::count;
 use crate::textfmt::read::NamesFiles;
 use crate::verify::{load_cache, progress};
 
@@ -108,11 +109,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     }
     writeln!(
         out,
-        "{} games read: {} to import, {} rejected, {} notes",
-        gathered.read,
+        "{} read: {} to import, {} rejected, {}",
+        count(gathered.read, "game", "games"),
         gathered.games.len(),
         gathered.rejected.len(),
-        notes.len()
+        count(notes.len(), "note", "notes")
     )?;
     let code = if gathered.rejected.is_empty() {
         ExitCode::SUCCESS
@@ -170,7 +171,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         Err(FinishError::Stopped(stopped)) => {
             crate::verify::say_interrupted(
                 stopped.solved,
-                &format!("of {} games", stopped.total),
+                &format!("of {}", count(stopped.total, "game", "games")),
                 &[args.cache.as_deref()],
                 "--cache FILE keeps them",
             );
@@ -180,7 +181,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         Err(e) => return Err(e.into()),
     }
     if std::io::stderr().is_terminal() {
-        eprintln!("wthor: {} games imported", plan.games.len());
+        eprintln!(
+            "wthor: {} imported",
+            count(plan.games.len(), "game", "games")
+        );
     }
     writeln!(out, "written")?;
     Ok(code)
@@ -194,8 +198,8 @@ fn print_duplicates(plan: &Plan, out: &mut dyn Write) -> anyhow::Result<()> {
     if !plan.duplicates.is_empty() {
         writeln!(
             out,
-            "{} games left out as already there (--keep-duplicates imports them)",
-            plan.duplicates.len()
+            "{} left out as already there (--keep-duplicates imports them)",
+            count(plan.duplicates.len(), "game", "games")
         )?;
     }
     Ok(())
@@ -236,15 +240,19 @@ fn print_plan(plan: &Plan, dry_run: bool, out: &mut dyn Write) -> anyhow::Result
     }
     for f in &plan.files {
         let state = if f.existed {
-            format!("{} games, {verb} append {}", f.before, f.added)
+            format!(
+                "{}, {verb} append {}",
+                count(f.before, "game", "games"),
+                f.added
+            )
         } else {
-            format!("new file, {verb} hold {} games", f.added)
+            format!("new file, {verb} hold {}", count(f.added, "game", "games"))
         };
         writeln!(
             out,
-            "{}: {state}, theoretical scores at {} empties",
+            "{}: {state}, theoretical scores at {}",
             f.path.display(),
-            f.depth
+            count(f.depth, "empty", "empties")
         )?;
     }
     writeln!(out, "creation date {}", plan.created)?;

@@ -24,6 +24,7 @@ use wthor_db::index::{IndexChoice, IndexStatus, PositionIndex, default_path};
 use anyhow::Context as _;
 
 use crate::db_args::DbArgs;
+use crate::textfmt::count;
 
 /// Arguments of `wthor index`.
 #[derive(Debug, clap::Args)]
@@ -103,11 +104,11 @@ fn build(args: &BuildArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let report = PositionIndex::build(&db, &path).context("building the index")?;
     writeln!(
         out,
-        "wrote {}: {} games, {} positions, {} bytes",
+        "wrote {}: {}, {}, {}",
         path.display(),
-        report.games,
-        report.entries,
-        report.bytes
+        count(report.games, "game", "games"),
+        count(report.entries, "position", "positions"),
+        count(report.bytes, "byte", "bytes")
     )?;
     eprintln!(
         "wthor: index built in {:.2} s",

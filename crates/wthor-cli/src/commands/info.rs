@@ -16,6 +16,8 @@ use anyhow::Context as _;
 use serde::Serialize;
 use wthor_format::{FileKind, Header, ReadOptions, WthorFile};
 
+use crate::textfmt::count;
+
 /// Most warnings shown per file in the text output (JSON lists them all).
 const MAX_WARNINGS_SHOWN: usize = 20;
 
@@ -227,8 +229,8 @@ fn meanings(r: &Report) -> [String; 5] {
     let p3 = if games {
         let zero = if r.p3 == 0 { ", 0 stands for 22" } else { "" };
         format!(
-            "theoretical score at {} empties{zero}",
-            r.depth.unwrap_or(r.p3)
+            "theoretical score at {}{zero}",
+            count(r.depth.unwrap_or(r.p3), "empty", "empties")
         )
     } else {
         unused(r.p3)

@@ -10,7 +10,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use wthor_db::install::{Action, InstallOptions, Refusal, install};
+use wthor_db::install::{Action, InstallOptions, Refusal, ShortNames, install};
+use wthor_format::NameKind;
+
+use crate::textfmt::count;
 
 /// Arguments of `wthor install`.
 #[derive(Debug, clap::Args)]
@@ -18,7 +21,10 @@ use wthor_db::install::{Action, InstallOptions, Refusal, install};
 Rules: a file is added when DIR has none of its name; it replaces the installed
 one only if its header creation date is newer (--force: whatever the dates); a
 players or tournaments file that would drop or change an existing name is
-refused, even with --force. Each file is written to a temporary file in DIR,
+refused, even with --force. A game file whose players or tournaments go past
+the names file DIR would read it with (counting the names files given with it)
+is refused, as is a names file that would leave installed games with fewer
+names; --force installs them with a warning. Each file is written to a temporary file in DIR,
 synced and renamed: it is either wholly old or wholly new.
 
 Examples:
@@ -51,6 +57,16 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let (mut added, mut replaced) = (0, 0);
     for file in &report.files {
         let name = &file.name;
+        for short in &file.warnings {
+            let lacking = match short.kind {
+                NameKind::Players => "players",
+                NameKind::Tournaments => "tournaments",
+            };
+            eprintln!(
+                "wthor: warning: {name}: {}: games will show numbers for the {lacking} it lacks",
+                short_names(name, short)
+            );
+        }
         match &file.action {
             Action::Added { created } => {
                 added += 1;
@@ -74,7 +90,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                     "{would}{verb} {name} (created {installed} -> {created}{forced})"
                 )?;
             }
-            Action::Refused(why) => writeln!(out, "refused {name}: {}", refusal(why))?,
+            Action::Refused(why) => writeln!(out, "refused {name}: {}", refusal(name, why))?,
             Action::Failed { renamed, error } => {
                 let state = if *renamed {
                     "installed, but the directory could not be synced"
@@ -102,7 +118,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     })
 }
 
-fn refusal(why: &Refusal) -> String {
+fn refusal(name: &str, why: &Refusal) -> String {
     match why {
         Refusal::NotNewer { installed, created } => format!(
             "not newer than the installed file (created {created}, installed {installed}; --force to replace)"
@@ -110,9 +126,11 @@ fn refusal(why: &Refusal) -> String {
         Refusal::KindDiffers { installed, given } => {
             format!("a file of {given}, the installed one is of {installed}")
         }
-        Refusal::NamesDropped { installed, given } => {
-            format!("{given} names where {installed} are installed: games would lose their names")
-        }
+        Refusal::NamesDropped { installed, given } => format!(
+            "{} where {installed} {} installed: games would lose their names",
+            count(*given, "name", "names"),
+            if *installed == 1 { "is" } else { "are" }
+        ),
         Refusal::NameChanged { number } => {
             format!("name #{number} differs from the installed one: games would change names")
         }
@@ -122,6 +140,33 @@ fn refusal(why: &Refusal) -> String {
             format!("the installed file does not parse ({e}); --force to replace it")
         }
         Refusal::Duplicate => "given twice (the first one counts)".to_owned(),
+        Refusal::ShortNames(list) => {
+            let each: Vec<String> = list.iter().map(|s| short_names(name, s)).collect();
+            format!("{}; --force to install anyway", each.join("; "))
+        }
         other => format!("{other:?}"),
+    }
+}
+
+/// What is short, said of the file `name`: `needs a players file with at
+/// least 4016 names (WTHOR.JOU has 3884)` for its own games, `WTH_2019.wtb
+/// needs a players file with at least 4016 names; this one has 3884` for a
+/// names file that installed games would be read with.
+fn short_names(name: &str, s: &ShortNames) -> String {
+    let kind = match s.kind {
+        NameKind::Players => "players",
+        NameKind::Tournaments => "tournaments",
+    };
+    let needs = format!(
+        "needs a {kind} file with at least {}",
+        count(s.needed, "name", "names")
+    );
+    if s.game_file != name {
+        let has = s.names_file.as_ref().map_or(0, |(_, n)| *n);
+        return format!("{} {needs}; this one has {has}", s.game_file);
+    }
+    match &s.names_file {
+        Some((file, n)) => format!("{needs} ({file} has {n})"),
+        None => format!("{needs} (the directory has no {kind} file)"),
     }
 }

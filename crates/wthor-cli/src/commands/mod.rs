@@ -14,6 +14,7 @@ pub(crate) mod install;
 pub(crate) mod openings;
 pub(crate) mod perft;
 pub(crate) mod puzzles;
+pub(crate) mod ratings;
 pub(crate) mod replay;
 pub(crate) mod results;
 pub(crate) mod search;

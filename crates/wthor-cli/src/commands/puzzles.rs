@@ -27,6 +27,8 @@ use serde::Serialize;
 use wthor_db::verify::{PuzzleCheck, RecordKey, Shard, Workers, check_puzzle, median_p90};
 use wthor_format::{FileKind, PuzzleView, SolitaireFile, WthorFile};
 
+use crate::textfmt::count;
+
 use crate::verify::{
     Job, Loaded, OtherKind, RunOptions, open_results, parse_inputs, read_inputs, run_checks,
     select_jobs,
@@ -154,13 +156,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 } else {
                     writeln!(
                         out,
-                        "{} {:>5} {} {} vs {}: {} empties, {} to move, {} {:+}",
+                        "{} {:>5} {} {} vs {}: {}, {} to move, {} {:+}",
                         listed.file,
                         listed.index,
                         listed.year,
                         listed.black,
                         listed.white,
-                        listed.empties,
+                        count(listed.empties, "empty", "empties"),
                         listed.side,
                         listed.first_move,
                         listed.score
@@ -287,12 +289,17 @@ fn verified<'a>(
 }
 
 /// Files as given; a directory stands for its `.pzz` files, by name.
+///
+/// # Errors
+/// A directory that cannot be listed, or holds no puzzle file.
 fn expand(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let files = wthor_db::list_files(path, false)
-                .with_context(|| format!("{}: cannot list", path.display()))?;
+            let files = match wthor_db::list_folder(path, false, wthor_db::Reads::Puzzles) {
+                Err(e @ wthor_db::Error::NoFilesToRead { .. }) => return Err(e.into()),
+                other => other.with_context(|| format!("{}: cannot list", path.display()))?,
+            };
             out.extend(
                 files
                     .into_iter()

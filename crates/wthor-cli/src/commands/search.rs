@@ -20,6 +20,7 @@ use wthor_db::{Database, GameId, NameRef};
 use crate::commands::index::IndexArgs;
 use crate::db_args::DbArgs;
 use crate::query_args::{Format, QueryArgs};
+use crate::textfmt::count;
 
 /// Arguments of `wthor search`.
 #[derive(Debug, clap::Args)]
@@ -158,7 +159,7 @@ fn print(db: &Database, ids: &[GameId], format: Format, out: &mut dyn Write) -> 
                 );
                 writeln!(out, "{}", line.trim_end())?;
             }
-            writeln!(out, "{} games", rows.len())?;
+            writeln!(out, "{}", count(rows.len(), "game", "games"))?;
         }
         // One schema of a game: the export's (`wthor_db::text::GameRecord`).
         Format::Csv | Format::Jsonl => {

@@ -17,6 +17,7 @@ use wthor_server::{AppState, Config};
 
 use crate::commands::index::IndexArgs;
 use crate::db_args::DbArgs;
+use crate::textfmt::count;
 
 /// Arguments of `wthor serve`.
 #[derive(Debug, clap::Args)]
@@ -67,8 +68,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         let url = format!("http://{addr}/");
         writeln!(
             out,
-            "wthor: serving {} games at {url} (Ctrl-C stops)",
-            state.database().game_count()
+            "wthor: serving {} at {url} (Ctrl-C stops)",
+            count(state.database().game_count(), "game", "games")
         )?;
         out.flush()?;
         if args.open {

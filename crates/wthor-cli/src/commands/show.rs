@@ -20,6 +20,7 @@ use othello_core::{Color, Size, Square};
 use wthor_db::position_line::PositionLine;
 
 use crate::game::{GameArg, ResolvedGame, positions, resolve_game};
+use crate::textfmt::count;
 
 /// Arguments of `wthor show`.
 #[derive(Debug, clap::Args)]
@@ -66,7 +67,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let last = lines.len() - 1;
     let index = match (args.move_number, args.empties) {
         (Some(n), _) if n > last => {
-            anyhow::bail!("{}: the game has {last} moves, no move {n}", game.id)
+            anyhow::bail!(
+                "{}: the game has {}, no move {n}",
+                game.id,
+                count(last, "move", "moves")
+            )
         }
         (Some(n), _) => n,
         (None, Some(e)) => squares
@@ -74,8 +79,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             .filter(|&i| i <= last)
             .ok_or_else(|| {
                 anyhow::anyhow!(
-                    "{}: no position with {e} empties (from {} to {})",
+                    "{}: no position with {} (from {} to {})",
                     game.id,
+                    count(e, "empty", "empties"),
                     squares - 4 - last,
                     squares - 4
                 )
@@ -191,11 +197,11 @@ fn write_header(game: &ResolvedGame, out: &mut dyn Write) -> anyhow::Result<()> 
     writeln!(out, "white: {}", named(&game.white))?;
     writeln!(
         out,
-        "score: black {}, white {}; theoretical: black {} at {} empties",
+        "score: black {}, white {}; theoretical: black {} at {}",
         game.real_score,
         total.saturating_sub(u32::from(game.real_score)),
         game.theoretical_score,
-        game.depth
+        count(game.depth, "empty", "empties")
     )?;
     // The table names 8x8 positions only: no line for a 10x10 game.
     if game.size == Size::Eight {
@@ -228,7 +234,11 @@ fn write_position(
         Some(c) => format!("{c} to move"),
         None => "game over".to_owned(),
     };
-    writeln!(out, "position: {played}, {empties} empties, {to_move}")?;
+    writeln!(
+        out,
+        "position: {played}, {}, {to_move}",
+        count(empties, "empty", "empties")
+    )?;
     let n = size.side();
     let pad = if n > 9 { "   " } else { "  " };
     write!(out, "{pad}")?;

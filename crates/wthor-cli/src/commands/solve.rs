@@ -26,6 +26,8 @@ use othello_core::{Board, Board8, Color, Size, Square};
 use serde::Serialize;
 use wthor_format::{BoardSize, ReadOptions, WthorFile, parse_any};
 
+use crate::textfmt::count;
+
 /// Positions with more empty squares get an estimate instead of a solve
 /// (an exact solve at 30 empties takes minutes to hours).
 pub(crate) const EXACT_MAX_EMPTIES: u32 = 30;
@@ -129,21 +131,18 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
 /// empties`; an estimate is marked `~` and says so.
 fn as_players_read(report: &Report, board: &Board8) -> String {
     let side = report.side;
-    let n = report.empties;
+    let n = count(report.empties, "empty", "empties");
     let mv = match &report.best_move {
         Some(m) => m.as_str(),
         None if board.is_game_over() => "game over",
         None => "pass",
     };
     match (report.wld, report.score) {
-        (Some(wld), _) => format!("{side} to move: {wld}, {n} empties"),
+        (Some(wld), _) => format!("{side} to move: {wld}, {n}"),
         (None, Some(score)) if report.estimate => {
-            format!("{side} to move: ~{score:+} ({mv}), an estimate at {n} empties")
+            format!("{side} to move: ~{score:+} ({mv}), an estimate at {n}")
         }
-        (None, score) => format!(
-            "{side} to move: {:+} ({mv}), {n} empties",
-            score.unwrap_or(0)
-        ),
+        (None, score) => format!("{side} to move: {:+} ({mv}), {n}", score.unwrap_or(0)),
     }
 }
 
@@ -217,15 +216,22 @@ fn positions(args: &Args) -> anyhow::Result<Vec<Board8>> {
         (Some(n), _) => match replay_to_empties::<Board8>(moves, n) {
             Reach::At { board, .. } => board,
             Reach::Ended { moves, empties, .. } => bail!(at(format!(
-                "the game ends after {moves} moves with {empties} empties, before {n} empties"
+                "the game ends after {} with {}, before {}",
+                count(moves, "move", "moves"),
+                count(empties, "empty", "empties"),
+                count(n, "empty", "empties")
             ))),
             Reach::Illegal { index: bad } => bail!(at(format!(
-                "move {} is illegal, before {n} empties",
-                bad + 1
+                "move {} is illegal, before {}",
+                bad + 1,
+                count(n, "empty", "empties")
             ))),
         },
         (None, Some(n)) => replay_moves_prefix::<Board8>(moves, n).ok_or_else(|| {
-            anyhow::anyhow!(at(format!("the record does not hold {n} legal moves")))
+            anyhow::anyhow!(at(format!(
+                "the record does not hold {} legal",
+                count(n, "move", "moves")
+            )))
         })?,
         (None, None) => bail!("--game needs --empties N or --move N"),
     };
@@ -254,9 +260,9 @@ fn file_game(file: &str, index: &str) -> anyhow::Result<(String, Vec<u8>)> {
     }
     let Some(view) = games.get(index) else {
         bail!(
-            "{}: no game {index} (the file holds {} games, numbered from 0)",
+            "{}: no game {index} (the file holds {}, numbered from 0)",
             path.display(),
-            games.len()
+            count(games.len(), "game", "games")
         );
     };
     Ok((

@@ -27,6 +27,7 @@ use anyhow::Context as _;
 
 use crate::db_args::DbArgs;
 use crate::query_args::{Format, QueryArgs};
+use crate::textfmt::count;
 use crate::textfmt::csv::field;
 
 /// Arguments of `wthor stats`.
@@ -237,8 +238,9 @@ fn table(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
         writeln!(out)?;
         writeln!(
             out,
-            "openings of {} moves ({} games shorter):",
-            v.options.openings, v.stats.openings_shorter
+            "openings of {} ({} shorter):",
+            count(v.options.openings, "move", "moves"),
+            count(v.stats.openings_shorter, "game", "games")
         )?;
         let w = v
             .openings
@@ -292,8 +294,18 @@ fn next_table(next: &NextMoves, out: &mut dyn Write) -> anyhow::Result<()> {
     writeln!(out, "position {}", next.position.to_obf())?;
     writeln!(
         out,
-        "{} games reach it in some orientation (moves are named in this one), {} end there",
-        next.reached, next.ended
+        "{} {} it in some orientation (moves are named in this one), {} there",
+        count(next.reached, "game", "games"),
+        if next.reached == 1 {
+            "reaches"
+        } else {
+            "reach"
+        },
+        if next.ended == 1 {
+            "1 ends".to_owned()
+        } else {
+            format!("{} end", next.ended)
+        }
     )?;
     let solved = next.solved == Solved::Yes;
     write!(
@@ -367,8 +379,12 @@ fn players_table(v: &View<'_>, out: &mut dyn Write) -> anyhow::Result<()> {
         let (ra, rb) = (&a.record, &b.record);
         writeln!(
             out,
-            "head-to-head: {} {} wins, {} draws, {} {} wins",
-            a.name, ra.wins, ra.draws, b.name, rb.wins
+            "head-to-head: {} {}, {}, {} {}",
+            a.name,
+            count(ra.wins, "win", "wins"),
+            count(ra.draws, "draw", "draws"),
+            b.name,
+            count(rb.wins, "win", "wins")
         )?;
     }
     Ok(())

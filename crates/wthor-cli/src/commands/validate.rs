@@ -2,7 +2,8 @@
 //! counts and what does not hold.
 //!
 //! A directory stands for the WTHOR files inside it (with `--recursive`, of
-//! its subdirectories too). Every game is replayed from the start position
+//! its subdirectories too); one holding neither game nor puzzle files is a
+//! usage error. Every game is replayed from the start position
 //! with implicit passes (in parallel over the games); the report gives the
 //! numbers of files, games, legal, illegal, finished and unfinished games,
 //! and of real-score mismatches: finished games whose stored score is not
@@ -21,8 +22,10 @@ use std::process::ExitCode;
 
 use othello_core::Size;
 use serde_json::json;
-use wthor_db::{Database, DbFile, Finding, OpenOptions};
+use wthor_db::{Database, DbFile, Finding, OpenOptions, Reads};
 use wthor_format::BoardSize;
+
+use crate::textfmt::count;
 
 /// Arguments of `wthor validate`.
 #[derive(Debug, clap::Args)]
@@ -87,8 +90,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let mut files = Vec::new();
     for path in &paths {
         let paths = if path.is_dir() {
-            match wthor_db::list_files(path, args.recursive) {
+            // A folder of neither games nor puzzles is a wrong path: a
+            // usage error, not "games: 0".
+            match wthor_db::list_folder(path, args.recursive, Reads::GamesOrPuzzles) {
                 Ok(p) => p,
+                Err(e @ wthor_db::Error::NoFilesToRead { .. }) => return Err(e.into()),
                 Err(e) => {
                     unreadable.push((path.display().to_string(), e.to_string()));
                     continue;
@@ -212,9 +218,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         }
         writeln!(
             out,
-            "files: {} ({} game files)",
+            "files: {} ({})",
             db.files().len(),
-            game_files
+            count(game_files, "game file", "game files")
         )?;
         if !unreadable.is_empty() {
             writeln!(out, "unreadable files: {}", unreadable.len())?;
@@ -241,11 +247,11 @@ fn describe(file: &DbFile, x: &Finding) -> String {
     };
     if let Some(bad) = x.check.illegal {
         format!(
-            "illegal {}: {} (after {} moves, {} passes)",
+            "illegal {}: {} (after {}, {})",
             bad.describe(size),
             bad.reason,
-            x.check.moves,
-            x.check.passes
+            count(x.check.moves, "move", "moves"),
+            count(x.check.passes, "pass", "passes")
         )
     } else {
         format!(

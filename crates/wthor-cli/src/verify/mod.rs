@@ -280,6 +280,11 @@ where
 /// log, the cache) when any, so that the same command goes on where it
 /// stopped; else `keep` says which options would have kept them.
 pub(crate) fn say_interrupted(solved: usize, what: &str, saved: &[Option<&Path>], keep: &str) {
+    // "1 game solved"; "1 of 12 games solved" keeps its plural.
+    let what = match what.strip_suffix('s') {
+        Some(one) if solved == 1 && !what.contains(' ') => one,
+        _ => what,
+    };
     let saved: Vec<String> = saved
         .iter()
         .flatten()

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use othello_core::solver::GenericSolver;
 use serde::{Deserialize as _, Serialize};
+use wthor_db::Reads;
 use wthor_db::verify::{
     RecordKey, Shard, TheoryCheck, TheoryStatus, Workers, check_theoretical,
     check_theoretical_10x10, median_p90,
@@ -20,6 +21,7 @@ use super::{
     read_inputs, run_checks, select_jobs,
 };
 use crate::cpu_time::thread_cpu_seconds;
+use crate::textfmt::count;
 
 /// Options of the exact-solver check of theoretical scores
 /// (`wthor validate --solve`).
@@ -89,12 +91,25 @@ impl SolveArgs {
 
 /// The game files among `paths` (directories stand for the game files
 /// inside them, with `recursive` of their subdirectories too), in order.
+///
+/// # Errors
+/// A directory that cannot be listed, or holds no game file (a folder of
+/// puzzles is checked by `wthor puzzles --verify`).
 fn game_paths(paths: &[PathBuf], recursive: bool) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let files = wthor_db::list_files(path, recursive)
-                .with_context(|| format!("{}: cannot list", path.display()))?;
+            let files = match wthor_db::list_folder(path, recursive, Reads::Games) {
+                Err(e @ wthor_db::Error::NoGameFiles { .. })
+                    if wthor_db::list_folder(path, recursive, Reads::Puzzles).is_ok() =>
+                {
+                    return Err(anyhow::anyhow!(
+                        "{e}; its puzzles are checked by wthor puzzles --verify"
+                    ));
+                }
+                Err(e @ wthor_db::Error::NoGameFiles { .. }) => return Err(e.into()),
+                other => other.with_context(|| format!("{}: cannot list", path.display()))?,
+            };
             out.extend(files.into_iter().filter(|p| {
                 matches!(
                     FileKind::from_path(p),
@@ -204,10 +219,10 @@ impl Tally {
     pub(crate) fn write_counts(&self, out: &mut dyn Write, what: &str) -> std::io::Result<()> {
         write!(
             out,
-            "{what}: {} games checked: {} ok, {} mismatches, {} impossible, {} short, {} illegal, {} unavailable",
-            self.checked,
+            "{what}: {} checked: {} ok, {}, {} impossible, {} short, {} illegal, {} unavailable",
+            count(self.checked, "game", "games"),
             self.n(TheoryStatus::Ok),
-            self.n(TheoryStatus::Mismatch),
+            count(self.n(TheoryStatus::Mismatch), "mismatch", "mismatches"),
             self.n(TheoryStatus::Impossible),
             self.n(TheoryStatus::Short),
             self.n(TheoryStatus::Illegal),
@@ -296,8 +311,13 @@ pub(crate) fn run_theory(
         .collect();
     if previous.len() < skipped {
         eprintln!(
-            "wthor: warning: {} lines of the results file are not theoretical-score results: left out of the report",
-            skipped - previous.len()
+            "wthor: warning: {} of the results file {}: left out of the report",
+            count(skipped - previous.len(), "line", "lines"),
+            if skipped - previous.len() == 1 {
+                "is not a theoretical-score result"
+            } else {
+                "are not theoretical-score results"
+            }
         );
     }
     let cache = load_cache(args.cache.as_deref())?;
@@ -408,8 +428,10 @@ pub(crate) fn run_theory(
         let (hits, misses, added) = c.stats();
         writeln!(
             out,
-            "cache: {hits} hits, {misses} misses, {added} added, {} positions",
-            c.len()
+            "cache: {}, {}, {added} added, {}",
+            count(hits, "hit", "hits"),
+            count(misses, "miss", "misses"),
+            count(c.len(), "position", "positions")
         )?;
     }
     Ok(code)
@@ -420,8 +442,8 @@ fn describe(c: &TheoryCheck, size: BoardSize) -> String {
     let squares = size.squares();
     let at = || {
         format!(
-            "{} empties, {} to move, exact score {:+}{}",
-            c.depth,
+            "{}, {} to move, exact score {:+}{}",
+            count(c.depth, "empty", "empties"),
             c.side.as_deref().unwrap_or("?"),
             c.score.unwrap_or(0),
             c.best_move
@@ -445,26 +467,26 @@ fn describe(c: &TheoryCheck, size: BoardSize) -> String {
             at()
         ),
         TheoryStatus::Short => format!(
-            "{} after {} moves, before {} empties; stored {}, final score {}",
+            "{} after {}, before {}; stored {}, final score {}",
             if c.finished == Some(true) {
                 "the game ends"
             } else {
                 "the record stops"
             },
-            c.moves,
-            c.depth,
+            count(c.moves, "move", "moves"),
+            count(c.depth, "empty", "empties"),
             c.stored,
             c.final_score.unwrap_or(0)
         ),
         TheoryStatus::Illegal => format!(
-            "move {} is illegal, before {} empties; stored {}",
+            "move {} is illegal, before {}; stored {}",
             c.illegal_move.map_or(0, |m| m + 1),
-            c.depth,
+            count(c.depth, "empty", "empties"),
             c.stored
         ),
         TheoryStatus::Unavailable => format!(
-            "10x10 solving unavailable at {} empties (the generic solver goes to {}); stored {} not checked",
-            c.depth,
+            "10x10 solving unavailable at {} (the generic solver goes to {}); stored {} not checked",
+            count(c.depth, "empty", "empties"),
             wthor_db::verify::MAX_10X10_EMPTIES,
             c.stored
         ),

@@ -386,3 +386,43 @@ fn the_graph_is_drawn_as_svg_and_png_for_one_game_only() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--svg draws the graph of one game"));
 }
+
+/// One of a thing is singular in the messages: `1 disc lost`, `1 empty`
+/// (issue 36, item 22). Game 2001:2 of the fixtures ends after 59 moves,
+/// with one empty square; its analysis from one empty square finds
+/// mistakes of one disc.
+#[test]
+fn one_disc_and_one_empty_are_singular() {
+    let game = ["--db", "testdata", "2001:2"];
+    let analysis = check(&[&["analyze"][..], &game, &["--empties", "1"]].concat(), 0);
+    assert!(
+        analysis.starts_with("game 2001:2: exact from 1 empty, estimated before"),
+        "{analysis}"
+    );
+    assert!(analysis.contains(": 1 disc lost"), "{analysis}");
+    let shown = check(&[&["show"][..], &game, &["--empties", "1"]].concat(), 0);
+    assert!(
+        shown.contains("position: after move 59 (black h3), 1 empty, game over\n"),
+        "{shown}"
+    );
+    let out = wthor(&[
+        "solve",
+        "--db",
+        "testdata",
+        "--game",
+        "2001:2",
+        "--empties",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "wthor: 2001:2: the game ends after 59 moves with 1 empty, before 0 empties\n"
+    );
+    for text in [&analysis, &shown, &stderr(&out)] {
+        assert!(
+            !text.contains(" 1 discs") && !text.contains(" 1 empties"),
+            "{text}"
+        );
+    }
+}

@@ -251,6 +251,15 @@ fn convert_names_files_to_csv_and_jsonl() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), "tournaments.jsonl: 6 tournaments written\n");
+    // One name is one player: the header's count (N2, offset 8) set to 1
+    // and the first record kept.
+    let mut one = std::fs::read(testdata.join("WTHOR.JOU")).unwrap();
+    one.truncate(16 + 20);
+    one[8..10].copy_from_slice(&1u16.to_le_bytes());
+    std::fs::write(dir.path().join("ONE.JOU"), one).unwrap();
+    let out = wthor_in(dir.path(), &["convert", "ONE.JOU", "-o", "one.csv"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "one.csv: 1 player written\n");
     let jsonl = std::fs::read_to_string(dir.path().join("tournaments.jsonl")).unwrap();
     let rows: Vec<serde_json::Value> = jsonl
         .lines()

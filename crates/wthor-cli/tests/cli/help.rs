@@ -6,7 +6,7 @@ use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
 /// Every subcommand of `wthor`.
-pub(crate) const COMMANDS: [&str; 22] = [
+pub(crate) const COMMANDS: [&str; 23] = [
     "info",
     "duplicates",
     "serve",
@@ -14,6 +14,7 @@ pub(crate) const COMMANDS: [&str; 22] = [
     "export",
     "import",
     "stats",
+    "ratings",
     "index",
     "results",
     "cache",
@@ -64,10 +65,9 @@ fn every_help_ends_with_examples_and_the_exit_status() {
     }
 }
 
-#[test]
-fn help_examples_on_the_fixtures_run() {
-    // In a copy of testdata/ under a temporary directory, so that examples
-    // that write files write there.
+/// A temporary directory holding a copy of testdata/'s files in
+/// `testdata/`, so that examples that write files write there.
+fn testdata_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let testdata = dir.path().join("testdata");
     std::fs::create_dir(&testdata).unwrap();
@@ -77,6 +77,14 @@ fn help_examples_on_the_fixtures_run() {
             std::fs::copy(&path, testdata.join(path.file_name().unwrap())).unwrap();
         }
     }
+    dir
+}
+
+#[test]
+fn help_examples_on_the_fixtures_run() {
+    // In a copy of testdata/ under a temporary directory, so that examples
+    // that write files write there.
+    let dir = testdata_copy();
     let mut ran = 0;
     for cmd in COMMANDS.iter().map(|c| Some(*c)).chain([None]) {
         for line in examples(cmd) {
@@ -161,4 +169,149 @@ fn man_pages_for_the_command_and_each_subcommand() {
     assert!(page.contains("Exit status"), "the examples are in the page");
     // `man` is hidden from the help.
     assert!(!stdout(&wthor(&["--help"])).contains("\n  man "));
+}
+
+/// The README's command list: the lines of its first `text` block that
+/// start with `wthor `, as the command names they list.
+fn readme_commands() -> Vec<String> {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let block = readme
+        .split("```text\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("README: a text block with the command list");
+    block
+        .lines()
+        .filter_map(|l| l.strip_prefix("wthor "))
+        .map(|l| l.split_whitespace().next().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_readme_lists_every_command_once() {
+    let listed = readme_commands();
+    for c in COMMANDS {
+        let n = listed.iter().filter(|l| *l == c).count();
+        assert_eq!(n, 1, "README's command list names `wthor {c}` {n} times");
+    }
+    for l in &listed {
+        assert!(COMMANDS.contains(&l.as_str()), "README lists `wthor {l}`");
+    }
+}
+
+/// The exit-status text at the end of `wthor CMD --help`.
+fn exit_status(cmd: &str) -> String {
+    let text = stdout(&wthor(&[cmd, "--help"]));
+    let (_, tail) = text.split_once("\nExit status").unwrap();
+    tail.split("\n\n").next().unwrap().replace('\n', " ")
+}
+
+#[test]
+fn the_readme_exit_table_agrees_with_each_help() {
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| 1 |"))
+        .expect("README: the exit-status row of 1");
+    let mut named = 0;
+    // Each clause of the row (`;`) names commands in backticks; a command
+    // whose help says it exits 1 only with --strict is named in a clause
+    // that says so, and a command named must exit 1 at all.
+    for clause in row.split(';') {
+        for quoted in clause.split('`').skip(1).step_by(2) {
+            let Some(cmd) = quoted.split_whitespace().next() else {
+                continue;
+            };
+            if !COMMANDS.contains(&cmd) {
+                continue;
+            }
+            named += 1;
+            let help = exit_status(cmd);
+            assert!(
+                help.contains(", 1 ") || help.contains("; 1 "),
+                "README says `{cmd}` exits 1; its help: {help}"
+            );
+            if help.contains("1 with --strict") {
+                assert!(
+                    clause.contains("--strict"),
+                    "README says `{cmd}` exits 1 without naming --strict, which its help needs: {clause}"
+                );
+            }
+        }
+    }
+    assert!(named >= 5, "only {named} commands named in: {row}");
+}
+
+/// Splits a README command line as a shell would for these examples:
+/// words, and double-quoted strings as one word.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            c => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+#[test]
+fn the_readme_examples_run() {
+    // Every `cargo run --release -- …` line of the README, in order, in a
+    // temporary directory holding a copy of testdata/ (`/tmp/` paths made
+    // relative to it); `path/to/wthor` is the real archive (WTHOR_DATA),
+    // those lines skipped without it, and an empty directory for `install
+    // --into` (a dry run). `serve` runs until stopped: tests/cli/serve.rs
+    // asks one.
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let dir = testdata_copy();
+    let real = crate::wthor_data().map(|d| d.join("wthor"));
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let mut ran = 0;
+    for line in readme.lines() {
+        let Some((_, rest)) = line.split_once("cargo run --release -- ") else {
+            continue;
+        };
+        let command = rest.split('`').next().unwrap().replace("/tmp/", "");
+        if command.starts_with("serve ") {
+            continue;
+        }
+        let mut args = shell_words(&command);
+        if args.iter().any(|a| a == "path/to/wthor") {
+            let into = args.iter().any(|a| a == "--into");
+            let Some(real) = &real else { continue };
+            let to = if into { &empty } else { real };
+            for a in &mut args {
+                if a == "path/to/wthor" {
+                    *a = to.to_str().unwrap().to_owned();
+                }
+            }
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = wthor_in(dir.path(), &args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "README: wthor {command}\n{}",
+            stderr(&out)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 24, "only {ran} README examples ran");
 }

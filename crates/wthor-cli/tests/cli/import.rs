@@ -229,7 +229,7 @@ fn illegal_games_stop_the_import_unless_skipped() {
         "{again}"
     );
     assert!(
-        again.contains("1 games left out as already there"),
+        again.contains("1 game left out as already there"),
         "{again}"
     );
     assert!(again.contains("nothing to write"), "{again}");

@@ -186,3 +186,79 @@ fn install_makes_a_missing_directory_as_import_does() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(root.path().join("fresh/db/WTH_2010.wtb").is_file());
 }
+
+/// A game file whose players go past the players file the directory would
+/// read it with is refused (exit 1, nothing written), unless given with a
+/// players file that has them; `--force` installs it with a warning. On
+/// the real archive: WTH_2025.wtb into a folder holding the 2022
+/// WTHOR.JOU and WTHOR.TRN (issue 36, item 3).
+#[test]
+fn install_refuses_games_past_the_names_file() {
+    let root = setup();
+    let dir = root.path();
+    write(&dir.join("new/WTH_2011.wtb"), |out| {
+        let header = Header {
+            year: 2011,
+            p1: 8,
+            p3: 24,
+            ..Header::default()
+        };
+        let n = u16::try_from(installed_players()).unwrap();
+        let game = Game::from_squares(0, n, 1, 33, 33, &["f5", "f6"], BoardSize::Eight).unwrap();
+        write_game_file(&header, BoardSize::Eight, &[game], out).unwrap();
+    });
+    let needs = installed_players() + 1;
+    let out = wthor_in(dir, &["install", "--into", "db", "new/WTH_2011.wtb"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "refused WTH_2011.wtb: needs a players file with at least {needs} names \
+             (WTHOR.JOU has {}); --force to install anyway\n\
+             0 added, 0 replaced, 1 refused\n",
+            installed_players()
+        )
+    );
+    assert!(!dir.join("db/WTH_2011.wtb").exists());
+    // With the newer players file (one name more): both installed.
+    let args = ["install", "--dry-run", "--into", "db"];
+    let out = wthor_in(
+        dir,
+        &[&args[..], &["new/WTH_2011.wtb", "new/WTHOR.JOU"]].concat(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stderr(&out), "");
+    let out = wthor_in(
+        dir,
+        &["install", "--force", "--into", "db", "new/WTH_2011.wtb"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: warning: WTH_2011.wtb: needs a players file with at least {needs} names \
+             (WTHOR.JOU has {}): games will show numbers for the players it lacks\n",
+            installed_players()
+        )
+    );
+    assert!(dir.join("db/WTH_2011.wtb").exists());
+
+    let Some(data) = crate::wthor_data() else {
+        return;
+    };
+    let real = tempfile::tempdir().unwrap();
+    for f in ["WTHOR.JOU", "WTHOR.TRN"] {
+        std::fs::copy(data.join("wthor").join(f), real.path().join(f)).unwrap();
+    }
+    let wtb = data.join("wthor/WTH_2025.wtb");
+    let into = real.path().to_str().unwrap();
+    let out = crate::wthor(&["install", wtb.to_str().unwrap(), "--into", into]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "refused WTH_2025.wtb: needs a players file with at least 4448 names (WTHOR.JOU has \
+         3884); needs a tournaments file with at least 492 names (WTHOR.TRN has 439); --force \
+         to install anyway\n0 added, 0 replaced, 1 refused\n"
+    );
+    assert!(!real.path().join("WTH_2025.wtb").exists());
+}

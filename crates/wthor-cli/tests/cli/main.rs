@@ -14,6 +14,7 @@ mod no_panic;
 mod openings;
 mod perft;
 mod puzzles;
+mod ratings;
 mod replay;
 mod results;
 mod search;

@@ -193,7 +193,7 @@ fn three_shards_give_the_report_of_one_run() {
     assert_eq!(
         stdout(&out),
         format!(
-            "{}: 20 records from 3 logs (0 duplicate lines, 0 conflicts)\n",
+            "{}: 20 records from 3 logs (0 duplicate lines)\n",
             all.display()
         )
     );
@@ -274,7 +274,7 @@ fn conflicts_and_files_that_are_not_logs_or_caches() {
         err.starts_with(&format!(
             "wthor: conflict: 2001:{} (WTH_2001.wtb of ",
             first["index"]
-        )) && err.contains(&format!("{} line 1: mismatch", other_log.display())),
+        )) && err.contains(&format!("{}:1: mismatch", other_log.display())),
         "{err}"
     );
     assert!(stdout(&out).ends_with("logs: 2, duplicate lines: 0, conflicts: 1\n"));
@@ -357,5 +357,112 @@ fn conflicts_and_files_that_are_not_logs_or_caches() {
     assert!(
         lines[1].ends_with(" X"),
         "the position as OBF, black to move: {t}"
+    );
+}
+
+/// `results merge` refuses logs of two commands up front (exit 2, a line
+/// of each named), and writes nothing when the logs conflict (exit 1, both
+/// lines named as LOG:LINE), so that a finding is never lost to an
+/// ignored exit status; `stats --accuracy` refuses a `validate --solve`
+/// log in one line (issue 36, items 4 and 5).
+#[test]
+fn merge_refuses_two_kinds_and_writes_nothing_on_a_conflict() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    crate::solve::write_games(d);
+    let log = d.join("r.jsonl");
+    let out = wthor(&solve_args(
+        d.join("WTH_2001.wtb").to_str().unwrap(),
+        &["--results", log.to_str().unwrap()],
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    // An `analyze` line of the same game.
+    let mut analysed = serde_json::json!({
+        "game": format!("2001:{}", first["index"]),
+        "year": 2001,
+        "black": "#0",
+        "white": "#1",
+        "empties": 20,
+        "moves": [],
+    });
+    for k in ["file", "created", "index", "hash"] {
+        analysed[k] = first[k].clone();
+    }
+    let analyses = d.join("a.jsonl");
+    std::fs::write(&analyses, format!("{analysed}\n")).unwrap();
+    let merged = d.join("m.jsonl");
+    let merge = |logs: &[&Path]| {
+        let mut args = vec!["results", "merge", "-o", merged.to_str().unwrap()];
+        args.extend(logs.iter().map(|p| p.to_str().unwrap()));
+        wthor(&args)
+    };
+    let out = merge(&[&log, &analyses]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: {}:1: a result of wthor analyze, where {}:1 is one of wthor validate \
+             --solve: logs of two kinds do not merge\n",
+            analyses.display(),
+            log.display()
+        )
+    );
+    assert!(!merged.exists());
+    let out = wthor(&["results", "summary", analyses.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: {}:1: a result of wthor analyze: results summary reads the logs of wthor \
+             validate --solve\n",
+            analyses.display()
+        )
+    );
+
+    // The same game ok in one log and a mismatch in the other.
+    let mut other = first.clone();
+    other["solved"] = (first["solved"].as_u64().unwrap() + 2).into();
+    other["status"] = "mismatch".into();
+    let other_log = d.join("other.jsonl");
+    std::fs::write(&other_log, format!("\n{other}\n")).unwrap();
+    let out = merge(&[&log, &other_log]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "");
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            ": {}:1: {} (stored {}, solved {}); {}:2: mismatch (stored {}, solved {})\n",
+            log.display(),
+            first["status"].as_str().unwrap(),
+            first["stored"],
+            first["solved"],
+            other_log.display(),
+            other["stored"],
+            other["solved"]
+        )),
+        "{err}"
+    );
+    assert!(
+        err.ends_with(&format!(
+            "wthor: {}: nothing written: the logs disagree (1 conflict); settle them first\n",
+            merged.display()
+        )),
+        "{err}"
+    );
+    assert!(!merged.exists());
+
+    // A validate log given to the accuracy tables.
+    let out = wthor(&["stats", "--accuracy", "--results", log.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: {}:1: a result of wthor validate --solve: the accuracy tables read the \
+             results of wthor analyze\n",
+            log.display()
+        )
     );
 }

@@ -163,6 +163,11 @@ fn bad_input_exits_2_with_one_line() {
     fails(&["--year", "2000..1990"], "empty range: 2000 is above 1990");
     fails(&["--black-discs", "40..30"], "empty range: 40 is above 30");
     fails(&["--year", "20x0.."], "\"20x0\" is not a number");
+    fails(
+        &["--year", "0..99999"],
+        "invalid value '0..99999' for '--year <A..B>': 99999 is out of range: give a number \
+         from 0 to 65535\n",
+    );
     fails(&["--sort", "elo"], "unknown sort key \"elo\"");
     fails(
         &["--result", "win"],
@@ -251,6 +256,42 @@ fn a_number_beyond_the_names_file_is_a_placeholder_and_a_warning() {
     );
 }
 
+/// `--db FILE.wtb` reads the names files beside the file, as `--db` of
+/// its directory does (issue 36, item 2): the same rows, no warning; on the
+/// real archive too.
+#[test]
+fn a_game_file_as_db_reads_the_names_beside_it() {
+    let csv = |db: &str, more: &[&str]| {
+        let mut args = vec!["search", "--db", db, "--format", "csv"];
+        args.extend_from_slice(more);
+        let out = wthor(&args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{args:?}");
+        stdout(&out)
+    };
+    let alone = csv("testdata/WTH_2001.wtb", &[]);
+    let whole = csv("testdata", &["--year", "2001"]);
+    let eight: Vec<&str> = whole
+        .lines()
+        .filter(|l| !l.starts_with("WTH_2001.wtd:"))
+        .collect();
+    assert_eq!(alone.lines().collect::<Vec<_>>(), eight);
+    assert!(
+        alone.lines().count() > 2 && !alone.contains("<player"),
+        "{alone}"
+    );
+    let Some(data) = crate::wthor_data() else {
+        return;
+    };
+    let file = data.join("wthor/WTH_2025.wtb");
+    let real = csv(file.to_str().unwrap(), &["--limit", "50"]);
+    assert_eq!(real.lines().count(), 51, "{real}");
+    assert!(
+        !real.contains("<player") && !real.contains("<tournament"),
+        "{real}"
+    );
+}
+
 #[test]
 fn replay_takes_a_game_id_and_prints_names() {
     let out = wthor(&["replay", "--db", "testdata", "2003:7", "--final-only"]);
@@ -335,8 +376,9 @@ fn validate_findings_name_the_game_and_its_players() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stdout(&out).starts_with(
-            "./WTH_2001.wtb: record 0: illegal move 2 (a1): flips no disc (after 1 moves, 0 \
-             passes); game 2001:0, Maximilien Ferrière vs Hélène Dupré\n"
+            "./WTH_2001.wtb: record 0: illegal move 2 (a1): flips no disc (after 1 move, 0 \
+             passes); game 2001:0, Maximilien Ferrière vs Hélène Dupré\n\
+             files: 2 (1 game file)\n"
         ),
         "{}",
         stdout(&out)
@@ -401,33 +443,61 @@ fn solve_takes_a_game_id_too() {
 }
 
 /// A folder without any game file is no database: every command that
-/// queries one says so (exit 2), rather than answering 0 games.
+/// reads games says so (exit 2, naming the folder), rather than answering
+/// 0 games; also beside a good one (issue 36, item 7). A folder of
+/// puzzles is read by `validate` and `puzzles`, and only by them.
 #[test]
 fn a_folder_without_game_files_is_an_error_not_zero_games() {
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().to_str().unwrap();
-    // Only a names file: still no game.
+    // Only names files: still no game.
     let names = tempfile::tempdir().unwrap();
     copy("WTHOR.JOU", names.path());
+    copy("WTHOR.TRN", names.path());
     let names = names.path().to_str().unwrap();
+    let puzzles = tempfile::tempdir().unwrap();
+    copy("Solitaires_12.pzz", puzzles.path());
+    let puzzles = puzzles.path().to_str().unwrap();
+    let no = |what: &str, db: &str, args: &[&str]| {
+        let out = wthor(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "", "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!("no WTHOR {what} in {db} (looked for *.")),
+            "{args:?}: {err}"
+        );
+    };
     for db in [empty, names] {
+        no("game or puzzle files", db, &["validate", db]);
+        no("game or puzzle files", db, &["validate", "testdata", db]);
+        no("puzzle files", db, &["puzzles", db]);
+        no("puzzle files", db, &["puzzles", "--verify", db]);
+    }
+    for db in [empty, names, puzzles] {
+        no("game files", db, &["validate", "--solve", db]);
         for args in [
             &["search", "--db", db, "--count"][..],
+            &["search", "--db", "testdata", "--db", db, "--count"],
             &["stats", "--db", db],
             &["export", "--db", db, "--format", "csv"],
             &["index", "build", "--db", db],
+            &["analyze", "--db", db, "--limit", "1"],
+            &["duplicates", "--db", db],
+            &["openings", "--db", db],
         ] {
-            let out = wthor(args);
-            assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-            assert_eq!(stdout(&out), "", "{args:?}");
-            let err = stderr(&out);
-            assert!(
-                err.contains(&format!(
-                    "no WTHOR game files in {db} (looked for *.wtb and *.wtd"
-                )),
-                "{args:?}: {err}"
-            );
+            no("game files", db, args);
         }
+    }
+    let out = wthor(&["validate", "--solve", puzzles]);
+    assert!(
+        stderr(&out).ends_with("; its puzzles are checked by wthor puzzles --verify\n"),
+        "{}",
+        stderr(&out)
+    );
+    for args in [["validate", puzzles], ["puzzles", puzzles]] {
+        let out = wthor(&args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
     }
     let out = wthor(&["info", empty]);
     assert_eq!(out.status.code(), Some(2));
@@ -598,7 +668,7 @@ fn an_unknown_opening_name_finds_nothing_and_suggests() {
         assert_eq!(out.status.code(), Some(0));
         assert_eq!(
             stderr(&out),
-            "wthor: --opening-name: no opening is named \"Tigre\"; the closest names: Tiger, Aubrey, Tamenori\n"
+            "wthor: --opening-name: no opening is named \"Tigre\"; the closest names: Tiger\n"
         );
         let text = stdout(&out);
         assert_eq!(
@@ -618,6 +688,13 @@ fn an_unknown_opening_name_finds_nothing_and_suggests() {
         stdout(&out).starts_with("games                 0\n"),
         "{}",
         stdout(&out)
+    );
+    // Nothing close: said so, no names suggested (issue 36, item 19).
+    let out = wthor(&["search", "--db", "testdata", "--opening-name", "xyzzy"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stderr(&out),
+        "wthor: --opening-name: no opening is named \"xyzzy\", and no name is close to it\n"
     );
 }
 

@@ -255,7 +255,7 @@ fn wrong_and_impossible_theoretical_scores_are_reported() {
     );
     assert!(
         t.contains(
-            "9 games checked: 6 ok, 1 mismatches, 1 impossible, 1 short, 0 illegal, 0 unavailable"
+            "9 games checked: 6 ok, 1 mismatch, 1 impossible, 1 short, 0 illegal, 0 unavailable"
         ),
         "{t}"
     );
@@ -571,7 +571,7 @@ fn ten_by_ten_games_are_solved_at_a_small_depth() {
         "{t}"
     );
     assert!(
-        t.contains("3 games checked: 1 ok, 1 mismatches, 1 impossible"),
+        t.contains("3 games checked: 1 ok, 1 mismatch, 1 impossible"),
         "{t}"
     );
 }

@@ -332,8 +332,14 @@ fn games_analysed_in_parallel_equal_one_by_one() {
     let mut ids: Vec<GameId> = (0..db.files()[0].game_count())
         .map(|i| GameId::new(0, i))
         .collect();
-    ids.push(GameId::new(1, 0));
-    ids.push(GameId::new(7, 0));
+    // (The names files beside the game files come with them.)
+    let ten = db
+        .files()
+        .iter()
+        .position(|f| f.file_name() == "WTH_2001.wtd")
+        .unwrap();
+    ids.push(GameId::new(ten, 0));
+    ids.push(GameId::new(db.files().len(), 0));
     let parallel = analyze_games(&db, &ids, &options, 16);
     // The game of no file is left out, the 10x10 one refused.
     assert_eq!(parallel.len(), ids.len() - 1);
@@ -509,5 +515,37 @@ mod accuracy {
         assert_eq!(read, games);
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("line 2"), "{warnings:?}");
+    }
+
+    /// A log of `validate --solve` is the wrong log, not a damaged one:
+    /// refused at its first line, not read as lines left out (issue 36,
+    /// item 5).
+    #[test]
+    fn a_log_of_another_command_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.jsonl");
+        let theory = r#"{"file":"WTH_2001.wtb","created":"2025-01-01","index":0,"hash":"00","status":"ok","depth":24,"stored":40,"solved":40,"moves":36,"nodes":9,"cached":false,"seconds":1.0}"#;
+        std::fs::write(&path, format!("\n{theory}\n{theory}\n")).unwrap();
+        let e = read_analyses(&path).unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                LogReadError::OtherKind {
+                    line: 2,
+                    kind: wthor_db::verify::LogKind::Theory,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:2: a result of wthor validate --solve: the accuracy tables read the \
+                 results of wthor analyze",
+                path.display()
+            )
+        );
+        assert!(read_selected(&[path], None).is_err());
     }
 }

@@ -189,6 +189,111 @@ fn names_files_never_drop_or_change_names() {
     );
 }
 
+/// A game file of one game whose black player is `black` (tournament 0).
+fn games_naming(day: u8, black: u16) -> Vec<u8> {
+    let header = Header {
+        created: date(day),
+        year: 2025,
+        p1: 8,
+        p3: 24,
+        ..Header::default()
+    };
+    let game = Game::from_squares(0, black, 0, 40, 38, &["f5", "d6"], BoardSize::Eight).unwrap();
+    let mut bytes = Vec::new();
+    write_game_file(&header, BoardSize::Eight, &[game], &mut bytes).unwrap();
+    bytes
+}
+
+/// Games that would name players past the names file the directory reads
+/// them with are refused, counting the names files of the same call, and
+/// so is a names file that would leave installed games with fewer names;
+/// forced, or without any names file, they are installed with a warning
+/// (issue 36, item 3).
+#[test]
+fn games_past_their_names_file_are_refused_unless_forced() {
+    let root = tempfile::tempdir().unwrap();
+    let (db, new) = (root.path().join("db"), root.path().join("new"));
+    std::fs::create_dir_all(&db).unwrap();
+    std::fs::create_dir_all(&new).unwrap();
+    std::fs::write(db.join("WTHOR.JOU"), names(1, &["Ann", "Bo"])).unwrap();
+    std::fs::write(new.join("WTH_2025.wtb"), games_naming(2, 4)).unwrap();
+    std::fs::write(
+        new.join("WTHOR.JOU"),
+        names(2, &["Ann", "Bo", "Cy", "Di", "Ed"]),
+    )
+    .unwrap();
+    std::fs::write(new.join("WTH.JOU"), names(3, &["Ann", "Bo", "Cy", "Di"])).unwrap();
+    let game = new.join("WTH_2025.wtb");
+    let short = |names_file: Option<(&str, usize)>| ShortNames {
+        game_file: "WTH_2025.wtb".into(),
+        kind: NameKind::Players,
+        needed: 5,
+        names_file: names_file.map(|(f, n)| (f.to_owned(), n)),
+    };
+    let before = listing(&db);
+    let report = install(std::slice::from_ref(&game), &db, &InstallOptions::default()).unwrap();
+    let Action::Refused(Refusal::ShortNames(why)) = &report.files[0].action else {
+        panic!("{:?}", report.files[0].action)
+    };
+    assert_eq!(why, &[short(Some(("WTHOR.JOU", 2)))]);
+    assert_eq!(listing(&db), before, "nothing written");
+    // With its players file in the same call: installed. With a newer
+    // players file of another name that still lacks one: refused too.
+    let report = install(
+        &[game.clone(), new.join("WTHOR.JOU")],
+        &db,
+        &InstallOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(kinds(&report), ["added", "replaced"]);
+    // (No tournaments file: said, not refused.)
+    let no_tournaments = ShortNames {
+        kind: NameKind::Tournaments,
+        needed: 1,
+        ..short(None)
+    };
+    assert_eq!(
+        report.files[0].warnings,
+        std::slice::from_ref(&no_tournaments)
+    );
+    assert_eq!(report.files[1].warnings, []);
+    let mut dry = InstallOptions::default();
+    dry.dry_run = true;
+    let other = tempfile::tempdir().unwrap();
+    std::fs::write(other.path().join("WTHOR.JOU"), names(1, &["Ann", "Bo"])).unwrap();
+    let report = install(&[game.clone(), new.join("WTH.JOU")], other.path(), &dry).unwrap();
+    assert_eq!(kinds(&report), ["refused", "added"]);
+    let Action::Refused(Refusal::ShortNames(why)) = &report.files[0].action else {
+        unreachable!()
+    };
+    assert_eq!(why, &[short(Some(("WTH.JOU", 4)))]);
+    // The installed games now read 5 names from db/WTHOR.JOU: the newer
+    // WTH.JOU with 4 would hide one of them.
+    let report = install(&[new.join("WTH.JOU")], &db, &InstallOptions::default()).unwrap();
+    let Action::Refused(Refusal::ShortNames(why)) = &report.files[0].action else {
+        panic!("{:?}", report.files[0].action)
+    };
+    assert_eq!(why, &[short(Some(("WTH.JOU", 4)))]);
+    // Forced: installed, with the warning.
+    let mut forced = InstallOptions::default();
+    forced.force = true;
+    let report = install(std::slice::from_ref(&game), other.path(), &forced).unwrap();
+    assert_eq!(kinds(&report), ["added"]);
+    assert_eq!(
+        report.files[0].warnings,
+        [short(Some(("WTHOR.JOU", 2))), no_tournaments]
+    );
+    // No players file at all: installed, with a warning.
+    let empty = tempfile::tempdir().unwrap();
+    let report = install(&[game], empty.path(), &InstallOptions::default()).unwrap();
+    assert_eq!(kinds(&report), ["added"]);
+    assert!(
+        report.files[0].warnings.contains(&short(None)),
+        "{:?}",
+        report.files[0].warnings
+    );
+}
+
 #[test]
 fn bad_files_duplicates_and_other_kinds_are_refused() {
     let (root, db, files) = setup();

@@ -377,8 +377,39 @@ fn unknown_names_get_the_closest_suggested() {
     assert_eq!(names("BUFALO")[0], "Buffalo");
     // Through an alias: the folded Japanese name.
     assert_eq!(names("tor")[0], "Tiger");
-    assert_eq!(t.closest("x", 0).len(), 0);
-    assert_eq!(t.closest("x", 500).len(), t.len());
+    assert_eq!(t.closest("Tigre", 0).len(), 0);
+    // Only names within the cut-off (issue 36, item 19): a third of the
+    // text, rounded up; nothing for a text like no name.
+    assert_eq!(names("Tigre"), ["Tiger"]);
+    assert_eq!(close_distance(5), 2);
+    assert_eq!(
+        (close_distance(1), close_distance(3), close_distance(13)),
+        (1, 1, 5)
+    );
+    for text in ["xyzzy", "x", "Ox", "qqqqqqqqqqqqqqqqqqqqqqqq"] {
+        assert_eq!(names(text), Vec::<&str>::new(), "{text}");
+        assert_eq!(
+            t.unknown_name_note(text).unwrap(),
+            format!("no opening is named {text:?}, and no name is close to it")
+        );
+    }
+    let chars = |s: &str| fold(s).chars().collect::<Vec<_>>();
+    for text in ["perpendiculer", "rose v toth", "bufallo", "ca", "tor"] {
+        let found = t.closest(text, 500);
+        assert!(!found.is_empty(), "{text}");
+        for o in found {
+            let d = std::iter::once(o.name())
+                .chain(o.aliases().iter().map(String::as_str))
+                .map(|n| edit_distance(&chars(text), &chars(n)))
+                .min()
+                .unwrap();
+            assert!(
+                d <= close_distance(chars(text).len()),
+                "{text}: {}",
+                o.name()
+            );
+        }
+    }
     assert_eq!(t.unknown_name_note("tiger"), None);
     assert_eq!(
         t.unknown_name_note("Tigre").unwrap(),
@@ -388,8 +419,8 @@ fn unknown_names_get_the_closest_suggested() {
         )
     );
     assert_eq!(
-        OpeningTable::parse("").unknown_name_note("x").unwrap(),
-        "no opening is named \"x\""
+        OpeningTable::parse("").unknown_name_note("Tigre").unwrap(),
+        "no opening is named \"Tigre\", and no name is close to it"
     );
 }
 

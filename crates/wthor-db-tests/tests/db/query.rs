@@ -263,6 +263,61 @@ fn game_files_join_the_newest_names_of_their_release() {
     assert!(err.to_string().contains("expected a"), "{err}");
 }
 
+/// A game file given alone (`--db FILE.wtb`) is joined with the names
+/// files beside it by the rule of a directory (issue 36, item 2): its own
+/// release's, else the FFO's newest; an explicit names file still wins.
+#[test]
+fn a_game_file_given_alone_joins_the_names_beside_it() {
+    use wthor_format::NameKind::{Players, Tournaments};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_names(&d.join("WTHOR.JOU"), Players, 22, &["old zero", "old one"]);
+    write_names(&d.join("WTH.JOU"), Players, 26, &["new zero", "new one"]);
+    write_names(&d.join("WTH.TRN"), Tournaments, 26, &["Cup zero"]);
+    write_names(&d.join("PLAYOK.JOU"), Players, 27, &["pk zero", "pk one"]);
+    write_games(&d.join("WTH_2020.wtb"), 0);
+    write_games(&d.join("PLAYOK_2023.wtb"), 1);
+    let names = |db: &Database| {
+        let id = GameId::new(0, 0);
+        (db.black(id).to_string(), db.tournament(id).to_string())
+    };
+    let file_names = |db: &Database| -> Vec<String> {
+        let mut v: Vec<String> = db.files().iter().map(|f| f.file_name()).collect();
+        v.sort();
+        v
+    };
+    let alone = DatabaseBuilder::new()
+        .source(d.join("WTH_2020.wtb"))
+        .open()
+        .unwrap();
+    assert_eq!(names(&alone), ("new zero".into(), "Cup zero".into()));
+    assert_eq!(
+        file_names(&alone),
+        ["WTH.JOU", "WTH.TRN", "WTHOR.JOU", "WTH_2020.wtb"]
+    );
+    let playok = DatabaseBuilder::new()
+        .source(d.join("PLAYOK_2023.wtb"))
+        .open()
+        .unwrap();
+    // Its own release's players; the FFO's tournaments (it has none).
+    assert_eq!(names(&playok), ("pk one".into(), "Cup zero".into()));
+    assert_eq!(
+        file_names(&playok),
+        ["PLAYOK.JOU", "PLAYOK_2023.wtb", "WTH.TRN"]
+    );
+    let explicit = DatabaseBuilder::new()
+        .source(d.join("WTH_2020.wtb"))
+        .players(d.join("WTHOR.JOU"))
+        .open()
+        .unwrap();
+    assert_eq!(names(&explicit), ("old zero".into(), "Cup zero".into()));
+    // The same game file opened with its directory reads the same names.
+    let whole = DatabaseBuilder::new().source(d).open().unwrap();
+    let id = whole.parse_game_id("2020:0").unwrap();
+    assert_eq!(whole.black(id).to_string(), "new zero");
+    assert_eq!(whole.tournament(id).to_string(), "Cup zero");
+}
+
 #[test]
 fn the_builder_leaves_move_bytes_to_the_replay() {
     let path = testdata().join("malformed/bad_move_byte.wtb");
@@ -422,7 +477,25 @@ mod filters {
         for text in ["2001..2005", "2001..", "..1985", ".."] {
             assert_eq!(span(text).unwrap().to_string(), text);
         }
-        assert!("300".parse::<Span<u8>>().is_err());
+        // A whole number past the type's bounds is out of range, with the
+        // range (issue 36, item 20).
+        assert_eq!(
+            span("0..99999").unwrap_err().to_string(),
+            "99999 is out of range: give a number from 0 to 65535"
+        );
+        assert_eq!(
+            span("-1..").unwrap_err(),
+            SpanError::OutOfRange {
+                value: "-1".into(),
+                min: "0".into(),
+                max: "65535".into()
+            }
+        );
+        assert_eq!(
+            "300".parse::<Span<u8>>().unwrap_err().to_string(),
+            "300 is out of range: give a number from 0 to 255"
+        );
+        assert!(matches!(span("1e9"), Err(SpanError::NotANumber(_))));
         for o in [Outcome::BlackWin, Outcome::WhiteWin, Outcome::Draw] {
             assert_eq!(o.to_string().parse::<Outcome>(), Ok(o));
         }

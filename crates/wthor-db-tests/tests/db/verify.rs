@@ -239,6 +239,66 @@ mod merge {
         assert_eq!(m.conflicts[0].other.1.value["solved"], 32);
     }
 
+    /// Logs of two commands are told apart line by line and refused
+    /// together, naming a line of each (issue 36, item 4).
+    #[test]
+    fn logs_of_two_kinds_are_refused_naming_a_line_of_each() {
+        let key = r#""file":"WTH_1990.wtb","created":"2000-01-01","hash":"01""#;
+        let theory = format!(
+            r#"{{{key},"index":0,"status":"ok","depth":24,"stored":40,"solved":40,"moves":36,"nodes":9,"cached":false,"seconds":1.0}}"#
+        );
+        let puzzle = format!(
+            r#"{{{key},"index":1,"ok":true,"problems":[],"empties":12,"stored_empties":12,"stored_score":2,"stored_move":"b3","solutions":["b3"],"empties_uncounted":false,"nodes":9,"seconds":1.0}}"#
+        );
+        let analysis = format!(
+            r#"{{{key},"index":2,"game":"1990:2","year":1990,"black":"A","white":"B","empties":20,"moves":[]}}"#
+        );
+        let kinds = [
+            (&theory, LogKind::Theory),
+            (&puzzle, LogKind::Puzzles),
+            (&analysis, LogKind::Analysis),
+        ];
+        for (line, kind) in kinds {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(LogKind::of(&value), Some(kind), "{line}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let a = write(dir.path(), "a.jsonl", &format!("{theory}\n{theory}\n"));
+        let b = write(dir.path(), "b.jsonl", &format!("\n{analysis}\n"));
+        let paths = [a.clone(), b.clone()];
+        let logs = [read_results(&a).unwrap().0, read_results(&b).unwrap().0];
+        assert_eq!(
+            one_kind(&paths[..1], &logs[..1]).unwrap(),
+            Some(LogKind::Theory)
+        );
+        assert_eq!(one_kind(&[], &[]).unwrap(), None);
+        let e = one_kind(&paths, &logs).unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                KindError::Mixed { at, kind: LogKind::Analysis, first, first_kind: LogKind::Theory }
+                    if at.path == b && at.line == 2 && first.path == a && first.line == 1
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}:2: a result of wthor analyze, where {}:1 is one of wthor validate --solve: \
+                 logs of two kinds do not merge",
+                b.display(),
+                a.display()
+            )
+        );
+        // A line with a key but of no command.
+        let c = write(dir.path(), "c.jsonl", &format!("{{{key},\"index\":5}}\n"));
+        let e = one_kind(std::slice::from_ref(&c), &[read_results(&c).unwrap().0]).unwrap_err();
+        assert!(
+            matches!(&e, KindError::Unknown { at, .. } if at.line == 1),
+            "{e:?}"
+        );
+    }
+
     #[test]
     fn other_files_are_not_logs() {
         let dir = tempfile::tempdir().unwrap();

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::record::{GameAnalysis, Side};
 use crate::NamePattern;
-use crate::verify::RecordKey;
+use crate::verify::{LogKind, RecordKey};
 
 /// One blunder: a move of a game and the discs it lost.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -176,20 +176,27 @@ pub struct AnalysisLog {
 
 /// Reads the analysed games of a results log (each with its key, which
 /// names the record) without changing it. A line
-/// that is not an analysed game (a damaged line, a line of another
-/// command's log) is left out with a warning naming its line; the rest is
-/// kept. A last line without its newline (an interrupted run) too.
+/// that is not an analysed game (a damaged line) is left out with a
+/// warning naming its line; the rest is kept. A last line without its
+/// newline (an interrupted run) too. A line of another command's log
+/// (`validate --solve`, `puzzles --verify`: [`LogKind`]) refuses the
+/// whole file: it is the wrong log, not a damaged one.
 ///
 /// # Errors
-/// When the file cannot be read.
-pub fn read_analyses(path: &Path) -> std::io::Result<AnalysisLog> {
-    let file = std::fs::File::open(path)?;
+/// [`LogReadError::Io`] when the file cannot be read,
+/// [`LogReadError::OtherKind`] at the first line of another command's log.
+pub fn read_analyses(path: &Path) -> Result<AnalysisLog, LogReadError> {
+    let io = |source| LogReadError::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
     let mut reader = BufReader::new(file);
     let (mut games, mut warnings) = (Vec::new(), Vec::new());
     let mut bytes = Vec::new();
     for number in 1.. {
         bytes.clear();
-        if reader.read_until(b'\n', &mut bytes)? == 0 {
+        if reader.read_until(b'\n', &mut bytes).map_err(io)? == 0 {
             break;
         }
         let text = String::from_utf8_lossy(&bytes);
@@ -198,24 +205,54 @@ pub fn read_analyses(path: &Path) -> std::io::Result<AnalysisLog> {
         }
         match serde_json::from_str::<Line>(&text) {
             Ok(line) => games.push((line.key, line.game)),
-            Err(e) => warnings.push(format!(
-                "{}: line {number}: not an analysed game ({e}): left out",
-                path.display()
-            )),
+            Err(e) => {
+                let kind = serde_json::from_str::<serde_json::Value>(&text)
+                    .ok()
+                    .and_then(|v| LogKind::of(&v));
+                if let Some(kind) = kind.filter(|k| *k != LogKind::Analysis) {
+                    return Err(LogReadError::OtherKind {
+                        path: path.to_owned(),
+                        line: number,
+                        kind,
+                    });
+                }
+                warnings.push(format!(
+                    "{}: line {number}: not an analysed game ({e}): left out",
+                    path.display()
+                ));
+            }
         }
     }
     Ok(AnalysisLog { games, warnings })
 }
 
-/// A results log that cannot be read.
+/// A results log that cannot be read as analysed games.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: cannot read the results file: {source}", path.display())]
-pub struct LogReadError {
-    /// The log.
-    pub path: PathBuf,
-    /// Why.
-    #[source]
-    pub source: std::io::Error,
+#[non_exhaustive]
+pub enum LogReadError {
+    /// The file could not be read.
+    #[error("{}: cannot read the results file: {source}", path.display())]
+    Io {
+        /// The log.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A line of another command's results log.
+    #[error(
+        "{}:{line}: a result of wthor {}: the accuracy tables read the results of wthor analyze",
+        path.display(),
+        kind.command()
+    )]
+    OtherKind {
+        /// The log.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// The command whose result it is.
+        kind: LogKind,
+    },
 }
 
 /// Reads the logs `paths` in turn ([`read_analyses`]), keeping the games
@@ -223,17 +260,15 @@ pub struct LogReadError {
 /// games a query selects, [`RecordKey::of_game`]).
 ///
 /// # Errors
-/// The first log that cannot be read.
+/// The first log that cannot be read, or that holds a line of another
+/// command's results ([`read_analyses`]).
 pub fn read_selected(
     paths: &[PathBuf],
     selected: Option<&HashSet<RecordKey>>,
 ) -> Result<AnalysisLog, LogReadError> {
     let mut all = AnalysisLog::default();
     for path in paths {
-        let log = read_analyses(path).map_err(|source| LogReadError {
-            path: path.clone(),
-            source,
-        })?;
+        let log = read_analyses(path)?;
         all.warnings.extend(log.warnings);
         all.games.extend(
             log.games

@@ -48,12 +48,43 @@ impl<T> Span<T> {
     }
 }
 
+/// The numbers a [`Span`] holds: read from text, ordered, and bounded, so
+/// that an end past the bounds is said to be out of range (with the
+/// range), not to be no number.
+pub trait SpanValue: FromStr + PartialOrd + Clone + fmt::Display {
+    /// The smallest value.
+    const MIN: Self;
+    /// The largest value.
+    const MAX: Self;
+}
+
+macro_rules! span_value {
+    ($($t:ty),*) => {$(
+        impl SpanValue for $t {
+            const MIN: $t = <$t>::MIN;
+            const MAX: $t = <$t>::MAX;
+        }
+    )*};
+}
+
+span_value!(u8, u16, u32, u64, usize, i8, i16, i32, i64);
+
 /// Why a range could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpanError {
     /// An end is not a number of the range's type.
     #[error("{0:?} is not a number (expected A..B, A.., ..B or A)")]
     NotANumber(String),
+    /// An end is a whole number past the bounds of the range's type.
+    #[error("{value} is out of range: give a number from {min} to {max}")]
+    OutOfRange {
+        /// The end given.
+        value: String,
+        /// The smallest value.
+        min: String,
+        /// The largest value.
+        max: String,
+    },
     /// Nothing given.
     #[error("expected A..B, A.., ..B or A")]
     Empty,
@@ -67,7 +98,7 @@ pub enum SpanError {
     },
 }
 
-impl<T: FromStr + PartialOrd + Clone + fmt::Display> FromStr for Span<T> {
+impl<T: SpanValue> FromStr for Span<T> {
     type Err = SpanError;
 
     fn from_str(text: &str) -> Result<Span<T>, SpanError> {
@@ -76,9 +107,18 @@ impl<T: FromStr + PartialOrd + Clone + fmt::Display> FromStr for Span<T> {
             if s.is_empty() {
                 return Ok(None);
             }
-            s.parse()
-                .map(Some)
-                .map_err(|_| SpanError::NotANumber(s.to_owned()))
+            s.parse().map(Some).map_err(|_| {
+                let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+                if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                    SpanError::OutOfRange {
+                        value: s.to_owned(),
+                        min: T::MIN.to_string(),
+                        max: T::MAX.to_string(),
+                    }
+                } else {
+                    SpanError::NotANumber(s.to_owned())
+                }
+            })
         };
         let (low, high) = match text.split_once("..") {
             Some((a, b)) => (num(a)?, num(b)?),
@@ -149,7 +189,7 @@ where
     from_text(d).map(Some)
 }
 
-impl<'de, T: FromStr + PartialOrd + Clone + fmt::Display> Deserialize<'de> for Span<T> {
+impl<'de, T: SpanValue> Deserialize<'de> for Span<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Span<T>, D::Error> {
         from_text(d)
     }

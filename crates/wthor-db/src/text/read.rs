@@ -387,17 +387,17 @@ fn read_wthor(path: &Path, names: &NamesFiles, lines: &mut Lines<'_>) -> Result<
     Ok(())
 }
 
-/// The names file of `kind` a database of `game`'s directory joins with
-/// it (the newest of the directory).
+/// The names file of `kind` that `game` is joined with: the one a
+/// database of its directory joins it with (the newest of its release;
+/// see [`DatabaseBuilder::source`](crate::DatabaseBuilder::source)).
 #[must_use]
 pub fn joined_names(game: &Path, kind: FileKind) -> Option<PathBuf> {
-    let dir = game.parent().filter(|d| !d.as_os_str().is_empty());
-    let db = crate::Database::open(dir.unwrap_or(Path::new("."))).ok()?;
-    let name = game.file_name()?;
-    let f = db
-        .files()
-        .iter()
-        .position(|f| f.path().file_name() == Some(name))?;
+    let db = crate::DatabaseBuilder::new()
+        .source(game)
+        .skip_damaged(true)
+        .open()
+        .ok()?;
+    let f = db.files().iter().position(|f| f.path() == game)?;
     let join = db.join(f);
     let i = if kind == FileKind::Players {
         join.players

@@ -35,6 +35,135 @@ pub enum LogError {
     },
 }
 
+/// The command whose results a log holds, told by the fields of a line
+/// (each kind's record type reads only its own lines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LogKind {
+    /// Theoretical scores checked: `wthor validate --solve --results`
+    /// ([`TheoryCheck`](super::TheoryCheck)).
+    Theory,
+    /// Puzzles verified: `wthor puzzles --verify --results`
+    /// ([`PuzzleCheck`](super::PuzzleCheck)).
+    Puzzles,
+    /// Games analysed: `wthor analyze --results`
+    /// ([`GameAnalysis`](crate::analysis::GameAnalysis)).
+    Analysis,
+}
+
+impl LogKind {
+    /// The kind of a result line, `None` for a line of none of them.
+    #[must_use]
+    pub fn of(value: &serde_json::Value) -> Option<LogKind> {
+        use crate::analysis::GameAnalysis;
+        if super::TheoryCheck::deserialize(value).is_ok() {
+            Some(LogKind::Theory)
+        } else if super::PuzzleCheck::deserialize(value).is_ok() {
+            Some(LogKind::Puzzles)
+        } else if GameAnalysis::deserialize(value).is_ok() {
+            Some(LogKind::Analysis)
+        } else {
+            None
+        }
+    }
+
+    /// The command that writes such logs (`validate --solve`).
+    #[must_use]
+    pub fn command(self) -> &'static str {
+        match self {
+            LogKind::Theory => "validate --solve",
+            LogKind::Puzzles => "puzzles --verify",
+            LogKind::Analysis => "analyze",
+        }
+    }
+}
+
+/// Where a line is: its log (among the paths given) and line number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinePlace {
+    /// The log.
+    pub path: PathBuf,
+    /// The line, from 1.
+    pub line: usize,
+}
+
+impl std::fmt::Display for LinePlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.path.display(), self.line)
+    }
+}
+
+/// Logs that cannot be merged: lines of two commands' logs, or a line of
+/// none.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum KindError {
+    /// A line of another command's log than the first line's.
+    #[error(
+        "{at}: a result of wthor {}, where {first} is one of wthor {}: logs of two kinds do not merge",
+        kind.command(),
+        first_kind.command()
+    )]
+    Mixed {
+        /// The line.
+        at: LinePlace,
+        /// Its kind.
+        kind: LogKind,
+        /// The first line of the logs.
+        first: LinePlace,
+        /// Its kind.
+        first_kind: LogKind,
+    },
+    /// A line that is a result of none of the commands.
+    #[error("{at}: not a result of wthor validate --solve, puzzles --verify or analyze ({reason})")]
+    Unknown {
+        /// The line.
+        at: LinePlace,
+        /// Why it reads as none (the theoretical-score reading's error).
+        reason: String,
+    },
+}
+
+/// The one kind of the lines of `logs` (each the records of
+/// [`read_results`] of the path at the same place in `paths`), `None`
+/// when they hold no line; checked before logs are merged, so that a
+/// merge never mixes two commands' results.
+///
+/// # Errors
+/// [`KindError::Mixed`] at the first line of another kind than the first
+/// line's, [`KindError::Unknown`] at the first line of no kind.
+pub fn one_kind(paths: &[PathBuf], logs: &[Vec<LogRecord>]) -> Result<Option<LogKind>, KindError> {
+    let mut first: Option<(LinePlace, LogKind)> = None;
+    for (path, records) in paths.iter().zip(logs) {
+        for r in records {
+            let at = LinePlace {
+                path: path.clone(),
+                line: r.line,
+            };
+            let Some(kind) = LogKind::of(&r.value) else {
+                let reason = super::TheoryCheck::deserialize(&r.value)
+                    .err()
+                    .map(|e| e.to_string())
+                    .unwrap_or_default();
+                return Err(KindError::Unknown { at, reason });
+            };
+            match &first {
+                None => first = Some((at, kind)),
+                Some((place, first_kind)) if *first_kind != kind => {
+                    return Err(KindError::Mixed {
+                        at,
+                        kind,
+                        first: place.clone(),
+                        first_kind: *first_kind,
+                    });
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(first.map(|(_, kind)| kind))
+}
+
 /// One record of a results log: its key and the whole JSON object.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogRecord {

@@ -49,7 +49,8 @@ pub use batch::{
 };
 pub use log::{RecordKey, ResultsLog};
 pub use merge::{
-    Conflict, LogError, LogRecord, Merged, VOLATILE_FIELDS, merge_results, outcome, read_results,
+    Conflict, KindError, LinePlace, LogError, LogKind, LogRecord, Merged, VOLATILE_FIELDS,
+    merge_results, one_kind, outcome, read_results,
 };
 pub use puzzle::{PuzzleCheck, check_puzzle, puzzle_position};
 pub use runner::{Workers, run_parallel};

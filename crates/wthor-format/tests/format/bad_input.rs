@@ -86,12 +86,12 @@ fn a_file_cut_on_a_record_boundary_is_a_count_warning() {
     assert_eq!(file.warnings().len(), 1);
     assert_eq!(
         file.warnings()[0].to_string(),
-        "byte 4: header N1 says 3 records, the file holds 1 whole records"
+        "byte 4: header N1 says 3 records, the file holds 1 whole record"
     );
     let err = parse_game_file(cut, &ReadOptions::strict()).unwrap_err();
     assert_eq!(
         one_line(&err),
-        "byte 4: header N1 says 3 records, the file holds 1 whole records (strict mode)"
+        "byte 4: header N1 says 3 records, the file holds 1 whole record (strict mode)"
     );
 }
 
@@ -111,7 +111,7 @@ fn a_file_cut_inside_a_record_is_read_to_its_last_whole_record_on_request() {
         warnings,
         [
             "byte 84 (record 1): the file ends inside this record (20 of its 68 bytes; \
-          header N1 says 3 records): 1 whole records read, 20 bytes ignored"
+          header N1 says 3 records): 1 whole record read, 20 bytes ignored"
         ]
     );
     let mut back = Vec::new();

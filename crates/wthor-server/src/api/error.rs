@@ -16,35 +16,50 @@ pub struct ApiError {
     pub status: StatusCode,
     /// What went wrong, as a sentence.
     pub message: String,
+    /// For an illegal move of the explorer's `play=`: the moves before it
+    /// (a transcript), where a page shows the board.
+    pub legal_play: Option<String>,
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Body<'a> {
     error: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal_play: Option<&'a str>,
 }
 
 impl ApiError {
+    /// An error of `status`.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+            legal_play: None,
+        }
+    }
+
     /// 400: a parameter that cannot be read.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            message: message.into(),
-        }
+        ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 
     /// 404: nothing there.
     pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::NOT_FOUND,
-            message: message.into(),
-        }
+        ApiError::new(StatusCode::NOT_FOUND, message)
     }
 
     /// 503: the time cap passed, or the server is stopping.
     pub fn unavailable(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
+    /// The error with the moves of `play=` before its illegal one.
+    #[must_use]
+    pub fn with_legal_play(self, moves: String) -> ApiError {
         ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: message.into(),
+            legal_play: Some(moves),
+            ..self
         }
     }
 }
@@ -61,6 +76,7 @@ impl IntoResponse for ApiError {
             self.status,
             Json(Body {
                 error: &self.message,
+                legal_play: self.legal_play.as_deref(),
             }),
         )
             .into_response()
@@ -75,21 +91,21 @@ pub(crate) async fn limit_uri(request: Request, next: Next) -> Response {
         .path_and_query()
         .map_or(0, |p| p.as_str().len());
     if target > crate::MAX_URI_BYTES {
-        return ApiError {
-            status: StatusCode::URI_TOO_LONG,
-            message: format!(
+        return ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            format!(
                 "the request is {target} bytes long: at most {} are read",
                 crate::MAX_URI_BYTES
             ),
-        }
+        )
         .into_response();
     }
     let method = request.method();
     if method != axum::http::Method::GET && method != axum::http::Method::HEAD {
-        return ApiError {
-            status: StatusCode::METHOD_NOT_ALLOWED,
-            message: format!("{method}: the server only answers GET (it is read-only)"),
-        }
+        return ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            format!("{method}: the server only answers GET (it is read-only)"),
+        )
         .into_response();
     }
     next.run(request).await

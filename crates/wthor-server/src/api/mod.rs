@@ -17,17 +17,15 @@ use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderValue, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use othello_core::notation::parse_transcript;
+use othello_core::notation::{parse_transcript, push_transcript};
 use othello_core::replay::wthor_tokens;
 use othello_core::solver::{Solver, SolverOptions};
-use othello_core::{Bitboard as _, Board, Board8, Board10, Move, Size, Square};
+use othello_core::{Bitboard as _, Board, Board8, Board10, Color, Move, Size, Square};
 use wthor_db::analysis::{AnalysisOptions, analyze_game};
 use wthor_db::names::NamePattern;
 use wthor_db::position_line::{PositionLine, game_positions};
-use wthor_db::query::{Filters, Position, SortKey};
-use wthor_db::stats::{
-    OpeningRow, RecordRow, SolvedField, Stats, StatsOptions, StatsReport, YearRow,
-};
+use wthor_db::query::{Filters, Position, PositionError, SortKey};
+use wthor_db::stats::{RecordRow, SolvedField, Stats, StatsOptions, StatsReport, YearRow};
 use wthor_db::text::{ExportOptions, Format, GameRecord};
 use wthor_db::{GameId, Query, openings};
 
@@ -36,7 +34,7 @@ use error::ApiError;
 use query::{Params, clip, to_query};
 use response::{
     AnalysisReport, Explorer, ExplorerRow, GameDetail, OpeningName, Opponent, PlayerName,
-    PlayerPage, PositionInfo, SearchPage,
+    PlayerOpening, PlayerPage, PositionInfo, SearchPage,
 };
 
 /// The most empty squares the explorer solves (`solve=1`).
@@ -44,6 +42,10 @@ pub const SOLVE_MAX_EMPTIES: usize = 22;
 
 /// The most games a search page holds.
 pub const SEARCH_MAX_LIMIT: usize = 500;
+
+/// The closest opening names suggested for a name that names nothing (as
+/// many as the CLI's note gives).
+const OPENING_SUGGESTIONS: usize = 3;
 
 type St = State<Arc<AppState>>;
 
@@ -84,18 +86,24 @@ fn path_param(p: Result<Path<String>, PathRejection>, what: &str) -> Result<Stri
         .map_err(|e| ApiError::bad_request(format!("{what}: {}", e.body_text())))
 }
 
-/// Refuses parameters left over.
-fn no_more(p: &Params, known: &str) -> Result<(), ApiError> {
-    p.filters().map(|_| ()).map_err(|_| {
-        ApiError::bad_request(format!("unknown parameter: this endpoint takes {known}"))
-    })?;
-    if p.normalized().is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::bad_request(format!(
-            "unknown parameter: this endpoint takes {known}"
-        )))
-    }
+/// What each endpoint takes (the error for another key lists it).
+mod takes {
+    use super::query::Takes;
+
+    /// The filters the explorer refuses: the position comes from `play=`
+    /// or `position=`, and the games are the latest ones.
+    pub(super) const EXPLORER_REFUSES: &[&str] = &["position_after", "limit", "sort", "reverse"];
+    pub(super) const EXPLORER: Takes = Takes::with_filters(
+        &["play", "position", "solve", "games"],
+        &["position", "position_after", "limit", "sort", "reverse"],
+    );
+    pub(super) const SEARCH: Takes = Takes::with_filters(&["limit", "offset"], &["limit"]);
+    pub(super) const EXPORT: Takes = Takes::with_filters(&["format"], &[]);
+    pub(super) const GAME: Takes = Takes::only(&["analysis"]);
+    pub(super) const GAME_EXPORT: Takes = Takes::only(&["format"]);
+    pub(super) const GAME_PNG: Takes = Takes::only(&["ply"]);
+    pub(super) const PLAYERS: Takes = Takes::only(&["prefix", "limit"]);
+    pub(super) const PLAYER: Takes = Takes::only(&[]);
 }
 
 // ---------------------------------------------------------------- explorer
@@ -126,14 +134,14 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
     let obf = params.take("position").filter(|s| !s.trim().is_empty());
     let solve = params.take_flag("solve")?;
     let top = params.take_count("games", 10, 100)?;
-    for key in ["position_after", "limit", "sort", "reverse"] {
+    for &key in takes::EXPLORER_REFUSES {
         if params.has(key) {
             return Err(ApiError::bad_request(format!(
                 "{key}: not a parameter of the explorer (give the moves with play=, a position with position=)"
             )));
         }
     }
-    let mut filters = params.filters()?;
+    let mut filters = params.filters(&takes::EXPLORER)?;
     match (&obf, &play) {
         // The moves played from the position given.
         (Some(obf), Some(play)) => {
@@ -141,10 +149,18 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
                 .map_err(|e| ApiError::bad_request(format!("position: {e}")))?;
             let now = base
                 .then_play(play)
-                .map_err(|e| ApiError::bad_request(format!("play: {e}")))?;
+                .map_err(|e| play_error(play, base.size(), &e))?;
             filters.position = Some(now.to_obf());
         }
         _ => {
+            // An illegal move is said here, with the moves before it; any
+            // other error of the text by the filters (naming the place).
+            if let Some(play) = &play
+                && let Err(e @ PositionError::Illegal { .. }) =
+                    Position::after_transcript(play, filters.size)
+            {
+                return Err(play_error(play, filters.size, &e));
+            }
             filters.position_after.clone_from(&play);
             filters.position = obf;
         }
@@ -227,6 +243,24 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
         games,
         indexed,
     })
+}
+
+/// The error of `play=` (moves of `size`): an illegal move comes with the
+/// moves before it.
+fn play_error(play: &str, size: Size, e: &PositionError) -> ApiError {
+    let error = ApiError::bad_request(format!("play: {e}"));
+    match (e, parse_transcript(play, size)) {
+        (PositionError::Illegal { number, .. }, Ok(moves)) => {
+            let mut before = Vec::new();
+            push_transcript(
+                &mut before,
+                moves.into_iter().take(number.saturating_sub(1)),
+                size,
+            );
+            error.with_legal_play(String::from_utf8_lossy(&before).into_owned())
+        }
+        _ => error,
+    }
 }
 
 /// The line of a position, its move number from its discs.
@@ -314,15 +348,29 @@ async fn search(State(st): St, RawQuery(raw): RawQuery) -> Response {
 fn find(st: &AppState, mut params: Params) -> Result<SearchPage, ApiError> {
     let limit = params.take_count("limit", 50, SEARCH_MAX_LIMIT)?;
     let offset = params.take_count("offset", 0, usize::MAX)?;
-    let filters = params.filters()?;
+    let filters = params.filters(&takes::SEARCH)?;
     let query = to_query(&filters, "position_after")?;
     let ids = search_ids(st, &query)?;
     let page: Vec<GameId> = ids.iter().skip(offset).take(limit).copied().collect();
+    // An opening name that names nothing: the close names (as the CLI
+    // suggests them), none for a text like no name.
+    let unknown = filters
+        .opening_name
+        .as_deref()
+        .filter(|name| openings::table().by_name(name).is_none());
     Ok(SearchPage {
         total: ids.len(),
         offset,
         limit,
         games: records(st, &page),
+        suggestions: unknown.map(|name| {
+            openings::table()
+                .closest(name, OPENING_SUGGESTIONS)
+                .iter()
+                .map(|o| o.name().to_owned())
+                .collect()
+        }),
+        note: filters.opening_name_note(),
     })
 }
 
@@ -337,7 +385,7 @@ async fn game(
         let id = path_param(id, "game")?;
         let mut params = Params::parse(raw.as_deref())?;
         let analysis = params.take_flag("analysis")?;
-        no_more(&params, "analysis=1")?;
+        params.no_more(&takes::GAME)?;
         let key = format!("analysis:{id}");
         let cached = if analysis { st.cached(&key) } else { None };
         let st2 = Arc::clone(&st);
@@ -423,6 +471,7 @@ fn analyse(st: &AppState, id: &str) -> Result<Arc<serde_json::Value>, ApiError> 
     )
     .map_err(|e| ApiError::bad_request(format!("analysis: {e}")))?;
     let report = AnalysisReport {
+        exact_from: st.config.analysis_empties,
         black_line: analysis.black_line(),
         analysis,
     };
@@ -439,7 +488,7 @@ async fn players(State(st): St, RawQuery(raw): RawQuery) -> Response {
             let mut params = Params::parse(raw.as_deref())?;
             let prefix = params.take("prefix").unwrap_or_default();
             let top = params.take_count("limit", 15, 100)?;
-            no_more(&params, "prefix= and limit=")?;
+            params.no_more(&takes::PLAYERS)?;
             if prefix.chars().count() > 100 {
                 return Err(ApiError::bad_request("prefix: at most 100 characters"));
             }
@@ -475,7 +524,7 @@ async fn player(
         async {
             let name = path_param(name, "player")?;
             let params = Params::parse(raw.as_deref())?;
-            no_more(&params, "no parameter")?;
+            params.no_more(&takes::PLAYER)?;
             run_blocking(&st, move |s| player_page(s, &name)).await
         }
         .await,
@@ -514,7 +563,7 @@ fn player_page(st: &AppState, name: &str) -> Result<PlayerPage, ApiError> {
             clip(name)
         )));
     };
-    let openings = |filters: Filters| -> Result<Vec<OpeningRow>, ApiError> {
+    let openings = |filters: Filters, color: Color| -> Result<Vec<PlayerOpening>, ApiError> {
         let (s, _) = stats(
             st,
             &to_query(&filters, "player")?,
@@ -523,16 +572,26 @@ fn player_page(st: &AppState, name: &str) -> Result<PlayerPage, ApiError> {
                 ..StatsOptions::default()
             },
         )?;
-        Ok(StatsReport::new(&s, &[], false, Some(10)).openings)
+        Ok(StatsReport::new(&s, &[], false, Some(10))
+            .openings
+            .into_iter()
+            .map(|row| PlayerOpening::new(row, color))
+            .collect())
     };
-    let as_black = openings(Filters {
-        black: Some(me.name.clone()),
-        ..base.clone()
-    })?;
-    let as_white = openings(Filters {
-        white: Some(me.name.clone()),
-        ..base
-    })?;
+    let as_black = openings(
+        Filters {
+            black: Some(me.name.clone()),
+            ..base.clone()
+        },
+        Color::Black,
+    )?;
+    let as_white = openings(
+        Filters {
+            white: Some(me.name.clone()),
+            ..base
+        },
+        Color::White,
+    )?;
     let mut opponents: Vec<Opponent> = records
         .players
         .iter()
@@ -570,7 +629,7 @@ async fn export(State(st): St, RawQuery(raw): RawQuery) -> Response {
     let answer: Result<Response, ApiError> = async {
         let mut params = Params::parse(raw.as_deref())?;
         let (format, mime, ext) = text_format(&mut params)?;
-        let filters = params.filters()?;
+        let filters = params.filters(&takes::EXPORT)?;
         let query = to_query(&filters, "position_after")?;
         let ids = run_blocking(&st, move |s| search_ids(s, &query)).await?;
         let (tx, rx) = tokio::sync::mpsc::channel::<bytes::Bytes>(8);
@@ -661,7 +720,7 @@ async fn game_export(
         let id = path_param(id, "game")?;
         let mut params = Params::parse(raw.as_deref())?;
         let (format, mime, ext) = text_format(&mut params)?;
-        no_more(&params, "format=")?;
+        params.no_more(&takes::GAME_EXPORT)?;
         let name = format!("{id}.{ext}");
         let body = run_blocking(&st, move |s| {
             let gid = lookup(s, &id)?;
@@ -691,8 +750,12 @@ async fn game_png(
     let answer: Result<Response, ApiError> = async {
         let id = path_param(id, "game")?;
         let mut params = Params::parse(raw.as_deref())?;
-        let ply = params.take_count("ply", usize::MAX, usize::MAX)?;
-        no_more(&params, "ply=")?;
+        let ply = if params.has("ply") {
+            Some(params.take_count("ply", 0, usize::MAX)?)
+        } else {
+            None
+        };
+        params.no_more(&takes::GAME_PNG)?;
         let name = format!("{id}.png");
         let body = run_blocking(&st, move |s| {
             let gid = lookup(s, &id)?;
@@ -705,7 +768,19 @@ async fn game_png(
                 Size::Ten => wthor_tokens::<Board10>(view.moves_raw()).collect(),
             };
             let lines = game_positions(size, &tokens).lines;
-            let line = &lines[ply.min(lines.len() - 1)];
+            // The position before the first move is always there.
+            let plies = lines.len().saturating_sub(1);
+            let line = match ply {
+                None => lines.last(),
+                Some(n) => lines.get(n),
+            }
+            .ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "ply: the game has {}: give 0 to {plies}, got {}",
+                    count(plies, "move", "moves"),
+                    ply.unwrap_or_default()
+                ))
+            })?;
             let picture = wthor_draw::Position::new(size, line.squares().to_vec(), line.to_move())
                 .and_then(|p| p.with_last_move(line.last_move()))
                 .map_err(|e| ApiError::bad_request(e.to_string()))?;
@@ -717,6 +792,11 @@ async fn game_png(
     }
     .await;
     answer.unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `n` and its noun, singular for 1 (`1 move`, `58 moves`).
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 const CHUNK: usize = 64 * 1024;

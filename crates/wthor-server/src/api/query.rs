@@ -7,6 +7,86 @@ use wthor_db::query::{Filters, FiltersError, TextFilter};
 
 use super::error::ApiError;
 
+/// The keys of the filters of `wthor search` in a query string: the
+/// fields of [`Filters`] as it reads them (tested against its own list).
+pub const FILTER_KEYS: &[&str] = &[
+    "player",
+    "black",
+    "white",
+    "exact",
+    "human",
+    "program",
+    "tournament",
+    "year",
+    "result",
+    "black_discs",
+    "theoretical",
+    "opening",
+    "as_played",
+    "opening_name",
+    "position",
+    "position_after",
+    "size",
+    "sort",
+    "reverse",
+    "limit",
+];
+
+/// The parameters an endpoint takes: its own, and the filters (all of
+/// [`FILTER_KEYS`] but some) or none; what the error for a key it does
+/// not take lists.
+#[derive(Clone, Copy, Debug)]
+pub struct Takes {
+    own: &'static [&'static str],
+    filters_but: Option<&'static [&'static str]>,
+}
+
+impl Takes {
+    /// `own` and no filter.
+    #[must_use]
+    pub const fn only(own: &'static [&'static str]) -> Takes {
+        Takes {
+            own,
+            filters_but: None,
+        }
+    }
+
+    /// `own` and the filters but `but` (which it refuses, or takes as its
+    /// own).
+    #[must_use]
+    pub const fn with_filters(own: &'static [&'static str], but: &'static [&'static str]) -> Takes {
+        Takes {
+            own,
+            filters_but: Some(but),
+        }
+    }
+
+    /// Whether `key` is one of the filters taken.
+    fn filter(&self, key: &str) -> bool {
+        self.filters_but
+            .is_some_and(|but| FILTER_KEYS.contains(&key) && !but.contains(&key))
+    }
+
+    /// The 400 for `key`, which the endpoint does not take.
+    fn unknown(&self, key: &str) -> ApiError {
+        let filters: Vec<&str> = FILTER_KEYS
+            .iter()
+            .copied()
+            .filter(|k| self.filter(k))
+            .collect();
+        let takes = match (self.own.join(", "), filters.join(", ")) {
+            (own, filters) if own.is_empty() && filters.is_empty() => "no parameter".to_owned(),
+            (own, filters) if filters.is_empty() => own,
+            (own, filters) if own.is_empty() => format!("the filters {filters}"),
+            (own, filters) => format!("{own}, and the filters {filters}"),
+        };
+        ApiError::bad_request(format!(
+            "unknown parameter `{}`: this endpoint takes {takes}",
+            clip(key)
+        ))
+    }
+}
+
 /// The pairs of a query string, in order.
 #[derive(Clone, Debug, Default)]
 pub struct Params {
@@ -79,12 +159,16 @@ impl Params {
         self.pairs.iter().any(|(k, _)| k == key)
     }
 
-    /// The remaining pairs as the filters of `wthor search`.
+    /// The remaining pairs as the filters of `wthor search`, for an
+    /// endpoint that `takes` them.
     ///
     /// # Errors
-    /// An unknown key (the message lists the known ones), a value that
-    /// cannot be read.
-    pub fn filters(&self) -> Result<Filters, ApiError> {
+    /// A key the endpoint does not take (the message lists the ones it
+    /// takes), a value that cannot be read.
+    pub fn filters(&self, takes: &Takes) -> Result<Filters, ApiError> {
+        if let Some((key, _)) = self.pairs.iter().find(|(k, _)| !takes.filter(k)) {
+            return Err(takes.unknown(key));
+        }
         let read = |pairs: &[(String, String)]| {
             serde_html_form::to_string(pairs)
                 .map_err(|e| e.to_string())
@@ -102,14 +186,22 @@ impl Params {
                     .cloned()
                     .collect();
                 if let Err(e) = read(&own) {
-                    if e.starts_with("unknown field") {
-                        return ApiError::bad_request(e);
-                    }
                     return ApiError::bad_request(format!("{key}: {e}"));
                 }
             }
             ApiError::bad_request(whole)
         })
+    }
+
+    /// Refuses the pairs left over, for an endpoint that takes no filter.
+    ///
+    /// # Errors
+    /// Any key left: the message lists the ones the endpoint takes.
+    pub fn no_more(&self, takes: &Takes) -> Result<(), ApiError> {
+        match self.pairs.first() {
+            Some((key, _)) => Err(takes.unknown(key)),
+            None => Ok(()),
+        }
     }
 
     /// The pairs in a stable order: the key of the cache.

@@ -120,6 +120,15 @@ pub struct SearchPage {
     pub limit: usize,
     /// The games of this page.
     pub games: Vec<GameRecord>,
+    /// When `opening_name` names no opening: the closest names (within
+    /// the library's cut-off: none for a text like no name); absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestions: Option<Vec<String>>,
+    /// When `opening_name` names no opening: the sentence of the CLI (no
+    /// such name, the closest ones or that none is close).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// `GET /api/games/{id}`.
@@ -144,6 +153,9 @@ pub struct GameDetail {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AnalysisReport {
+    /// The empty squares from which the values are exact (solved); the
+    /// moves before are estimates (each move's `exact` says which).
+    pub exact_from: u8,
     /// The value before each move then at the end, from black's side.
     pub black_line: Vec<i32>,
     /// Each move judged.
@@ -170,13 +182,38 @@ pub struct PlayerPage {
     pub record: RecordRow,
     /// The record year by year.
     pub by_year: Vec<YearRow>,
-    /// The most frequent openings as black (canonical orientation),
-    /// results from black's side.
-    pub as_black: Vec<OpeningRow>,
-    /// The most frequent openings as white, results from black's side.
-    pub as_white: Vec<OpeningRow>,
+    /// The most frequent openings as black (canonical orientation, named),
+    /// results from black's side and the player's.
+    pub as_black: Vec<PlayerOpening>,
+    /// The most frequent openings as white, results from black's side and
+    /// the player's.
+    pub as_white: Vec<PlayerOpening>,
     /// The most frequent opponents.
     pub opponents: Vec<Opponent>,
+}
+
+/// An opening of a player: the row of `wthor stats --openings` (black's
+/// results, its name) and the player's own results with it.
+#[derive(Clone, Debug, Serialize)]
+pub struct PlayerOpening {
+    /// The row of the statistics (keys as its JSON Lines).
+    #[serde(flatten)]
+    pub row: OpeningRow,
+    /// The player's wins (black's wins as black, black's losses as white).
+    pub wins: u64,
+    /// The player's losses.
+    pub losses: u64,
+}
+
+impl PlayerOpening {
+    /// The row of a player who had `color`.
+    pub(crate) fn new(row: OpeningRow, color: Color) -> PlayerOpening {
+        let (wins, losses) = match color {
+            Color::Black => (row.results.black_wins, row.results.black_losses),
+            Color::White => (row.results.black_losses, row.results.black_wins),
+        };
+        PlayerOpening { row, wins, losses }
+    }
 }
 
 /// An opponent and the score against them.

@@ -307,3 +307,75 @@ async fn pages_and_assets_have_etags_and_are_compressed() {
     .await;
     assert_eq!(a.headers["content-encoding"], "gzip");
 }
+
+/// An opening name that names nothing: no game, and the close names under
+/// `suggestions` (none for a text like no name), with the sentence of the
+/// CLI under `note`; a known name has neither key.
+#[tokio::test]
+async fn search_suggests_opening_names() {
+    let table = wthor_db::openings::table();
+    for (name, known) in [("xyzzy", false), ("tigre", false), ("Tiger", true)] {
+        let uri = format!("/api/search?opening_name={name}&limit=1");
+        let v = ok_json(get(&uri).await, &uri);
+        if known {
+            assert!(v["total"].as_u64().unwrap() > 0, "{uri}: {v}");
+            assert!(v.get("suggestions").is_none(), "{uri}: {v}");
+            assert!(v.get("note").is_none(), "{uri}: {v}");
+            continue;
+        }
+        assert_eq!(v["total"], 0, "{uri}");
+        let want: Vec<&str> = table.closest(name, 3).iter().map(|o| o.name()).collect();
+        assert_eq!(v["suggestions"], serde_json::json!(want), "{uri}");
+        assert_eq!(
+            v["note"].as_str(),
+            table.unknown_name_note(name).as_deref(),
+            "{uri}"
+        );
+    }
+    let v = ok_json(get("/api/search?opening_name=tigre").await, "tigre");
+    assert!(
+        v["suggestions"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("Tiger")),
+        "{v}"
+    );
+    let v = ok_json(get("/api/search?opening_name=xyzzy").await, "xyzzy");
+    assert_eq!(v["suggestions"], serde_json::json!([]));
+}
+
+/// A player's openings carry the player's own results beside black's:
+/// as black, black's wins are theirs; as white, black's losses are.
+#[tokio::test]
+async fn player_openings_carry_the_players_results() {
+    let uri = "/api/players/Takuji%20Nakamura";
+    let v = ok_json(get(uri).await, uri);
+    for (key, black) in [("asBlack", true), ("asWhite", false)] {
+        let rows = v[key].as_array().unwrap();
+        assert!(!rows.is_empty(), "{key}");
+        for row in rows {
+            let (wins, losses) = if black {
+                (&row["black_wins"], &row["black_losses"])
+            } else {
+                (&row["black_losses"], &row["black_wins"])
+            };
+            assert_eq!(&row["wins"], wins, "{key}: {row}");
+            assert_eq!(&row["losses"], losses, "{key}: {row}");
+            assert!(row["name"].is_string(), "{key}: {row}");
+        }
+    }
+}
+
+/// The analysis says where its exact part starts (`exactFrom` empties),
+/// and every move from there on is exact, every one before an estimate.
+#[tokio::test]
+async fn analysis_says_where_the_exact_part_starts() {
+    let v = ok_json(get("/api/games/2001:5?analysis=1").await, "analysis");
+    let a = &v["analysis"];
+    let from = a["exactFrom"].as_u64().expect("exactFrom");
+    assert_eq!(from, u64::from(crate::ANALYSIS_EMPTIES));
+    for m in a["moves"].as_array().unwrap() {
+        let exact = m["empties"].as_u64().unwrap() <= from;
+        assert_eq!(m["exact"], exact, "{m}");
+    }
+}

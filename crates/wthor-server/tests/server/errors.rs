@@ -38,13 +38,13 @@ async fn bad_inputs_are_4xx_with_a_message() {
             "unknown filter",
             "/api/search?colour=black".into(),
             400,
-            "unknown field `colour`",
+            "unknown parameter `colour`",
         ),
         (
             "unknown explorer filter",
             "/api/explorer?foo=1".into(),
             400,
-            "unknown field `foo`",
+            "unknown parameter `foo`",
         ),
         (
             "bad range",
@@ -144,7 +144,7 @@ async fn bad_inputs_are_4xx_with_a_message() {
             "export unknown filter",
             "/api/export?format=csv&nope=1".into(),
             400,
-            "unknown field `nope`",
+            "unknown parameter `nope`",
         ),
         (
             "unknown endpoint",
@@ -227,4 +227,196 @@ async fn a_query_past_its_time_cap_is_503() {
         "{}",
         a.text()
     );
+}
+
+/// Each endpoint's error for a key it does not take lists its own
+/// parameters: the explorer's own and the filters it takes (not
+/// `position_after`, `limit`, `sort`, `reverse`, which it refuses), the
+/// search's `limit` and `offset`, a game's `analysis`…
+#[tokio::test]
+async fn an_unknown_parameter_lists_the_endpoints_own() {
+    let cases: [(&str, &[&str], &[&str]); 8] = [
+        (
+            "/api/explorer?foo=bar",
+            &["play", "position", "solve", "games", "player", "year"],
+            &["position_after", "limit", "sort", "reverse", "offset"],
+        ),
+        (
+            "/api/search?foo=bar",
+            &[
+                "limit",
+                "offset",
+                "player",
+                "position_after",
+                "sort",
+                "reverse",
+            ],
+            &["play", "solve", "games", "format"],
+        ),
+        (
+            "/api/export?format=csv&foo=bar",
+            &["format", "player", "position_after", "limit", "sort"],
+            &["play", "offset", "games"],
+        ),
+        (
+            "/api/games/2001:5?foo=bar",
+            &["analysis"],
+            &["player", "ply"],
+        ),
+        (
+            "/api/games/2001:5/png?foo=bar",
+            &["ply"],
+            &["analysis", "player"],
+        ),
+        (
+            "/api/games/2001:5/export?foo=bar",
+            &["format"],
+            &["analysis", "player"],
+        ),
+        ("/api/players?foo=bar", &["prefix", "limit"], &["player"]),
+        (
+            "/api/players/Takuji%20Nakamura?foo=bar",
+            &[],
+            &["player", "limit"],
+        ),
+    ];
+    for (uri, takes, not) in cases {
+        let a = get(uri).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{uri}: {}", a.text());
+        let message = a.json()["error"].as_str().unwrap().to_owned();
+        assert!(message.contains("`foo`"), "{uri}: {message}");
+        // The words of the list: the keys, without the punctuation.
+        let listed: Vec<&str> = message
+            .split_once("takes")
+            .map_or("", |(_, list)| list)
+            .split(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for key in takes {
+            assert!(listed.contains(key), "{uri}: {key} missing from {message}");
+        }
+        for key in not {
+            assert!(!listed.contains(key), "{uri}: {key} listed in {message}");
+        }
+        if takes.is_empty() {
+            assert!(message.contains("takes no parameter"), "{uri}: {message}");
+        }
+    }
+}
+
+/// The keys the messages list as filters are the fields of `Filters` (as
+/// serde names them: its own unknown-field error lists them).
+#[test]
+fn the_filter_keys_are_the_fields_of_filters() {
+    let error = serde_html_form::from_str::<wthor_db::query::Filters>("zzz=1").unwrap_err();
+    let text = error.to_string();
+    let (_, list) = text.split_once("expected one of").unwrap();
+    let mut fields: Vec<&str> = list
+        .split(|c: char| !(c.is_ascii_lowercase() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    fields.sort_unstable();
+    let mut keys = wthor_server::api::query::FILTER_KEYS.to_vec();
+    keys.sort_unstable();
+    assert_eq!(keys, fields);
+}
+
+/// A position past the end of the game is refused as one before the
+/// start is, naming the game's plies.
+#[tokio::test]
+async fn a_png_past_the_end_is_400_naming_the_plies() {
+    let game = crate::ok_json(get("/api/games/2001:5").await, "2001:5");
+    let plies = game["moves"].as_array().unwrap().len();
+    for ply in ["999", &(plies + 1).to_string(), "-1"] {
+        let uri = format!("/api/games/2001:5/png?ply={ply}");
+        let a = get(&uri).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{uri}");
+        let message = a.json()["error"].as_str().unwrap().to_owned();
+        assert!(message.starts_with("ply: "), "{uri}: {message}");
+        if ply != "-1" {
+            assert!(
+                message.contains(&format!("0 to {plies}")),
+                "{uri}: {message}"
+            );
+        }
+    }
+    // The last position is there, and the default.
+    let last = get(&format!("/api/games/2001:5/png?ply={plies}")).await;
+    assert_eq!(last.status, StatusCode::OK);
+    assert_eq!(last.headers["content-type"], "image/png");
+    assert_eq!(get("/api/games/2001:5/png").await.body, last.body);
+}
+
+/// An illegal move of `play=`: a 400 with the error, and the moves before
+/// it, so that a page can show the board there.
+#[tokio::test]
+async fn an_illegal_play_gives_the_moves_before_it() {
+    for (uri, legal) in [
+        ("/api/explorer?play=f5d6c3f5", "f5d6c3"),
+        ("/api/explorer?play=a1", ""),
+        ("/api/explorer?play=F5D6C3D3C4F4a8", "f5d6c3d3c4f4"),
+    ] {
+        let a = get(uri).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{uri}");
+        let v = a.json();
+        assert!(
+            v["error"].as_str().unwrap().starts_with("play: move "),
+            "{v}"
+        );
+        assert_eq!(v["legalPlay"], legal, "{uri}");
+        // The moves before it are the explorer's own answer.
+        let ok = format!("/api/explorer?play={legal}&games=0");
+        crate::ok_json(get(&ok).await, &ok);
+    }
+    // From a position given: the moves played from it.
+    let base = crate::ok_json(get("/api/explorer?play=f5d6&games=0").await, "f5d6");
+    let obf = base["obf"].as_str().unwrap().replace(' ', "+");
+    let a = get(&format!("/api/explorer?position={obf}&play=c3c3")).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert_eq!(a.json()["legalPlay"], "c3");
+    // Any other error has no such key.
+    let a = get("/api/explorer?play=hello").await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert!(a.json().get("legalPlay").is_none(), "{}", a.text());
+}
+
+/// Past 64 kB the request target is refused by the HTTP layer itself (a
+/// bare 414, before the router); up to there our own limit answers
+/// (4,096 bytes: a 414 with the JSON error). Through a real socket: the
+/// router alone never sees the first.
+#[tokio::test]
+async fn a_request_target_over_64_kb_is_a_bare_414() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(wthor_server::serve(listener, crate::state(), async {
+        let _ = stopped.await;
+    }));
+    // A plain blocking client, off the runtime's threads.
+    let ask = |target: String| {
+        tokio::task::spawn_blocking(move || {
+            use std::io::{Read as _, Write as _};
+            let mut stream = std::net::TcpStream::connect(addr).unwrap();
+            let request =
+                format!("GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+            // The server may answer and close before the whole request is
+            // written: what it answered is read all the same.
+            let _ = stream.write_all(request.as_bytes());
+            let mut answer = Vec::new();
+            let _ = stream.read_to_end(&mut answer);
+            String::from_utf8_lossy(&answer).into_owned()
+        })
+    };
+    let json = ask(format!("/api/explorer?play={}", "f5".repeat(2100)))
+        .await
+        .unwrap();
+    assert!(json.starts_with("HTTP/1.1 414"), "{json}");
+    assert!(json.contains("at most 4096"), "{json}");
+    let bare = ask(format!("/api/explorer?play={}", "f5".repeat(33_000)))
+        .await
+        .unwrap();
+    assert!(bare.starts_with("HTTP/1.1 414"), "{bare}");
+    assert!(!bare.contains("error"), "{bare}");
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
 }

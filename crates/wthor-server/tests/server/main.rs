@@ -21,14 +21,17 @@ pub(crate) fn testdata() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
 }
 
+/// The empties from which the fixture server's analyses are exact: quick
+/// in a debug build.
+pub(crate) const ANALYSIS_EMPTIES: u8 = 14;
+
 /// The state over the fixtures (built once: the player list is a scan).
 pub(crate) fn state() -> Arc<AppState> {
     static STATE: OnceLock<Arc<AppState>> = OnceLock::new();
     Arc::clone(STATE.get_or_init(|| {
         let db = wthor_db::Database::open(testdata()).unwrap();
-        // Analyses exact from 14 empties: quick in a debug build.
         let config = Config {
-            analysis_empties: 14,
+            analysis_empties: ANALYSIS_EMPTIES,
             ..Config::default()
         };
         Arc::new(AppState::new(db, &IndexChoice::Never, config).0)
