@@ -360,8 +360,11 @@ impl Engine {
         Ok(Engine { tt, solver })
     }
 
-    /// Forgets the tables (results at a fixed depth without selectivity
-    /// never depend on them; times and selective values do).
+    /// Forgets the tables. A value at a fixed depth without selectivity
+    /// does not depend on them after shallower searches or none (the tests
+    /// check it); after a deeper search of the same positions the table
+    /// may give deeper bounds, and times and selective values always
+    /// depend on them: clear between searches that must repeat.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.solver.clear();
