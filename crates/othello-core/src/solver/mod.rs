@@ -83,9 +83,9 @@
 //! ```
 
 mod generic;
-mod search;
+pub(crate) mod search;
 mod stability;
-mod tt;
+pub(crate) mod tt;
 
 pub use generic::{GenericSolution, GenericSolver};
 
@@ -95,7 +95,9 @@ use search::{X86V3, X86V4};
 use tt::{EXACT, NO_MOVE, Table};
 
 use crate::bitboard8::legal_moves;
+use crate::control::Control;
 use search::flips;
+use std::sync::atomic::AtomicBool;
 
 /// From this many empties, [`Solver::solve`] runs null-window tests from an
 /// estimate instead of one full-window search.
@@ -287,31 +289,115 @@ impl Solver {
     /// Runs `job`, inside the pool when there is one, on the fastest
     /// instruction set of this processor, and adds its nodes to the total.
     fn run(&mut self, job: Job) -> ((i32, u8), u64) {
+        let control = Control::unlimited();
+        let (r, nodes) = self.run_controlled(job, &control);
+        (r.unwrap_or((0, NO_MOVE)), nodes)
+    }
+
+    /// [`run`](Self::run) within the limits of `control`: `None` when they
+    /// stopped the search.
+    fn run_controlled(&mut self, job: Job, control: &Control<'_>) -> (Option<(i32, u8)>, u64) {
         match self.code {
-            Code::Portable => self.run_on::<Portable>(job),
+            Code::Portable => self.run_on::<Portable>(job, control),
             #[cfg(target_arch = "x86_64")]
-            Code::X86V3 => self.run_on::<X86V3>(job),
+            Code::X86V3 => self.run_on::<X86V3>(job, control),
             #[cfg(target_arch = "x86_64")]
-            Code::X86V4 => self.run_on::<X86V4>(job),
+            Code::X86V4 => self.run_on::<X86V4>(job, control),
         }
     }
 
-    fn run_on<I: Isa>(&mut self, job: Job) -> ((i32, u8), u64) {
+    fn run_on<I: Isa>(&mut self, job: Job, control: &Control<'_>) -> (Option<(i32, u8)>, u64) {
         let tt = &self.tt;
         let (r, nodes) = match &self.pool {
             Some(pool) => pool.install(|| {
                 let mut s = Search::<I>::new(tt, true);
+                s.control = Some(control);
                 let r = job.search(&mut s);
                 (r, s.nodes)
             }),
             None => {
                 let mut s = Search::<I>::new(tt, false);
+                s.control = Some(control);
                 let r = job.search(&mut s);
                 (r, s.nodes)
             }
         };
         self.nodes += nodes;
         (r, nodes)
+    }
+
+    /// [`solve`](Self::solve) within the limits of `control`: `None` when
+    /// they stopped it first. The nodes are counted either way.
+    pub(crate) fn solve_controlled(
+        &mut self,
+        p: u64,
+        o: u64,
+        control: &Control<'_>,
+    ) -> (Option<Solution>, u64) {
+        let (p, o, n) = sanitize(p, o);
+        self.tt.new_search();
+        let (r, nodes) = self.run_controlled(
+            Job {
+                p,
+                o,
+                n,
+                window: ANY_SCORE,
+            },
+            control,
+        );
+        let solution = r.map(|(score, best)| Solution {
+            score,
+            best_move: (best != NO_MOVE).then_some(best),
+            nodes,
+        });
+        (solution, nodes)
+    }
+
+    /// [`solve`](Self::solve), stopped when `stop` is set (checked about
+    /// every millisecond): `None` then. For a search that the user may
+    /// interrupt (Ctrl-C).
+    pub fn solve_until(&mut self, p: u64, o: u64, stop: &AtomicBool) -> Option<Solution> {
+        let control = Control::new(Some(stop), None, u64::MAX);
+        self.solve_controlled(p, o, &control).0
+    }
+
+    /// A plain fail-soft search of `(p, o)` with `n` empties in the window
+    /// `(alpha, beta)` (disc units; a null window when `beta == alpha +
+    /// 1`), on this thread, within `control`: the score (`None` when
+    /// stopped), its move and the nodes. For the midgame search's nodes
+    /// whose depth reaches the end of the game: no root walk, no date
+    /// change, the table kept.
+    pub(crate) fn search_window(
+        &self,
+        p: u64,
+        o: u64,
+        (alpha, beta): (i32, i32),
+        n: u32,
+        control: &Control<'_>,
+    ) -> (Option<(i32, u8)>, u64) {
+        fn on<I: Isa>(
+            tt: &Table,
+            (p, o, n): (u64, u64, u32),
+            (alpha, beta): (i32, i32),
+            control: &Control<'_>,
+        ) -> (Option<(i32, u8)>, u64) {
+            let mut s = Search::<I>::new(tt, false);
+            s.control = Some(control);
+            let r = if beta == alpha + 1 {
+                (s.nws(p, o, alpha, n), NO_MOVE)
+            } else {
+                s.pvs(p, o, alpha, beta, n)
+            };
+            ((!s.stopped()).then_some(r), s.nodes)
+        }
+        let pos = (p, o, n);
+        match self.code {
+            Code::Portable => on::<Portable>(&self.tt, pos, (alpha, beta), control),
+            #[cfg(target_arch = "x86_64")]
+            Code::X86V3 => on::<X86V3>(&self.tt, pos, (alpha, beta), control),
+            #[cfg(target_arch = "x86_64")]
+            Code::X86V4 => on::<X86V4>(&self.tt, pos, (alpha, beta), control),
+        }
     }
 
     /// The exact score and a best move of the position where the owner of
@@ -415,6 +501,38 @@ impl Solver {
         (score, moves)
     }
 
+    /// The line of best moves from `(p, o)` that the table's exact entries
+    /// hold (passes included, none at the end), as far as they go.
+    pub(crate) fn line(&self, p: u64, o: u64) -> Vec<crate::Move> {
+        let (mut p, mut o) = (p, o & !p);
+        let mut out = Vec::new();
+        while out.len() < 60 {
+            let moves = legal_moves(p, o);
+            if moves == 0 {
+                if legal_moves(o, p) == 0 || out.last() == Some(&crate::Move::Pass) {
+                    break;
+                }
+                out.push(crate::Move::Pass);
+                (p, o) = (o, p);
+                continue;
+            }
+            let Some(b) = self.tt.probe(p, o) else {
+                break;
+            };
+            if b.level != EXACT || b.best == NO_MOVE || moves >> b.best & 1 == 0 {
+                break;
+            }
+            out.push(crate::Move::Play(crate::Square::new_unchecked(b.best)));
+            let x = usize::from(b.best);
+            let f = flips(p, o, x);
+            (p, o) = (o ^ f, p | f | (1 << x));
+        }
+        while out.last() == Some(&crate::Move::Pass) {
+            out.pop();
+        }
+        out
+    }
+
     /// All nodes searched by this solver since it was made.
     #[must_use]
     pub fn nodes(&self) -> u64 {
@@ -442,10 +560,12 @@ struct Job {
 const ANY_SCORE: (i32, i32) = (-INF, INF);
 
 impl Job {
-    fn search<I: Isa>(self, s: &mut Search<'_, I>) -> (i32, u8) {
+    /// The score and move, `None` when the search was halted.
+    fn search<I: Isa>(self, s: &mut Search<'_, I>) -> Option<(i32, u8)> {
         let Job { p, o, n, window } = self;
         if n < ASPIRATION_MIN {
-            return s.pvs(p, o, window.0, window.1, n);
+            let r = s.pvs(p, o, window.0, window.1, n);
+            return (!s.stopped()).then_some(r);
         }
         if n >= SELECTIVE_MIN {
             // Selective (probcut) searches first, from the least selective:
@@ -457,7 +577,7 @@ impl Job {
             let mut estimate = estimate(p, o, n);
             for level in 0..PROBCUT_T.len() as u8 {
                 s.level = level;
-                estimate = walk(s, p, o, n, ANY_SCORE, estimate).0;
+                estimate = walk(s, p, o, n, ANY_SCORE, estimate)?.0;
             }
             s.level = EXACT;
             return walk(s, p, o, n, window, estimate);
@@ -485,7 +605,7 @@ fn estimate(p: u64, o: u64, n: u32) -> i32 {
 /// the last test fails. (To check stored scores `g` of 12 real 24-empty
 /// positions in the window `(g - 1, g + 1)`, a principal-variation search
 /// took 1.175G nodes, 35.6 s; the selective searches and these two tests,
-/// 0.987G, 31.9 s.)
+/// 0.987G, 31.9 s.) `None` when the search was halted.
 fn walk<I: Isa>(
     s: &mut Search<'_, I>,
     p: u64,
@@ -493,7 +613,7 @@ fn walk<I: Isa>(
     n: u32,
     (alpha, beta): (i32, i32),
     start: i32,
-) -> (i32, u8) {
+) -> Option<(i32, u8)> {
     let mut g = (2 * start.div_euclid(2)).clamp(-64, 64);
     let (mut lower, mut upper) = (-INF, INF);
     let mut best = NO_MOVE;
@@ -501,22 +621,25 @@ fn walk<I: Isa>(
         // Is the score at least g? (A test inside the window.)
         let g_in = g.clamp(alpha + 1, beta);
         let (t, m) = s.pvs(p, o, g_in - 1, g_in, n);
+        if s.stopped() {
+            return None;
+        }
         // Bounds rounded to even scores: a selective search may return an
         // odd bound (probcut's `alpha` or `beta`).
         if t >= g_in {
             // A lower bound, and a move that reaches it.
             (lower, best) = (t + t.rem_euclid(2), m);
             if lower >= upper || lower >= beta || lower >= 64 {
-                return (lower, best);
+                return Some((lower, best));
             }
             g = lower + 2;
         } else {
             upper = t - t.rem_euclid(2);
             if lower >= upper {
-                return (lower, best);
+                return Some((lower, best));
             }
             if upper <= alpha {
-                return (upper, best);
+                return Some((upper, best));
             }
             g = upper;
         }

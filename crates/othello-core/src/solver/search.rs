@@ -16,6 +16,8 @@ use std::marker::PhantomData;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::control::{Control, SOLVER_POLL};
+
 /// More than any score.
 pub(crate) const INF: i32 = 127;
 
@@ -716,6 +718,11 @@ pub(crate) struct Search<'a, I = Portable> {
     /// [`EXACT`], or the selectivity level of a probcut search (an index
     /// of [`PROBCUT_T`]): the bounds it may trust and the ones it stores.
     pub(crate) level: u8,
+    /// The caller's limits (stop flag, deadline, nodes), if any: once
+    /// halted, the search returns at once, as when its split is stopped.
+    pub(crate) control: Option<&'a Control<'a>>,
+    /// The node count at which this thread next polls `control`.
+    next_poll: u64,
     isa: PhantomData<I>,
 }
 
@@ -727,7 +734,21 @@ impl<'a, I: Isa> Search<'a, I> {
             parallel,
             stop: None,
             level: EXACT,
+            control: None,
+            next_poll: SOLVER_POLL,
             isa: PhantomData,
+        }
+    }
+
+    /// Polls the caller's limits when this thread searched enough nodes
+    /// since its last poll (a few times a millisecond at most).
+    #[inline(always)]
+    fn poll(&mut self) {
+        if let Some(c) = self.control
+            && self.nodes >= self.next_poll
+        {
+            c.poll(self.nodes + SOLVER_POLL - self.next_poll);
+            self.next_poll = self.nodes + SOLVER_POLL;
         }
     }
 
@@ -741,8 +762,8 @@ impl<'a, I: Isa> Search<'a, I> {
 
     /// Whether the split this search belongs to was stopped.
     #[inline]
-    fn stopped(&self) -> bool {
-        self.stop.is_some_and(Stop::stopped)
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop.is_some_and(Stop::stopped) || self.control.is_some_and(Control::halted)
     }
 
     /// The level of the bounds a search of `n` empties may trust and
@@ -1215,6 +1236,7 @@ impl<'a, I: Isa> Search<'a, I> {
     /// move order.
     #[inline(always)]
     fn nws_deep_body(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        self.poll();
         if self.stopped() {
             return 0;
         }
@@ -1340,7 +1362,7 @@ impl<'a, I: Isa> Search<'a, I> {
             flag: AtomicBool::new(false),
             parent: self.stop,
         };
-        let (tt, level) = (self.tt, self.level);
+        let (tt, level, control) = (self.tt, self.level, self.control);
         let results: Vec<(i32, u64, bool)> = moves
             .par_iter()
             .map(|mv| {
@@ -1353,6 +1375,8 @@ impl<'a, I: Isa> Search<'a, I> {
                     parallel: true,
                     stop: Some(&stop),
                     level,
+                    control,
+                    next_poll: SOLVER_POLL,
                     isa: PhantomData,
                 };
                 let v = -s.nws(o ^ mv.flips, p | mv.flips | (1 << mv.x), -beta, n - 1);
@@ -1418,6 +1442,10 @@ impl<'a, I: Isa> Search<'a, I> {
                 }
             };
             i += 1;
+            if self.stopped() {
+                // A halted search stores nothing.
+                return (0, NO_MOVE);
+            }
             if s > best {
                 best = s;
                 best_move = mv.x;
@@ -1440,6 +1468,9 @@ impl<'a, I: Isa> Search<'a, I> {
                 } else {
                     self.parallel_siblings(p, o, &list[i..], alpha_now, beta, n)
                 };
+                if self.stopped() {
+                    return (0, NO_MOVE);
+                }
                 if b > best {
                     best = b;
                     best_move = m;
@@ -1463,12 +1494,13 @@ impl<'a, I: Isa> Search<'a, I> {
         beta: i32,
         n: u32,
     ) -> (i32, u8) {
-        let (tt, level) = (self.tt, self.level);
+        let (tt, level, control) = (self.tt, self.level, self.control);
         let first: Vec<(i32, u64)> = moves
             .par_iter()
             .map(|mv| {
                 let mut s = Search::<I>::new(tt, true);
                 s.level = level;
+                s.control = control;
                 let (np, no) = (o ^ mv.flips, p | mv.flips | (1 << mv.x));
                 let v = -s.nws(np, no, -alpha - 1, n - 1);
                 (v, s.nodes)

@@ -11,14 +11,15 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// One stored position and its bounds.
-struct Entry {
+/// One stored position and its bounds (the midgame search's table packs
+/// its own data in the same entries).
+pub(crate) struct Entry {
     /// `p ^ data`.
-    key_p: AtomicU64,
+    pub(crate) key_p: AtomicU64,
     /// `o ^ data`.
-    key_o: AtomicU64,
-    /// The packed [`Bounds`].
-    data: AtomicU64,
+    pub(crate) key_o: AtomicU64,
+    /// The packed [`Bounds`] (never zero: zero is an empty entry).
+    pub(crate) data: AtomicU64,
 }
 
 /// What the table knows about a position: `lower <= score <= upper`.
@@ -77,7 +78,7 @@ fn date_of(d: u64) -> u8 {
 
 /// Two entries in one cache line.
 #[repr(align(64))]
-struct Bucket([Entry; 2]);
+pub(crate) struct Bucket(pub(crate) [Entry; 2]);
 
 /// Tables of at least this many bytes are aligned to it (a huge page).
 const HUGE_PAGE: usize = 2 << 20;
@@ -94,7 +95,7 @@ const HUGE_PAGE: usize = 2 << 20;
 /// touches only the pages it uses (the table of `wthor solve`, 64 MiB by
 /// default, was zeroed whole by each solver made: 9-15 ms of CPU before
 /// the first node).
-struct Buckets {
+pub(crate) struct Buckets {
     ptr: std::ptr::NonNull<Bucket>,
     len: usize,
     memory: Memory,
@@ -121,7 +122,7 @@ unsafe impl Sync for Buckets {}
 impl Buckets {
     /// `len` zeroed buckets (an all-zero bucket is an empty one), or `None`
     /// when the memory cannot be had.
-    fn new(len: usize) -> Option<Self> {
+    pub(crate) fn new(len: usize) -> Option<Self> {
         let layout = std::alloc::Layout::array::<Bucket>(len).ok()?;
         #[cfg(target_os = "linux")]
         if layout.size() >= HUGE_PAGE {

@@ -1,0 +1,705 @@
+//! The midgame search: the value of an 8x8 position far from the end, its
+//! best move and line, within a depth, a node or a time limit.
+//!
+//! [`Engine::analyze`] searches by iterative deepening (1 ply, 2, 3…) on
+//! the pattern evaluation of [`eval`](crate::eval):
+//!
+//! - principal-variation search, fail-soft, each iteration in an
+//!   aspiration window around the previous value (widened when the value
+//!   falls outside);
+//! - a transposition table of its own (depth, selectivity, bounds and best
+//!   move per position; the solver's memory and lock-free entries) that
+//!   gives each node its previous best move first and cuts repeated nodes;
+//! - move ordering by the table's move, then a shallow search of each
+//!   child (1 to 3 plies by depth), the opponent's mobility and potential
+//!   mobility;
+//! - Multi-ProbCut ([`Selectivity`]), its margins calibrated on archive
+//!   positions (`cargo xtask probcut`);
+//! - the exact solver for nodes whose depth reaches the end of the game
+//!   and, once the iterations come close to the empties (or the depth
+//!   asked reaches them), for the root: such values are exact and marked
+//!   so.
+//!
+//! Values are final disc differences for the side to move (WTHOR
+//! convention for an exact score), estimated in 1/64 disc.
+//!
+//! ```
+//! use othello_core::bitboard8;
+//! use othello_core::midgame::{self, Limits};
+//!
+//! let (p, o) = bitboard8::START;
+//! let a = midgame::analyze(p, o, Limits::depth(6)).unwrap();
+//! assert!(a.value.abs() < 8.0);
+//! assert_eq!(a.depth, 6);
+//! assert!(!a.exact);
+//! assert!(a.best_move.is_some());
+//! ```
+
+mod probcut;
+mod search;
+mod tt;
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use crate::bitboard8::{flips, game_over_score, legal_moves};
+use crate::control::Control;
+use crate::eval::SCALE;
+use crate::solver::{Solver, SolverError, SolverOptions};
+use crate::{Move, Square};
+use search::{INF, Line, NO_PROBCUT, PASS, Searcher};
+use tt::Table;
+
+/// The deepest search: the most empties a position has.
+pub const MAX_DEPTH: u32 = 60;
+
+/// Without a depth limit, the root is solved exactly once the iterations
+/// reach this many plies below the empties.
+const EXACT_GAP: u32 = 6;
+/// The first aspiration window: this many 1/64 discs on each side of the
+/// previous iteration's value.
+const ASPIRATION: i32 = SCALE;
+
+/// When a search stops. At least one is needed; with several, the first
+/// reached stops it. The first iteration (one ply) always completes, so
+/// that every search has an answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Plies (1..=[`MAX_DEPTH`]); a depth at least the empties asks for
+    /// the exact score.
+    pub depth: Option<u32>,
+    /// Nodes (at least 1), checked every 256 nodes of the midgame search
+    /// (16,384 of the exact solver's).
+    pub nodes: Option<u64>,
+    /// Time from the call (not zero; any larger than the clock can add
+    /// means no time limit), checked with the nodes (about every 50 µs); the
+    /// answer is the last iteration of even depth completed by then
+    /// (odd depths favour the side to move by 2 discs or more).
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// A search of `depth` plies.
+    #[must_use]
+    pub const fn depth(depth: u32) -> Self {
+        Limits {
+            depth: Some(depth),
+            nodes: None,
+            time: None,
+        }
+    }
+
+    /// A search of at most `nodes` nodes.
+    #[must_use]
+    pub const fn nodes(nodes: u64) -> Self {
+        Limits {
+            depth: None,
+            nodes: Some(nodes),
+            time: None,
+        }
+    }
+
+    /// A search of at most `time`.
+    #[must_use]
+    pub const fn time(time: Duration) -> Self {
+        Limits {
+            depth: None,
+            nodes: None,
+            time: Some(time),
+        }
+    }
+
+    /// A search of at most `ms` milliseconds.
+    #[must_use]
+    pub const fn time_ms(ms: u64) -> Self {
+        Limits::time(Duration::from_millis(ms))
+    }
+}
+
+/// How selective the search is: Multi-ProbCut cuts a node when a shallow
+/// search clears the window by this many standard deviations of its error
+/// (in tenths: `Selectivity::sigmas(15)` is 1.5). Fewer deviations cut
+/// more: a deeper search in the same time, a less certain one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Selectivity(u8);
+
+impl Selectivity {
+    /// No cut: the value is the minimax value of the depth searched.
+    pub const OFF: Selectivity = Selectivity(NO_PROBCUT);
+    /// The default: 0.7 deviations. (24-empty test positions at 10 ms,
+    /// `benches/midgame.rs`, 400 positions: mean absolute error 2.88 discs
+    /// at 0.7, 2.98 at 1.0, 3.17 at 1.5, 3.27 at 2.0, 3.62 without cuts.)
+    pub const DEFAULT: Selectivity = Selectivity(7);
+
+    /// Cuts at `tenths` / 10 standard deviations, clamped to 5..=40 (0.5
+    /// to 4 deviations).
+    #[must_use]
+    pub const fn sigmas(tenths: u8) -> Self {
+        Selectivity(if tenths < 5 {
+            5
+        } else if tenths > 40 {
+            40
+        } else {
+            tenths
+        })
+    }
+
+    /// The deviations in tenths, `None` for [`OFF`](Self::OFF).
+    #[must_use]
+    pub const fn tenths(self) -> Option<u8> {
+        if self.0 == NO_PROBCUT {
+            None
+        } else {
+            Some(self.0)
+        }
+    }
+}
+
+impl Default for Selectivity {
+    fn default() -> Self {
+        Selectivity::DEFAULT
+    }
+}
+
+/// Which moves get a value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Moves {
+    /// The best move only (the fastest).
+    #[default]
+    Best,
+    /// Every legal move (multi-PV): [`Analysis::moves`].
+    All,
+}
+
+/// What to search: limits and choices.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    /// When to stop.
+    pub limits: Limits,
+    /// The best move only, or every move's value.
+    pub moves: Moves,
+    /// Probcut's selectivity.
+    pub selectivity: Selectivity,
+    /// A flag that stops the search when set (from another thread: a
+    /// Ctrl-C handler, a server's cancel), checked with the limits.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl From<Limits> for Query {
+    fn from(limits: Limits) -> Self {
+        Query {
+            limits,
+            ..Query::default()
+        }
+    }
+}
+
+impl Query {
+    /// Every legal move's value.
+    #[must_use]
+    pub fn all_moves(self) -> Self {
+        Query {
+            moves: Moves::All,
+            ..self
+        }
+    }
+
+    /// With selectivity `selectivity`.
+    #[must_use]
+    pub fn selectivity(self, selectivity: Selectivity) -> Self {
+        Query {
+            selectivity,
+            ..self
+        }
+    }
+
+    /// Stopped when `stop` is set.
+    #[must_use]
+    pub fn stop(self, stop: Arc<AtomicBool>) -> Self {
+        Query {
+            stop: Some(stop),
+            ..self
+        }
+    }
+}
+
+/// The value of one legal move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveValue {
+    /// The square played (0..64, a1 = 0, h8 = 63).
+    pub square: u8,
+    /// Its value for the side to move, in discs.
+    pub value: f32,
+    /// Whether `value` is the exact score.
+    pub exact: bool,
+}
+
+/// The answer of [`Engine::analyze`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The value for the side to move, in discs (an exact score is an
+    /// even integer): the final disc difference it expects.
+    pub value: f32,
+    /// Whether `value` is the exact score (solved to the end).
+    pub exact: bool,
+    /// The best move found (a square 0..64), `None` when the side to move
+    /// must pass or the game is over.
+    pub best_move: Option<u8>,
+    /// The principal variation from the position (passes included): at
+    /// least the best move.
+    pub pv: Vec<Move>,
+    /// The plies of the last completed iteration (the empties when exact,
+    /// 0 for a finished game).
+    pub depth: u32,
+    /// The selectivity the value was found with ([`Selectivity::OFF`] for
+    /// an exact value).
+    pub selectivity: Selectivity,
+    /// Nodes searched (those of an interrupted iteration included).
+    pub nodes: u64,
+    /// The time the call took.
+    pub time: Duration,
+    /// With [`Moves::All`], every legal move's value, best first (equal
+    /// values in square order); else empty.
+    pub moves: Vec<MoveValue>,
+}
+
+/// A search that cannot be run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MidgameError {
+    /// No limit: a search must stop by depth, nodes or time.
+    #[error("no limit: give a depth, a node count or a time")]
+    NoLimit,
+    /// A depth outside 1..=[`MAX_DEPTH`].
+    #[error("a depth of {0} plies: the depth is from 1 to 60")]
+    Depth(u32),
+    /// A node limit of zero.
+    #[error("a limit of 0 nodes: at least 1")]
+    Nodes,
+    /// A time limit of zero.
+    #[error("a time limit of 0: at least a microsecond")]
+    Time,
+    /// The tables could not be had.
+    #[error(transparent)]
+    Table(#[from] SolverError),
+}
+
+/// Settings of an [`Engine`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// The midgame table holds `2^tt_bits` entries of 32 bytes (4..=32;
+    /// pages are only backed when first written).
+    pub tt_bits: u32,
+    /// The exact solver's table (see [`SolverOptions::tt_bits`]).
+    pub solver_tt_bits: u32,
+}
+
+impl Default for EngineOptions {
+    /// 2^20 midgame entries (32 MiB), 2^20 for the solver.
+    fn default() -> Self {
+        EngineOptions {
+            tt_bits: 20,
+            solver_tt_bits: 20,
+        }
+    }
+}
+
+/// A midgame search engine: its tables, kept across calls (the positions
+/// of one game searched one after the other share work), and an exact
+/// solver. One thread.
+pub struct Engine {
+    tt: Table,
+    solver: Solver,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine").finish_non_exhaustive()
+    }
+}
+
+/// Analyses `(p, o)` with a new [`Engine`] of the default options: the one
+/// line for a single position (an engine kept for many positions is
+/// faster: its tables carry over).
+///
+/// # Errors
+/// As [`Engine::new`] and [`Engine::analyze`].
+pub fn analyze(p: u64, o: u64, query: impl Into<Query>) -> Result<Analysis, MidgameError> {
+    Engine::new(EngineOptions::default())?.analyze(p, o, query)
+}
+
+/// One iteration's result at the root.
+#[derive(Clone)]
+struct Iteration {
+    value: i32,
+    best: u8,
+    line: Line,
+    /// `(square, value)` of every move, with [`Moves::All`].
+    moves: Vec<(u8, i32)>,
+}
+
+impl Engine {
+    /// An engine with tables of the sizes of `options`.
+    ///
+    /// # Errors
+    /// [`MidgameError::Table`] when a size is out of range or the memory
+    /// cannot be had.
+    pub fn new(options: EngineOptions) -> Result<Self, MidgameError> {
+        if !crate::solver::TT_BITS.contains(&options.tt_bits) {
+            return Err(SolverError::TableSize(options.tt_bits).into());
+        }
+        let tt = Table::new(options.tt_bits).ok_or(SolverError::OutOfMemory {
+            bits: options.tt_bits,
+            bytes: 32u64 << options.tt_bits,
+        })?;
+        let solver = Solver::try_new(SolverOptions {
+            threads: 1,
+            tt_bits: options.solver_tt_bits,
+        })?;
+        Ok(Engine { tt, solver })
+    }
+
+    /// Forgets the tables. A value at a fixed depth without selectivity
+    /// does not depend on them after shallower searches or none (the tests
+    /// check it); after a deeper search of the same positions the table
+    /// may give deeper bounds, and times and selective values always
+    /// depend on them: clear between searches that must repeat.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.solver.clear();
+    }
+
+    /// The value, best move and line of the position where the owner of
+    /// `p` is to move against `o` (squares of `p` win over those of `o`),
+    /// within `query`'s limits (a [`Limits`] converts). A side that must
+    /// pass is searched from the opponent's moves (the value stays the
+    /// side's, the line starts with the pass, no best move); a finished
+    /// game is its exact score at depth 0.
+    ///
+    /// # Errors
+    /// [`MidgameError::NoLimit`], [`MidgameError::Depth`],
+    /// [`MidgameError::Nodes`], [`MidgameError::Time`] for limits that
+    /// cannot be searched.
+    pub fn analyze(
+        &mut self,
+        p: u64,
+        o: u64,
+        query: impl Into<Query>,
+    ) -> Result<Analysis, MidgameError> {
+        let query = query.into();
+        let limits = query.limits;
+        match limits {
+            Limits {
+                depth: None,
+                nodes: None,
+                time: None,
+            } => return Err(MidgameError::NoLimit),
+            Limits { depth: Some(d), .. } if d == 0 || d > MAX_DEPTH => {
+                return Err(MidgameError::Depth(d));
+            }
+            Limits { nodes: Some(0), .. } => return Err(MidgameError::Nodes),
+            Limits { time: Some(t), .. } if t.is_zero() => return Err(MidgameError::Time),
+            _ => {}
+        }
+        let start = Instant::now();
+        let o = o & !p;
+        let deadline = limits.time.and_then(|t| start.checked_add(t));
+        let control = Control::new(
+            query.stop.as_deref(),
+            deadline,
+            limits.nodes.unwrap_or(u64::MAX),
+        );
+        self.tt.new_search();
+        let mut a = if legal_moves(p, o) != 0 {
+            self.search(p, o, &query, &control)
+        } else if legal_moves(o, p) != 0 {
+            let mut a = self.search(o, p, &query, &control);
+            a.value = -a.value;
+            a.best_move = None;
+            a.pv.insert(0, Move::Pass);
+            a.moves.clear();
+            a
+        } else {
+            Analysis {
+                value: game_over_score(p, o) as f32,
+                exact: true,
+                best_move: None,
+                pv: Vec::new(),
+                depth: 0,
+                selectivity: Selectivity::OFF,
+                nodes: 0,
+                time: Duration::ZERO,
+                moves: Vec::new(),
+            }
+        };
+        a.time = start.elapsed();
+        Ok(a)
+    }
+
+    /// Iterative deepening from a position where the side to move has a
+    /// move.
+    fn search(&mut self, p: u64, o: u64, query: &Query, control: &Control<'_>) -> Analysis {
+        let n = (!(p | o)).count_ones();
+        let max_depth = query.limits.depth.unwrap_or(MAX_DEPTH);
+        let level = query.selectivity.0;
+        let all = query.moves == Moves::All;
+        let mut nodes = 0;
+        let mut last: Option<(Iteration, u32)> = None;
+        let mut last_even: Option<(Iteration, u32)> = None;
+        let unlimited = Control::unlimited();
+        for depth in 1..=max_depth {
+            let exact_now = depth >= n
+                || query.limits.depth.is_some_and(|d| d >= n)
+                || (query.limits.depth.is_none() && depth + EXACT_GAP >= n);
+            if exact_now && last.is_some() {
+                if let Some(a) = self.exact(p, o, all, control, &mut nodes) {
+                    return a;
+                }
+                break;
+            }
+            // The first iteration always completes.
+            let c = if last.is_none() { &unlimited } else { control };
+            let mut s = Searcher::new(&self.tt, &self.solver, c, level);
+            let prev = last.as_ref().map(|(it, _)| it);
+            let it = if all {
+                root_all(&mut s, p, o, depth, prev)
+            } else {
+                root_best(&mut s, p, o, depth, prev)
+            };
+            nodes += s.nodes;
+            if last.is_none() {
+                // Its nodes count against the limit too.
+                control.poll(s.nodes);
+            }
+            if s.halted || c.halted() {
+                break;
+            }
+            let exact = depth >= n;
+            if depth % 2 == 0 {
+                last_even = Some((it.clone(), depth));
+            }
+            last = Some((it, depth));
+            if exact || control.poll(0) {
+                break;
+            }
+        }
+        let Some((mut it, mut depth)) = last else {
+            unreachable!("the first iteration completes")
+        };
+        if query.limits.depth.is_none()
+            && depth % 2 == 1
+            && depth < n
+            && let Some(even) = last_even
+        {
+            // The side that chooses at the last ply of a search gains by
+            // the evaluation's errors: values of odd depths are 2 to 2.6
+            // discs too high on average, of even depths within 0.4 (on
+            // 24-empty test positions, and as the mean of probcut's
+            // pairs of odd difference). A search stopped by time or
+            // nodes answers with its deepest even iteration.
+            (it, depth) = even;
+        }
+        let exact = depth >= n;
+        let mut moves: Vec<MoveValue> = it
+            .moves
+            .iter()
+            .map(|&(square, v)| MoveValue {
+                square,
+                value: discs(v),
+                exact,
+            })
+            .collect();
+        sort_moves(&mut moves);
+        Analysis {
+            value: discs(it.value),
+            exact,
+            best_move: Some(it.best),
+            pv: pv_moves(it.line.as_slice()),
+            depth: if exact { n } else { depth },
+            selectivity: if exact {
+                Selectivity::OFF
+            } else {
+                query.selectivity
+            },
+            nodes,
+            time: Duration::ZERO,
+            moves,
+        }
+    }
+
+    /// The exact answer by the solver (every move's score with `all`), or
+    /// `None` when the limits stop it first.
+    fn exact(
+        &mut self,
+        p: u64,
+        o: u64,
+        all: bool,
+        control: &Control<'_>,
+        nodes: &mut u64,
+    ) -> Option<Analysis> {
+        let n = (!(p | o)).count_ones();
+        let (value, best, moves) = if all {
+            let mut moves = Vec::new();
+            let mut m = legal_moves(p, o);
+            while m != 0 {
+                let x = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let f = flips(p, o, x);
+                let (s, k) = self
+                    .solver
+                    .solve_controlled(o ^ f, p | f | (1 << x), control);
+                *nodes += k;
+                moves.push(MoveValue {
+                    square: x as u8,
+                    value: -s?.score as f32,
+                    exact: true,
+                });
+            }
+            sort_moves(&mut moves);
+            (moves[0].value, moves[0].square, moves)
+        } else {
+            let (s, k) = self.solver.solve_controlled(p, o, control);
+            *nodes += k;
+            let s = s?;
+            (s.score as f32, s.best_move?, Vec::new())
+        };
+        let mut pv = vec![Move::Play(Square::new_unchecked(best))];
+        // The rest of the line from the solver's table, as far as it knows.
+        let f = flips(p, o, usize::from(best));
+        pv.extend(self.solver.line(o ^ f, p | f | (1 << best)));
+        Some(Analysis {
+            value,
+            exact: true,
+            best_move: Some(best),
+            pv,
+            depth: n,
+            selectivity: Selectivity::OFF,
+            nodes: *nodes,
+            time: Duration::ZERO,
+            moves,
+        })
+    }
+}
+
+/// 1/64 discs to discs.
+fn discs(v: i32) -> f32 {
+    v as f32 / SCALE as f32
+}
+
+/// Best first, equal values in square order.
+fn sort_moves(moves: &mut [MoveValue]) {
+    moves.sort_by(|a, b| b.value.total_cmp(&a.value).then(a.square.cmp(&b.square)));
+}
+
+/// A [`Line`]'s squares as moves.
+fn pv_moves(line: &[u8]) -> Vec<Move> {
+    line.iter()
+        .map(|&x| {
+            if x == PASS {
+                Move::Pass
+            } else {
+                Move::Play(Square::new_unchecked(x))
+            }
+        })
+        .collect()
+}
+
+/// The best move's iteration: a PVS of the root in an aspiration window
+/// around the previous value, widened until the value falls inside.
+fn root_best(
+    s: &mut Searcher<'_>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    prev: Option<&Iteration>,
+) -> Iteration {
+    let mut line = Line::new();
+    let value = aspiration(prev.map(|it| it.value), |alpha, beta| {
+        s.pvs(p, o, alpha, beta, depth, &mut line)
+    });
+    let best = line.as_slice().first().copied().unwrap_or_else(|| {
+        // Only when halted (no line): any legal move.
+        legal_moves(p, o).trailing_zeros() as u8
+    });
+    Iteration {
+        value,
+        best,
+        line,
+        moves: Vec::new(),
+    }
+}
+
+/// Every move's iteration: each move searched in an aspiration window
+/// around its previous value, best first.
+fn root_all(
+    s: &mut Searcher<'_>,
+    p: u64,
+    o: u64,
+    depth: u32,
+    prev: Option<&Iteration>,
+) -> Iteration {
+    let mut order: Vec<(u8, Option<i32>)> = match prev {
+        Some(it) => it.moves.iter().map(|&(x, v)| (x, Some(v))).collect(),
+        None => {
+            let mut m = legal_moves(p, o);
+            let mut v = Vec::new();
+            while m != 0 {
+                v.push((m.trailing_zeros() as u8, None));
+                m &= m - 1;
+            }
+            v
+        }
+    };
+    order.sort_by_key(|&(x, v)| (std::cmp::Reverse(v), x));
+    let mut best: Option<(i32, u8, Line)> = None;
+    let mut moves = Vec::with_capacity(order.len());
+    for (x, before) in order {
+        let f = flips(p, o, usize::from(x));
+        let (np, no) = (o ^ f, p | f | (1 << x));
+        let mut child = Line::new();
+        let v = aspiration(before, |alpha, beta| {
+            -s.pvs(np, no, -beta, -alpha, depth - 1, &mut child)
+        });
+        if s.halted {
+            break;
+        }
+        moves.push((x, v));
+        if best
+            .as_ref()
+            .is_none_or(|b| v > b.0 || (v == b.0 && x < b.1))
+        {
+            let mut line = Line::new();
+            line.set(x, &child);
+            best = Some((v, x, line));
+        }
+    }
+    let (value, best, line) = best.unwrap_or((0, 0, Line::new()));
+    Iteration {
+        value,
+        best,
+        line,
+        moves,
+    }
+}
+
+/// The value of `search(alpha, beta)` (fail-soft) found in windows around
+/// `guess`, widened on each side where it fails, to the full window.
+fn aspiration(guess: Option<i32>, mut search: impl FnMut(i32, i32) -> i32) -> i32 {
+    let Some(g) = guess else {
+        return search(-INF, INF);
+    };
+    let mut delta = ASPIRATION;
+    let (mut alpha, mut beta) = ((g - delta).max(-INF), (g + delta).min(INF));
+    loop {
+        let v = search(alpha, beta);
+        if v <= alpha && alpha > -INF {
+            alpha = (v - delta).max(-INF);
+        } else if v >= beta && beta < INF {
+            beta = (v + delta).min(INF);
+        } else {
+            return v;
+        }
+        delta *= 2;
+    }
+}
