@@ -14,7 +14,7 @@
 //!   child (1 to 3 plies by depth), the opponent's mobility and potential
 //!   mobility;
 //! - Multi-ProbCut ([`Selectivity`]), its margins calibrated on archive
-//!   positions (`cargo xtask probcut`);
+//!   positions (`cargo bench -p othello-core --bench midgame -- calibrate`);
 //! - the exact solver for nodes whose depth reaches the end of the game
 //!   and, once the iterations come close to the empties (or the depth
 //!   asked reaches them), for the root: such values are exact and marked
