@@ -673,8 +673,48 @@ class Board:
         ``NotationError`` for a bad square."""
     def _repr_svg_(self) -> str:
         """``to_svg()`` with the defaults: a board draws itself in Jupyter."""
+    def evaluate(
+        self,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        time_ms: Optional[int] = None,
+        all_moves: bool = False,
+    ) -> Evaluation:
+        """The midgame search's judgement of an 8x8 position (``wthor
+        solve`` past the exact limit): its value for the side to move, best
+        move and line, within ``depth`` plies (1 to 60), ``nodes`` or
+        ``time_ms`` milliseconds, the first reached stopping it (none given:
+        12 plies, so that the value repeats; a time limit does not). A depth
+        at least the empties gives the exact score (``exact`` True);
+        ``all_moves`` adds every legal move's value. The GIL is released
+        while searching. A 10x10 board, a depth of 0 or above 60, 0 nodes
+        or 0 ms raise ``ValueError``."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
+
+class Evaluation:
+    """The result of ``Board.evaluate``."""
+
+    @property
+    def value(self) -> float:
+        """The value for the side to move in discs: the final disc
+        difference it expects (exact when ``exact``)."""
+    @property
+    def exact(self) -> bool: ...
+    @property
+    def best_move(self) -> Optional[str]:
+        """The best move found; None when the side must pass or the game is over."""
+    @property
+    def pv(self) -> List[str]:
+        """The principal variation, square names and ``"pass"``."""
+    @property
+    def depth(self) -> int:
+        """Plies of the last completed iteration (the empties when exact)."""
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def moves(self) -> List[Tuple[str, float, bool]]:
+        """With ``all_moves``: every legal move as ``(square, value, exact)``, best first."""
 
 class Solution:
     """The exact result of ``solve``."""

@@ -303,6 +303,108 @@ impl PyBoard {
     fn __repr__(&self) -> String {
         format!("Board({:?})", self.obf())
     }
+
+    /// The midgame search's judgement of an 8x8 position (``wthor solve``
+    /// past the exact limit): its value for the side to move, best move
+    /// and line, within ``depth`` plies, ``nodes`` or ``time_ms``
+    /// milliseconds (the first reached stops it; none given: 12 plies, so
+    /// that the value repeats); a depth at least the empties gives the
+    /// exact score (``exact=True``). ``all_moves`` adds every legal move's
+    /// value. The GIL is released while searching. A 10x10 board or a
+    /// limit out of range raises ``ValueError``.
+    #[pyo3(signature = (depth = None, nodes = None, time_ms = None, all_moves = false))]
+    fn evaluate(
+        &self,
+        py: Python<'_>,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        time_ms: Option<u64>,
+        all_moves: bool,
+    ) -> PyResult<PyEvaluation> {
+        use othello_core::midgame::{self, Limits, Query};
+        let AnyBoard::Eight(b) = self.0 else {
+            return Err(PyValueError::new_err(
+                "evaluate() judges 8x8 positions: there is no 10x10 evaluation",
+            ));
+        };
+        let mut limits = Limits {
+            depth,
+            nodes,
+            time: time_ms.map(std::time::Duration::from_millis),
+        };
+        if limits == Limits::default() {
+            limits.depth = Some(DEFAULT_EVALUATE_DEPTH);
+        }
+        let mut query = Query::from(limits);
+        if all_moves {
+            query = query.all_moves();
+        }
+        let a = py
+            .detach(|| midgame::analyze(b.player(), b.opponent(), query))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let name = |sq: u8| Square::new_unchecked(sq).name(Size::Eight).to_string();
+        Ok(PyEvaluation {
+            value: a.value,
+            exact: a.exact,
+            best_move: a.best_move.map(name),
+            pv: a
+                .pv
+                .iter()
+                .map(|m| match m {
+                    Move::Play(sq) => sq.name(Size::Eight).to_string(),
+                    Move::Pass => "pass".to_owned(),
+                })
+                .collect(),
+            depth: a.depth,
+            nodes: a.nodes,
+            moves: a
+                .moves
+                .iter()
+                .map(|m| (name(m.square), m.value, m.exact))
+                .collect(),
+        })
+    }
+}
+
+/// The plies of `Board.evaluate` when no limit is given: deterministic
+/// (a time limit is not), and about a tenth of a second on a midgame
+/// position.
+const DEFAULT_EVALUATE_DEPTH: u32 = 12;
+
+/// The result of `Board.evaluate`.
+#[pyclass(frozen, get_all, name = "Evaluation", module = "wthor")]
+#[derive(Clone, Debug)]
+pub struct PyEvaluation {
+    /// The value for the side to move, in discs: the final disc difference
+    /// it expects (exact when `exact`).
+    value: f32,
+    /// Whether `value` is the exact score (solved to the end).
+    exact: bool,
+    /// The best move found, None when the side must pass or the game is over.
+    best_move: Option<String>,
+    /// The principal variation (square names, "pass" for a pass).
+    pv: Vec<String>,
+    /// The plies of the last completed iteration (the empties when exact).
+    depth: u32,
+    /// Nodes searched.
+    nodes: u64,
+    /// With `all_moves=True`, every legal move as (square, value, exact),
+    /// best first; else empty.
+    moves: Vec<(String, f32, bool)>,
+}
+
+#[pymethods]
+impl PyEvaluation {
+    fn __repr__(&self) -> String {
+        format!(
+            "Evaluation(value={:+.2}, exact={}, best_move={:?}, depth={}, nodes={})",
+            self.value,
+            if self.exact { "True" } else { "False" },
+            self.best_move,
+            self.depth,
+            self.nodes
+        )
+    }
 }
 
 /// The exact result of `solve`.

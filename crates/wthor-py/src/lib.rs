@@ -60,6 +60,7 @@ fn wthor_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<database::GameIter>()?;
     m.add_class::<board::PyBoard>()?;
     m.add_class::<board::PySolution>()?;
+    m.add_class::<board::PyEvaluation>()?;
     m.add_function(wrap_pyfunction!(board::solve, m)?)?;
     m.add_function(wrap_pyfunction!(text::read_games, m)?)?;
     m.add("PASS", wthor_db::positions::PASS)?;

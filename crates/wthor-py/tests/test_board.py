@@ -143,3 +143,40 @@ def test_a_table_size_out_of_range_is_a_value_error_not_an_abort():
     for bits in (3, 33, 40):
         with pytest.raises(ValueError, match="from 2\\^4 to 2\\^32 entries"):
             wthor.solve(board, tt_bits=bits)
+
+
+def test_evaluate_is_the_midgame_search_and_exact_near_the_end(testdata):
+    db = wthor.Database(testdata)
+    moves = db["2001:3"].transcript
+    # 14 empties: a depth reaching the end is the exact score, and every
+    # move's value is minus the solved value of the position after it.
+    near = wthor.Board.from_transcript(moves[: 2 * 46])
+    assert near.empties == 14
+    e = near.evaluate(depth=14, all_moves=True)
+    assert e.exact and e.value == wthor.solve(near, threads=1, tt_bits=16).score
+    assert e.depth == 14 and e.nodes > 0 and e.best_move == e.pv[0]
+    assert sorted(m for m, _, _ in e.moves) == sorted(near.legal_moves())
+    for square, value, exact in e.moves:
+        assert exact and value == -wthor.solve(near.play(square), threads=1, tt_bits=16).score, square
+    assert e.moves[0][1] == e.value
+    # Far from the end: an estimate at the depth asked; with no limit 12
+    # plies, so that it repeats.
+    far = wthor.Board.from_transcript(moves[:20])
+    a, b = far.evaluate(), far.evaluate()
+    assert not a.exact and a.depth == 12 and (a.value, a.best_move) == (b.value, b.best_move)
+    assert a.best_move in far.legal_moves() and abs(a.value) < 64
+    assert far.evaluate(nodes=1000).nodes >= 1
+    assert "Evaluation(value=" in repr(a)
+
+
+def test_evaluate_refuses_what_it_cannot_judge():
+    with pytest.raises(ValueError, match="no 10x10 evaluation"):
+        wthor.Board(size=10).evaluate(depth=2)
+    with pytest.raises(ValueError, match="from 1 to 60"):
+        wthor.Board().evaluate(depth=0)
+    with pytest.raises(ValueError, match="from 1 to 60"):
+        wthor.Board().evaluate(depth=61)
+    with pytest.raises(ValueError, match="0 nodes"):
+        wthor.Board().evaluate(nodes=0)
+    with pytest.raises(ValueError, match="time limit of 0"):
+        wthor.Board().evaluate(time_ms=0)

@@ -53,7 +53,7 @@ def test_stubs_match_the_module():
 
 
 def test_public_items_have_docstrings():
-    for name in ["Database", "Game", "Board", "Solution", "solve", "WthorError", "FormatError"]:
+    for name in ["Database", "Game", "Board", "Solution", "Evaluation", "solve", "WthorError", "FormatError"]:
         obj = getattr(wthor, name)
         assert obj.__doc__ and len(obj.__doc__) > 20, name
     for cls in [wthor.Database, wthor.Game, wthor.Board]:
