@@ -9,9 +9,9 @@
 //! scheme of the entries are the solver's (`solver::tt`): only the packing
 //! of the data word differs.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
-use crate::solver::tt::{Bucket, Buckets};
+use crate::solver::tt::Bucket;
 
 /// The best move of a position without a known one.
 pub(crate) const NO_MOVE: u8 = 64;
@@ -59,48 +59,32 @@ fn date_of(d: u64) -> u8 {
 }
 
 /// The table, shared by reference; writers race benignly (a torn entry
-/// fails its key check and reads as a miss).
-pub(crate) struct Table {
-    buckets: Buckets,
-    mask: usize,
-    date: AtomicU64,
-}
+/// fails its key check and reads as a miss). Its buckets, their hashing,
+/// the search date and the clearing are the solver's table's
+/// ([`solver::tt::Table`](crate::solver::tt::Table)); only the data word
+/// is packed and merged here.
+pub(crate) struct Table(crate::solver::tt::Table);
 
 impl Table {
     /// A table of `2^bits` entries (`bits` in 4..=32), or `None` when the
     /// memory cannot be had.
     pub(crate) fn new(bits: u32) -> Option<Self> {
-        let bits = bits.clamp(4, 32);
-        let len = 1usize << (bits - 1);
-        Some(Table {
-            buckets: Buckets::new(len)?,
-            mask: len - 1,
-            date: AtomicU64::new(1),
-        })
+        crate::solver::tt::Table::new(bits).map(Table)
     }
 
     /// Starts a new search: entries of older searches become first victims.
     pub(crate) fn new_search(&self) {
-        let d = self.date.load(Ordering::Relaxed);
-        self.date
-            .store(if d >= 255 { 1 } else { d + 1 }, Ordering::Relaxed);
+        self.0.new_search();
     }
 
     /// Forgets everything.
     pub(crate) fn clear(&self) {
-        for e in self.buckets.iter().flat_map(|b| &b.0) {
-            e.key_p.store(0, Ordering::Relaxed);
-            e.key_o.store(0, Ordering::Relaxed);
-            e.data.store(0, Ordering::Relaxed);
-        }
+        self.0.clear();
     }
 
     #[inline]
     fn bucket(&self, p: u64, o: u64) -> &Bucket {
-        let h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ o.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
-        let h = h ^ (h >> 31);
-        &self.buckets[h as usize & self.mask]
+        self.0.bucket(p, o)
     }
 
     /// The bounds stored for `(p, o)`, if any.
@@ -136,7 +120,7 @@ impl Table {
         level: u8,
     ) {
         let b = self.bucket(p, o);
-        let date = self.date.load(Ordering::Relaxed) as u8;
+        let date = self.0.date();
         let mut old = None;
         let mut slot = None;
         for (i, e) in b.0.iter().enumerate() {

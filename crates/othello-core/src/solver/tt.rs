@@ -246,8 +246,15 @@ impl Table {
         }
     }
 
+    /// The date of the current search (`1..=255`), which entries store.
     #[inline]
-    fn bucket(&self, p: u64, o: u64) -> &Bucket {
+    pub(crate) fn date(&self) -> u8 {
+        self.date.load(Ordering::Relaxed) as u8
+    }
+
+    /// The bucket of `(p, o)` (the midgame table's too).
+    #[inline]
+    pub(crate) fn bucket(&self, p: u64, o: u64) -> &Bucket {
         let h = p.wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ o.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
         let h = h ^ (h >> 31);
@@ -302,7 +309,7 @@ impl Table {
         level: u8,
     ) {
         let b = self.bucket(p, o);
-        let date = self.date.load(Ordering::Relaxed) as u8;
+        let date = self.date();
         let unknown = Bounds {
             lower: -64,
             upper: 64,
