@@ -241,6 +241,7 @@ Examples:
   wthor solve --game testdata/WTH_2001.wtb 3 --empties 16
   wthor solve --game testdata/WTH_2001.wtb 3 --move 44 --json
   wthor solve --file positions.obf --wld
+  wthor solve --game testdata/WTH_2001.wtb 3 --move 20 --all-moves --depth 10
 
 Exit status: 0 ok, 2 usage or I/O error (a bad position, a game too short).";
 

@@ -333,7 +333,7 @@ impl PyBoard {
             time: time_ms.map(std::time::Duration::from_millis),
         };
         if limits == Limits::default() {
-            limits.depth = Some(DEFAULT_EVALUATE_DEPTH);
+            limits.depth = Some(midgame::DEFAULT_DEPTH);
         }
         let mut query = Query::from(limits);
         if all_moves {
@@ -365,11 +365,6 @@ impl PyBoard {
         })
     }
 }
-
-/// The plies of `Board.evaluate` when no limit is given: deterministic
-/// (a time limit is not), and about a tenth of a second on a midgame
-/// position.
-const DEFAULT_EVALUATE_DEPTH: u32 = 12;
 
 /// The result of `Board.evaluate`.
 #[pyclass(frozen, get_all, name = "Evaluation", module = "wthor")]

@@ -54,6 +54,12 @@ use tt::Table;
 /// The deepest search: the most empties a position has.
 pub const MAX_DEPTH: u32 = 60;
 
+/// The plies a front end searches when no limit is given (`wthor solve`
+/// past the exact limit, Python's `Board.evaluate()`): a fixed depth, so
+/// that the value repeats (a time limit does not), about a tenth of a
+/// second on a midgame position.
+pub const DEFAULT_DEPTH: u32 = 12;
+
 /// Without a depth limit, the root is solved exactly once the iterations
 /// reach this many plies below the empties.
 const EXACT_GAP: u32 = 6;

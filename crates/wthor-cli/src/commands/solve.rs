@@ -10,9 +10,13 @@
 //! `win`, `draw` or `loss`; with `--json`, one JSON object.
 //!
 //! A position with more than `EXACT_MAX_EMPTIES` (30) empty squares is not
-//! solved: it gets an estimate of the pattern evaluation (a 6-ply search
-//! on it), printed as `~+6 f5 (estimate, 40 empties)`; `"estimate": true`
-//! in JSON; `--exact` solves it all the same.
+//! solved: the midgame search (`othello_core::midgame`) judges it at
+//! `midgame::DEFAULT_DEPTH` plies, printed as `~+2.3 (f5), an estimate at
+//! 40 empties, depth 12`; in JSON `"estimate": true`, `"value"` (discs),
+//! `"search_depth"` and `"nodes"`. `--depth`, `--nodes` or `--time` ask for
+//! the search at any number of empties (an exact answer reached within
+//! the limit is given as exact); `--exact` solves it all the same;
+//! `--all-moves` gives every legal move's value (exact or estimated).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -20,6 +24,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context as _, bail};
+use othello_core::midgame::{self, Engine, EngineOptions, Limits, Query};
 use othello_core::replay::{Reach, replay_moves_prefix, replay_to_empties};
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::{Board, Board8, Color, Size, Square};
@@ -31,9 +36,6 @@ use crate::textfmt::count;
 /// Positions with more empty squares get an estimate instead of a solve
 /// (an exact solve at 30 empties takes minutes to hours).
 pub(crate) const EXACT_MAX_EMPTIES: u32 = 30;
-
-/// Plies of the estimate's search on the pattern evaluation.
-const ESTIMATE_PLIES: u32 = 6;
 
 /// Arguments of `wthor solve`.
 #[derive(Debug, clap::Args)]
@@ -77,6 +79,20 @@ pub(crate) struct Args {
     /// hours) instead of printing an estimate.
     #[arg(long)]
     exact: bool,
+    /// Judge with the midgame search to this many plies (1 to 60; a depth
+    /// reaching the empties is exact).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=60), conflicts_with_all = ["wld", "exact"])]
+    depth: Option<u32>,
+    /// Judge with the midgame search within this many nodes (at least 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["wld", "exact"])]
+    nodes: Option<u64>,
+    /// Judge with the midgame search within this many milliseconds (at
+    /// least 1; the answer then depends on the machine).
+    #[arg(long = "time", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["wld", "exact"])]
+    time_ms: Option<u64>,
+    /// The value of every legal move too (exact, or estimated and marked).
+    #[arg(long, conflicts_with = "wld")]
+    all_moves: bool,
     /// Transposition table of 2^BITS entries (32 bytes each: two 24-byte
     /// entries share a 64-byte bucket); BITS from 4 to 32, within the
     /// machine's memory.
@@ -98,9 +114,28 @@ struct Report {
     best_move: Option<String>,
     nodes: u64,
     seconds: f64,
-    /// The score is an estimate of the evaluation, not an exact solve.
+    /// The score is an estimate of the midgame search, not an exact solve.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     estimate: bool,
+    /// The search's value in discs (`score` is it rounded), for estimates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<f32>,
+    /// The plies the midgame search reached, when it judged the position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search_depth: Option<u32>,
+    /// With `--all-moves`: every legal move, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<MoveReport>>,
+}
+
+/// One legal move's value (`--all-moves`).
+#[derive(Debug, Serialize)]
+struct MoveReport {
+    #[serde(rename = "move")]
+    square: String,
+    /// Its value for the side to move, in discs.
+    value: f32,
+    exact: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -113,13 +148,27 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         threads,
         tt_bits: args.tt_bits,
     });
+    let mut engine = None;
     for board in positions {
-        let report = solve(&mut solver, &board, args.wld, args.exact);
+        let report = solve(&mut solver, &mut engine, &board, args)?;
         if args.json {
             serde_json::to_writer(&mut *out, &report)?;
             writeln!(out)?;
         } else {
             writeln!(out, "{}", as_players_read(&report, &board))?;
+            if let Some(moves) = &report.moves {
+                let all: Vec<String> = moves
+                    .iter()
+                    .map(|m| {
+                        if m.exact {
+                            format!("{} {:+}", m.square, m.value.round() as i32)
+                        } else {
+                            format!("{} ~{:+.1}", m.square, m.value)
+                        }
+                    })
+                    .collect();
+                writeln!(out, "  moves: {}", all.join(", "))?;
+            }
         }
         out.flush()?;
     }
@@ -139,47 +188,112 @@ fn as_players_read(report: &Report, board: &Board8) -> String {
     };
     match (report.wld, report.score) {
         (Some(wld), _) => format!("{side} to move: {wld}, {n}"),
-        (None, Some(score)) if report.estimate => {
-            format!("{side} to move: ~{score:+} ({mv}), an estimate at {n}")
+        (None, Some(_)) if report.estimate => {
+            format!(
+                "{side} to move: ~{:+.1} ({mv}), an estimate at {n}, depth {}",
+                report.value.unwrap_or_default(),
+                report.search_depth.unwrap_or_default()
+            )
         }
         (None, score) => format!("{side} to move: {:+} ({mv}), {n}", score.unwrap_or(0)),
     }
 }
 
-fn solve(solver: &mut Solver, board: &Board8, wld: bool, exact: bool) -> Report {
+fn solve(
+    solver: &mut Solver,
+    engine: &mut Option<Engine>,
+    board: &Board8,
+    args: &Args,
+) -> anyhow::Result<Report> {
     let (p, o) = (board.player(), board.opponent());
     let before = solver.nodes();
     let t = Instant::now();
-    let estimate = !exact && board.empty_count() > EXACT_MAX_EMPTIES;
-    let (score, wld, best) = if estimate {
-        let e = othello_core::eval::search(p, o, ESTIMATE_PLIES);
-        (Some(e.score), None, e.best_move)
-    } else if wld {
-        let r = solver.wld(p, o);
-        let text = match r {
-            1 => "win",
-            0 => "draw",
-            _ => "loss",
-        };
-        (None, Some(text), None)
-    } else {
-        let s = solver.solve(p, o);
-        (Some(s.score), None, s.best_move)
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        time: args.time_ms.map(std::time::Duration::from_millis),
     };
-    Report {
+    let search =
+        limits != Limits::default() || (!args.exact && board.empty_count() > EXACT_MAX_EMPTIES);
+    let name = |x: u8| Square::new_unchecked(x).name(Size::Eight).to_string();
+    let mut report = Report {
         obf: board.to_obf(),
         side: match board.side_to_move() {
             Color::Black => "black",
             Color::White => "white",
         },
         empties: board.empty_count(),
-        score,
-        wld,
-        best_move: best.map(|x| Square::new_unchecked(x).name(Size::Eight).to_string()),
-        nodes: solver.nodes() - before,
-        seconds: t.elapsed().as_secs_f64(),
-        estimate,
+        score: None,
+        wld: None,
+        best_move: None,
+        nodes: 0,
+        seconds: 0.0,
+        estimate: false,
+        value: None,
+        search_depth: None,
+        moves: None,
+    };
+    if search {
+        let limits = if limits == Limits::default() {
+            Limits::depth(midgame::DEFAULT_DEPTH)
+        } else {
+            limits
+        };
+        let mut query = Query::from(limits);
+        if args.all_moves {
+            query = query.all_moves();
+        }
+        let engine = match engine {
+            Some(e) => e,
+            None => engine.insert(Engine::new(EngineOptions::default())?),
+        };
+        let a = engine.analyze(p, o, query)?;
+        report.score = Some(a.value.round() as i32);
+        report.estimate = !a.exact;
+        report.value = (!a.exact).then_some(a.value);
+        report.search_depth = Some(a.depth);
+        report.best_move = a.best_move.map(name);
+        report.nodes = a.nodes;
+        if args.all_moves {
+            report.moves = Some(
+                a.moves
+                    .iter()
+                    .map(|m| MoveReport {
+                        square: name(m.square),
+                        value: m.value,
+                        exact: m.exact,
+                    })
+                    .collect(),
+            );
+        }
+    } else if args.wld {
+        let r = solver.wld(p, o);
+        report.wld = Some(match r {
+            1 => "win",
+            0 => "draw",
+            _ => "loss",
+        });
+    } else {
+        let s = solver.solve(p, o);
+        report.score = Some(s.score);
+        report.best_move = s.best_move.map(name);
+        if args.all_moves {
+            let mut moves: Vec<MoveReport> = solver
+                .move_scores(p, o)
+                .into_iter()
+                .map(|(sq, v)| MoveReport {
+                    square: name(sq),
+                    value: v as f32,
+                    exact: true,
+                })
+                .collect();
+            moves.sort_by(|a, b| b.value.total_cmp(&a.value));
+            report.moves = Some(moves);
+        }
+        report.nodes = solver.nodes() - before;
     }
+    report.seconds = t.elapsed().as_secs_f64();
+    Ok(report)
 }
 
 /// The positions asked for, all parsed before any is solved (so that a bad

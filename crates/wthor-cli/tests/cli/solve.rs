@@ -42,8 +42,10 @@ fn an_obf_argument_gives_the_score_and_a_best_move() {
 
 #[test]
 fn a_position_with_too_many_empties_gets_an_estimate_that_says_so() {
+    // The midgame search at its default depth: the library's answer.
     let board = Board8::start();
-    let e = othello_core::eval::search(board.player(), board.opponent(), 6);
+    let limits = othello_core::midgame::Limits::depth(othello_core::midgame::DEFAULT_DEPTH);
+    let e = othello_core::midgame::analyze(board.player(), board.opponent(), limits).unwrap();
     let mv = othello_core::Square::new_unchecked(e.best_move.unwrap())
         .name(Size::Eight)
         .to_string();
@@ -52,19 +54,85 @@ fn a_position_with_too_many_empties_gets_an_estimate_that_says_so() {
     assert_eq!(
         stdout(&out),
         format!(
-            "black to move: ~{:+} ({mv}), an estimate at 60 empties\n",
-            e.score
+            "black to move: ~{:+.1} ({mv}), an estimate at 60 empties, depth {}\n",
+            e.value, e.depth
         )
     );
     let out = wthor(&["solve", "--threads", "1", "--json", &board.to_obf()]);
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(v["estimate"], true);
-    assert_eq!(v["score"], e.score);
+    assert_eq!(v["score"], e.value.round() as i64);
+    assert_eq!(v["value"].as_f64().unwrap(), f64::from(e.value));
+    assert_eq!(v["search_depth"], e.depth);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
     assert_eq!(v["best_move"], mv.as_str());
     // An exact solve says nothing of an estimate.
     let out = wthor(&["solve", "--threads", "1", "--json", FFO1]);
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert!(v.get("estimate").is_none() && v.get("value").is_none());
+}
+
+#[test]
+fn the_search_limits_and_every_moves_value() {
+    // A depth reaching the empties: the exact score, given as exact.
+    let out = wthor(&["solve", "--threads", "1", "--json", "--depth", "20", FFO1]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert!(v.get("estimate").is_none());
+    assert_eq!(
+        (v["score"].as_i64(), v["search_depth"].as_u64()),
+        (Some(18), Some(14))
+    );
+    // Every move's value: each the exact score of the position after it.
+    let board = Board8::from_obf(FFO1).unwrap();
+    let out = wthor(&["solve", "--threads", "1", "--json", "--all-moves", FFO1]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len() as u32, board.legal_moves().count_ones());
+    assert_eq!(moves[0]["value"], 18.0);
+    for m in moves {
+        assert_eq!(m["exact"], true);
+        let sq = othello_core::Square::parse(m["move"].as_str().unwrap(), Size::Eight).unwrap();
+        let after = board.play(othello_core::Move::Play(sq)).unwrap();
+        let mut solver = othello_core::solver::Solver::new(othello_core::solver::SolverOptions {
+            threads: 1,
+            tt_bits: 16,
+        });
+        let score = -solver.solve(after.player(), after.opponent()).score;
+        assert_eq!(m["value"].as_f64().unwrap() as i32, score, "{m}");
+    }
+    // Estimated moves are marked; the four first moves are one by symmetry.
+    let out = wthor(&[
+        "solve",
+        "--threads",
+        "1",
+        "--all-moves",
+        "--depth",
+        "4",
+        &Board8::start().to_obf(),
+    ]);
+    let text = stdout(&out);
+    let line = text.lines().nth(1).unwrap();
+    assert!(
+        line.starts_with("  moves: ") && line.matches('~').count() == 4,
+        "{text}"
+    );
+    // Limits out of range and conflicts: usage errors.
+    for bad in [
+        &["--depth", "0"][..],
+        &["--depth", "61"],
+        &["--nodes", "0"],
+        &["--time", "0"],
+        &["--depth", "8", "--wld"],
+        &["--depth", "8", "--exact"],
+        &["--all-moves", "--wld"],
+    ] {
+        let mut args = vec!["solve", "--threads", "1"];
+        args.extend_from_slice(bad);
+        args.push(FFO1);
+        let out = wthor(&args);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stdout(&out));
+    }
 }
 
 #[test]
