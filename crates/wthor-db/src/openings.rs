@@ -342,7 +342,6 @@ impl OpeningTable {
     #[must_use]
     pub fn closest(&self, text: &str, n: usize) -> Vec<&Opening> {
         let text: Vec<char> = fold(text).chars().collect();
-        let cut_off = close_distance(text.len());
         let mut scored: Vec<(usize, usize)> = self
             .openings
             .iter()
@@ -350,14 +349,9 @@ impl OpeningTable {
             .filter_map(|(i, o)| {
                 let d = std::iter::once(&o.name)
                     .chain(&o.aliases)
-                    .filter_map(|name| {
-                        let name: Vec<char> = fold(name).chars().collect();
-                        let d = edit_distance(&text, &name);
-                        // Every character replaced is no likeness.
-                        (d < text.len().max(name.len())).then_some(d)
-                    })
+                    .filter_map(|name| close_to(&text, &fold(name).chars().collect::<Vec<_>>()))
                     .min()?;
-                (d <= cut_off).then_some((d, i))
+                Some((d, i))
             })
             .collect();
         scored.sort_unstable();
@@ -541,6 +535,17 @@ impl OpeningTable {
 #[must_use]
 pub const fn close_distance(len: usize) -> usize {
     if len < 3 { 1 } else { len.div_ceil(3) }
+}
+
+/// The edit distance from `text` to `name` (characters of [`fold`]ed
+/// strings) when the name is close: within [`close_distance`] of the
+/// text, and keeping at least one of its characters (every character
+/// replaced is no likeness); `None` otherwise. The one rule of the
+/// suggestions for an unknown name (openings, rated players).
+#[must_use]
+pub fn close_to(text: &[char], name: &[char]) -> Option<usize> {
+    let d = edit_distance(text, name);
+    (d <= close_distance(text.len()) && d < text.len().max(name.len())).then_some(d)
 }
 
 /// The edit distance (Levenshtein: the fewest insertions, deletions and

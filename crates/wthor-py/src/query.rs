@@ -134,11 +134,7 @@ fn pair<T: SpanValue + TryFrom<i128>>(key: &str, v: &Bound<'_, PyAny>) -> PyResu
 fn bounded<T: SpanValue + TryFrom<i128>>(key: &str, n: Option<i128>) -> PyResult<Option<T>> {
     n.map(|n| {
         T::try_from(n).map_err(|_| {
-            let e = SpanError::OutOfRange {
-                value: n.to_string(),
-                min: T::MIN.to_string(),
-                max: T::MAX.to_string(),
-            };
+            let e = SpanError::out_of_range::<T>(n);
             PyValueError::new_err(format!("{key}=: {e}"))
         })
     })

@@ -98,6 +98,20 @@ pub enum SpanError {
     },
 }
 
+impl SpanError {
+    /// [`SpanError::OutOfRange`] for `value`, an end past the bounds of
+    /// `T` (the range said with it): the text reader's and the Python
+    /// keywords' one wording.
+    #[must_use]
+    pub fn out_of_range<T: SpanValue>(value: impl fmt::Display) -> SpanError {
+        SpanError::OutOfRange {
+            value: value.to_string(),
+            min: T::MIN.to_string(),
+            max: T::MAX.to_string(),
+        }
+    }
+}
+
 impl<T: SpanValue> FromStr for Span<T> {
     type Err = SpanError;
 
@@ -110,11 +124,7 @@ impl<T: SpanValue> FromStr for Span<T> {
             s.parse().map(Some).map_err(|_| {
                 let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
                 if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                    SpanError::OutOfRange {
-                        value: s.to_owned(),
-                        min: T::MIN.to_string(),
-                        max: T::MAX.to_string(),
-                    }
+                    SpanError::out_of_range::<T>(s)
                 } else {
                     SpanError::NotANumber(s.to_owned())
                 }

@@ -8,7 +8,7 @@ use super::similar::{self, SimilarNames};
 use super::whr::Model;
 use super::{ELO_PER_NATURAL, MEAN_RATING, Params};
 use crate::names::fold;
-use crate::openings::edit_distance;
+use crate::openings::close_to;
 
 /// A player's rating in one year in which they played.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -310,12 +310,9 @@ impl Ratings {
             .collect()
     }
 
-    /// The names close to `name` by edit distance on folded names (see
-    /// [`edit_distance`]): the whole name, or a word of the text and a
-    /// word of the name (a surname with a typo finds its player), within
-    /// [`close_distance`](crate::openings::close_distance) of what is
-    /// compared and keeping one of its characters (the rule of the opening
-    /// names); at most `n`, nearest first (ties by name), none when nothing
+    /// The names close to `name` by [`close_to`] (the rule of the opening
+    /// names), on folded names: the whole name, or a word of the text and
+    /// a word of the name (a surname with a typo finds its player); at most `n`, nearest first (ties by name), none when nothing
     /// is close: what a front end suggests for a name no player has.
     #[must_use]
     pub fn closest(&self, name: &str, n: usize) -> Vec<&str> {
@@ -324,13 +321,7 @@ impl Ratings {
             .chain(text.split_whitespace().filter(|w| w.chars().count() >= 3))
             .map(|w| w.chars().collect())
             .collect();
-        // The distance of `a` to `b` when close, else None.
-        let close = |a: &[char], b: &str| {
-            let b: Vec<char> = b.chars().collect();
-            let d = edit_distance(a, &b);
-            // Every character replaced is no likeness.
-            (d <= crate::openings::close_distance(a.len()) && d < a.len().max(b.len())).then_some(d)
-        };
+        let close = |a: &[char], b: &str| close_to(a, &b.chars().collect::<Vec<_>>());
         let mut scored: Vec<(usize, &str)> = self
             .players
             .iter()
