@@ -512,8 +512,7 @@ fn generic_solver_on_10x10_equals_negamax_on_the_mailbox_board() {
     let mut solver = GenericSolver::<Board10>::new();
     for i in 0..300 {
         let empties = match i {
-            299 => 11,
-            99 | 199 => 10,
+            99 | 199 | 299 => 10,
             _ => (i % 10) as u32,
         };
         let b: Board10 = random_board(&mut seed, empties);
