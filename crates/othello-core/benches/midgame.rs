@@ -52,6 +52,19 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
+/// An engine on the embedded weights, or on the weight file `WEIGHTS`.
+fn engine(options: EngineOptions) -> Result<Engine, String> {
+    let engine = Engine::new(options).map_err(|e| e.to_string())?;
+    match std::env::var_os("WEIGHTS") {
+        None => Ok(engine),
+        Some(path) => {
+            let w = eval::Weights::read(Path::new(&path)).map_err(|e| e.to_string())?;
+            eprintln!("weights {path:?} ({:016x})", w.checksum());
+            Ok(engine.with_weights(std::sync::Arc::new(w)))
+        }
+    }
+}
+
 /// This thread's CPU time.
 fn cpu_time() -> Duration {
     #[cfg(target_os = "linux")]
@@ -190,7 +203,7 @@ fn measure(dir: &Path) -> Result<(), String> {
         best_count.min(set.len()),
         sel.tenths()
     );
-    let mut engine = Engine::new(EngineOptions::default()).map_err(|e| e.to_string())?;
+    let mut engine = engine(EngineOptions::default())?;
     let mut solver = Solver::new(SolverOptions {
         threads: 1,
         tt_bits: 22,
@@ -275,7 +288,7 @@ fn depths(dir: &Path) -> Result<(), String> {
     let set = spread(&all, env_or("POSITIONS", 200));
     let sel = selectivity();
     let list = std::env::var("DEPTHS").unwrap_or_else(|_| "2,4,6,8".to_owned());
-    let mut engine = Engine::new(EngineOptions::default()).map_err(|e| e.to_string())?;
+    let mut engine = engine(EngineOptions::default())?;
     for d in list.split(',').filter_map(|d| d.trim().parse::<u32>().ok()) {
         let (mut err, mut cpu, mut nodes, mut signed) = (0.0f64, Duration::ZERO, 0u64, 0.0f64);
         for &(p, o, truth) in &set {
@@ -360,11 +373,10 @@ fn calibrate(dir: &Path) -> Result<(), String> {
         "{} positions (one game in {every} of 2000-2023, 18-50 empties), depths 1-{max_depth}",
         positions.len()
     );
-    let mut engine = Engine::new(EngineOptions {
+    let mut engine = engine(EngineOptions {
         tt_bits: 18,
         solver_tt_bits: 16,
-    })
-    .map_err(|e| e.to_string())?;
+    })?;
     let start = std::time::Instant::now();
     // (depth, empties, deep - shallow) in discs.
     let mut samples: Vec<(u32, u32, f64)> = Vec::new();
@@ -536,7 +548,7 @@ fn sample28() -> Result<(), String> {
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let time_ms = env_or("TIME_MS", 100u64);
     let sel = selectivity();
-    let mut engine = Engine::new(EngineOptions::default()).map_err(|e| e.to_string())?;
+    let mut engine = engine(EngineOptions::default())?;
     let (mut err, mut old_err, mut cpu, mut nodes, mut depth, mut count) =
         (0.0f64, 0.0f64, Duration::ZERO, 0u64, 0u64, 0usize);
     for line in text.lines() {
@@ -596,7 +608,7 @@ fn deep(dir: &Path, empties: u32) -> Result<(), String> {
     let set = spread(&all, env_or("POSITIONS", 20));
     let (short, long) = (env_or("TIME_MS", 100u64), env_or("DEEP_MS", 10_000u64));
     let sel = selectivity();
-    let mut engine = Engine::new(EngineOptions::default()).map_err(|e| e.to_string())?;
+    let mut engine = engine(EngineOptions::default())?;
     let (mut diff, mut old_diff, mut d_short, mut d_long) = (0.0f64, 0.0f64, 0u64, 0u64);
     for &(p, o) in &set {
         engine.clear();

@@ -134,6 +134,11 @@ pub(crate) fn file_header(weights: &[i16]) -> [u8; HEADER_LEN] {
 #[must_use]
 #[cfg(any(test, feature = "train"))]
 pub(crate) fn checksum(bytes: &[u8]) -> u64 {
+    fnv1a(bytes)
+}
+
+/// FNV-1a (64 bits) of `bytes`.
+fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for &b in bytes {
         h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
@@ -407,24 +412,205 @@ pub(crate) fn mirror_index(index: u32) -> u32 {
     KIND_OFFSET[kind] + m
 }
 
-/// The weight `index` of `stage` in the embedded file.
+/// Weights in a file: `STAGES * STAGE_LEN`.
+pub(crate) const LEN: usize = STAGES * STAGE_LEN;
+
+/// The embedded weights, read in place.
 #[cfg(target_endian = "little")]
-#[inline]
-fn weight(stage: usize, index: u32) -> i32 {
-    const LEN: usize = STAGES * STAGE_LEN;
+pub(crate) fn embedded_table() -> &'static [i16; LEN] {
     // SAFETY: the bytes after the header are `LEN` little-endian `i16`
     // (the layout check above), 2-aligned (`Aligned`, even `HEADER_LEN`),
     // and this target is little-endian; they live as long as the program.
-    let weights: &[i16; LEN] = unsafe { &*FILE[HEADER_LEN..].as_ptr().cast::<[i16; LEN]>() };
-    i32::from(weights[stage * STAGE_LEN + index as usize])
+    unsafe { &*FILE[HEADER_LEN..].as_ptr().cast::<[i16; LEN]>() }
 }
 
-/// The weight `index` of `stage` in the embedded file.
+/// The embedded weights, decoded once.
 #[cfg(not(target_endian = "little"))]
-#[inline]
-fn weight(stage: usize, index: u32) -> i32 {
-    let at = HEADER_LEN + 2 * (stage * STAGE_LEN + index as usize);
-    i32::from(i16::from_le_bytes([FILE[at], FILE[at + 1]]))
+pub(crate) fn embedded_table() -> &'static [i16; LEN] {
+    static TABLE: std::sync::LazyLock<Box<[i16; LEN]>> =
+        std::sync::LazyLock::new(|| decode(&FILE[HEADER_LEN..]));
+    &TABLE
+}
+
+/// `LEN` little-endian `i16` (`bytes` holds `2 * LEN`).
+fn decode(bytes: &[u8]) -> Box<[i16; LEN]> {
+    let v: Vec<i16> = bytes
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    v.into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("the caller checked the length"))
+}
+
+/// A set of evaluation weights: the embedded ones ([`Weights::embedded`],
+/// what [`evaluate`] uses) or those of a weight file written by `cargo
+/// xtask train` ([`Weights::read`], [`Weights::from_bytes`]), checked
+/// before use: its magic, version, layout and checksum.
+///
+/// ```
+/// use othello_core::{bitboard8, eval::{self, Weights}};
+///
+/// let (p, o) = bitboard8::START;
+/// assert_eq!(Weights::embedded().evaluate(p, o), eval::evaluate(p, o));
+/// let err = Weights::from_bytes(b"not weights").unwrap_err();
+/// assert!(err.to_string().contains("not a weight file"), "{err}");
+/// ```
+#[derive(Clone)]
+pub struct Weights {
+    table: Table,
+    checksum: u64,
+}
+
+#[derive(Clone)]
+enum Table {
+    Embedded(&'static [i16; LEN]),
+    Owned(Box<[i16; LEN]>),
+}
+
+impl std::fmt::Debug for Weights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Weights")
+            .field("embedded", &matches!(self.table, Table::Embedded(_)))
+            .field("checksum", &format_args!("{:016x}", self.checksum))
+            .finish()
+    }
+}
+
+/// A weight file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WeightsError {
+    /// The file could not be read.
+    #[error("{path}: cannot read the weight file")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Not a weight file, or one of another layout or version.
+    #[error("{}{problem}", at(.path.as_deref()))]
+    Invalid {
+        /// The file, when read from one.
+        path: Option<std::path::PathBuf>,
+        /// What is wrong, and what was expected.
+        problem: String,
+    },
+}
+
+fn at(path: Option<&std::path::Path>) -> String {
+    path.map_or_else(String::new, |p| format!("{}: ", p.display()))
+}
+
+impl Weights {
+    /// The weights embedded in the library.
+    #[must_use]
+    pub fn embedded() -> &'static Weights {
+        static EMBEDDED: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| Weights {
+            table: Table::Embedded(embedded_table()),
+            checksum: u64::from_le_bytes(FILE[24..32].try_into().unwrap_or([0; 8])),
+        });
+        &EMBEDDED
+    }
+
+    /// The weights of a weight file's bytes, checked: the magic
+    /// (`WTHEVAL\0`), this library's version and layout (stages, weights
+    /// per stage, scale), the length, and the checksum of the weights.
+    ///
+    /// # Errors
+    /// [`WeightsError::Invalid`] saying what differs.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
+        let invalid = |problem: String| WeightsError::Invalid {
+            path: None,
+            problem,
+        };
+        if bytes.len() < HEADER_LEN || bytes[..8] != MAGIC {
+            return Err(invalid(format!(
+                "not a weight file (it does not start with {:?})",
+                String::from_utf8_lossy(&MAGIC[..7])
+            )));
+        }
+        let field = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        if field(8) != VERSION {
+            return Err(invalid(format!(
+                "a weight file of version {}, this library reads version {VERSION}",
+                field(8)
+            )));
+        }
+        let layout = (field(12), field(16), field(20));
+        let ours = (STAGES as u32, STAGE_LEN as u32, SCALE as u32);
+        if layout != ours {
+            return Err(invalid(format!(
+                "a weight file of {} stages of {} weights at scale {}, this library's have {} of {} at {}",
+                layout.0, layout.1, layout.2, ours.0, ours.1, ours.2
+            )));
+        }
+        if bytes.len() != HEADER_LEN + 2 * LEN {
+            return Err(invalid(format!(
+                "{} bytes, a weight file has {}",
+                bytes.len(),
+                HEADER_LEN + 2 * LEN
+            )));
+        }
+        let stored = u64::from_le_bytes(bytes[24..32].try_into().unwrap_or([0; 8]));
+        let computed = fnv1a(&bytes[HEADER_LEN..]);
+        if stored != computed {
+            return Err(invalid(format!(
+                "damaged: the weights' checksum is {computed:016x}, the header says {stored:016x}"
+            )));
+        }
+        Ok(Weights {
+            table: Table::Owned(decode(&bytes[HEADER_LEN..])),
+            checksum: stored,
+        })
+    }
+
+    /// The weights of the weight file at `path` (see
+    /// [`from_bytes`](Self::from_bytes)); errors name the file.
+    ///
+    /// # Errors
+    /// [`WeightsError::Io`] when it cannot be read,
+    /// [`WeightsError::Invalid`] when it is not a valid weight file.
+    pub fn read(path: impl AsRef<std::path::Path>) -> Result<Weights, WeightsError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| WeightsError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Weights::from_bytes(&bytes).map_err(|e| match e {
+            WeightsError::Invalid { problem, .. } => WeightsError::Invalid {
+                path: Some(path.to_path_buf()),
+                problem,
+            },
+            e => e,
+        })
+    }
+
+    /// The checksum of the weights (FNV-1a of their bytes, as the file's
+    /// header records it): which weights these are.
+    #[must_use]
+    pub fn checksum(&self) -> u64 {
+        self.checksum
+    }
+
+    /// The weights, indexed `stage * STAGE_LEN + index`.
+    #[inline]
+    pub(crate) fn table(&self) -> &[i16; LEN] {
+        match &self.table {
+            Table::Embedded(t) => t,
+            Table::Owned(t) => t,
+        }
+    }
+
+    /// [`evaluate`] with these weights.
+    #[must_use]
+    pub fn evaluate(&self, p: u64, o: u64) -> i32 {
+        evaluate_in(self.table(), p, o)
+    }
 }
 
 /// The evaluation of the position where the owner of `p` is to move
@@ -433,30 +619,37 @@ fn weight(stage: usize, index: u32) -> i32 {
 /// the eight board symmetries.
 #[must_use]
 pub fn evaluate(p: u64, o: u64) -> i32 {
+    evaluate_in(embedded_table(), p, o)
+}
+
+/// [`evaluate`] with the weights `w`.
+#[inline]
+pub(crate) fn evaluate_in(w: &[i16; LEN], p: u64, o: u64) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if fast_pext() {
         // SAFETY: `fast_pext` found BMI2.
-        return unsafe { evaluate_bmi2(p, o) };
+        return unsafe { evaluate_bmi2(w, p, o) };
     }
-    evaluate_with::<Shifts>(p, o)
+    evaluate_with::<Shifts>(w, p, o)
 }
 
 /// [`evaluate`] with `pext`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-fn evaluate_bmi2(p: u64, o: u64) -> i32 {
-    evaluate_with::<Pext>(p, o)
+fn evaluate_bmi2(w: &[i16; LEN], p: u64, o: u64) -> i32 {
+    evaluate_with::<Pext>(w, p, o)
 }
 
 /// [`evaluate`] with the squares gathered by `G`.
 #[inline(always)]
-fn evaluate_with<G: Gather>(p: u64, o: u64) -> i32 {
+fn evaluate_with<G: Gather>(w: &[i16; LEN], p: u64, o: u64) -> i32 {
     let o = o & !p;
     let s = stage((!(p | o)).count_ones());
     let f = indices::<G>(p, o);
-    let mut sum = weight(s, BIAS);
+    let stage = &w[s * STAGE_LEN..(s + 1) * STAGE_LEN];
+    let mut sum = i32::from(stage[BIAS as usize]);
     for &i in &f {
-        sum += weight(s, i);
+        sum += i32::from(stage[i as usize]);
     }
     sum
 }
@@ -499,7 +692,10 @@ pub fn search(p: u64, o: u64, depth: u32) -> Estimate {
     let (alpha, beta) = (-(1 << 20), 1 << 20);
     let mut moves = legal_moves(p, o);
     let (v, best_move) = if moves == 0 {
-        (alphabeta(p, o, depth, alpha, beta, flips), None)
+        (
+            alphabeta(embedded_table(), p, o, depth, alpha, beta, flips),
+            None,
+        )
     } else {
         let mut best = (i32::MIN, None);
         while moves != 0 {
@@ -507,6 +703,7 @@ pub fn search(p: u64, o: u64, depth: u32) -> Estimate {
             moves &= moves - 1;
             let f = flips(p, o, x);
             let v = -alphabeta(
+                embedded_table(),
                 o ^ f,
                 p | f | (1 << x),
                 depth - 1,
@@ -531,26 +728,34 @@ pub fn search(p: u64, o: u64, depth: u32) -> Estimate {
 /// shallow search, under [`search`] and under the solver's move ordering
 /// and probcut, each with its own `flips` kernel (the same discs).
 #[inline]
-pub(crate) fn alphabeta<F>(p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32, flips: F) -> i32
+pub(crate) fn alphabeta<F>(
+    w: &[i16; LEN],
+    p: u64,
+    o: u64,
+    depth: u32,
+    mut alpha: i32,
+    beta: i32,
+    flips: F,
+) -> i32
 where
     F: Fn(u64, u64, usize) -> u64 + Copy,
 {
     use crate::bitboard8::{game_over_score, legal_moves};
     if depth == 0 {
-        return evaluate(p, o);
+        return evaluate_in(w, p, o);
     }
     let mut moves = legal_moves(p, o);
     if moves == 0 {
         if legal_moves(o, p) == 0 {
             return SCALE * game_over_score(p, o);
         }
-        return -alphabeta(o, p, depth, -beta, -alpha, flips);
+        return -alphabeta(w, o, p, depth, -beta, -alpha, flips);
     }
     while moves != 0 {
         let sq = moves.trailing_zeros() as usize;
         moves &= moves - 1;
         let f = flips(p, o, sq);
-        let s = -alphabeta(o ^ f, p | f | (1 << sq), depth - 1, -beta, -alpha, flips);
+        let s = -alphabeta(w, o ^ f, p | f | (1 << sq), depth - 1, -beta, -alpha, flips);
         if s > alpha {
             alpha = s;
             if s >= beta {
@@ -677,9 +882,10 @@ mod tests {
             // SAFETY: this processor has BMI2 (checked above).
             let pext = unsafe { feature_indices_bmi2(p, o) };
             assert_eq!(shifts, pext, "{p:#x} {o:#x}");
+            let w = embedded_table();
             // SAFETY: as above.
-            let pext = unsafe { evaluate_bmi2(p, o) };
-            assert_eq!(evaluate_with::<Shifts>(p, o), pext, "{p:#x} {o:#x}");
+            let pext = unsafe { evaluate_bmi2(w, p, o) };
+            assert_eq!(evaluate_with::<Shifts>(w, p, o), pext, "{p:#x} {o:#x}");
         }
     }
 
@@ -707,7 +913,9 @@ mod tests {
         assert!(weights.iter().filter(|&&w| w != 0).count() > STAGE_LEN);
         for s in 0..STAGES {
             for i in (0..STAGE_LEN as u32).step_by(13) {
-                assert_eq!(weight(s, i), weight(s, mirror_index(i)), "{s} {i}");
+                let w = embedded_table();
+                let at = |i: u32| w[s * STAGE_LEN + i as usize];
+                assert_eq!(at(i), at(mirror_index(i)), "{s} {i}");
             }
         }
     }

@@ -11,7 +11,7 @@ use super::probcut;
 use super::tt::{NO_MOVE, Table};
 use crate::bitboard8::{game_over_score, legal_moves};
 use crate::control::{Control, MIDGAME_POLL};
-use crate::eval::{SCALE, evaluate};
+use crate::eval::{LEN, SCALE, evaluate_in};
 use crate::solver::Solver;
 use crate::solver::search::flips;
 
@@ -28,8 +28,8 @@ pub(crate) const PASS: u8 = 65;
 /// The value of a leaf: the evaluation, clamped below a win by every disc.
 #[inline]
 #[must_use]
-pub(crate) fn leaf(p: u64, o: u64) -> i32 {
-    evaluate(p, o).clamp(-EVAL_MAX, EVAL_MAX)
+pub(crate) fn leaf(w: &[i16; LEN], p: u64, o: u64) -> i32 {
+    evaluate_in(w, p, o).clamp(-EVAL_MAX, EVAL_MAX)
 }
 
 /// The empty squares of a position.
@@ -107,6 +107,8 @@ pub(crate) fn sort_plies(depth: u32) -> u32 {
 
 /// A search thread.
 pub(crate) struct Searcher<'a> {
+    /// The evaluation's weights.
+    pub(crate) w: &'a [i16; LEN],
     pub(crate) tt: &'a Table,
     /// The exact solver, for nodes that reach the end of the game.
     pub(crate) solver: &'a Solver,
@@ -124,12 +126,14 @@ pub(crate) struct Searcher<'a> {
 
 impl<'a> Searcher<'a> {
     pub(crate) fn new(
+        w: &'a [i16; LEN],
         tt: &'a Table,
         solver: &'a Solver,
         control: &'a Control<'a>,
         level: u8,
     ) -> Self {
         Searcher {
+            w,
             tt,
             solver,
             control,
@@ -194,7 +198,7 @@ impl<'a> Searcher<'a> {
         }
         self.nodes += 1;
         if depth == 0 {
-            return leaf(p, o);
+            return leaf(self.w, p, o);
         }
         if self.poll() {
             return 0;
@@ -274,7 +278,7 @@ impl<'a> Searcher<'a> {
         }
         self.nodes += 1;
         if depth == 0 {
-            return leaf(p, o);
+            return leaf(self.w, p, o);
         }
         if depth == 1 {
             return self.nws1(p, o, alpha);
@@ -358,7 +362,7 @@ impl<'a> Searcher<'a> {
             moves &= moves - 1;
             let f = flips(p, o, x);
             self.nodes += 1;
-            let v = -leaf(o ^ f, p | f | (1 << x));
+            let v = -leaf(self.w, o ^ f, p | f | (1 << x));
             if v > best {
                 best = v;
                 if v > alpha {
@@ -430,7 +434,7 @@ impl<'a> Searcher<'a> {
                 let potential = (neighbours(no) & !(np | no)).count_ones() as i32;
                 let value = if plies > 0 {
                     self.nodes += 1;
-                    -crate::eval::alphabeta(np, no, plies - 1, -INF, INF, flips)
+                    -crate::eval::alphabeta(self.w, np, no, plies - 1, -INF, INF, flips)
                 } else {
                     0
                 };

@@ -400,6 +400,45 @@ impl Solver {
         }
     }
 
+    /// The score of a selective search of `(p, o)` (`n` empties, the side
+    /// to move has a move) at probcut level `level` (an index of
+    /// [`PROBCUT_T`](search::PROBCUT_T): nodes are cut when a shallow
+    /// search clears the window by that many deviations): an estimate of
+    /// the exact score, in discs, and its move, found by null-window tests
+    /// walking from `start`; `None` when `control` stopped it. Its bounds
+    /// stay in the table for the next level and the exact search.
+    pub(crate) fn search_selective(
+        &self,
+        p: u64,
+        o: u64,
+        n: u32,
+        level: u8,
+        start: i32,
+        control: &Control<'_>,
+    ) -> (Option<(i32, u8)>, u64) {
+        fn on<I: Isa>(
+            tt: &Table,
+            (p, o, n): (u64, u64, u32),
+            (level, start): (u8, i32),
+            control: &Control<'_>,
+        ) -> (Option<(i32, u8)>, u64) {
+            let mut s = Search::<I>::new(tt, false);
+            s.control = Some(control);
+            s.level = level;
+            let r = walk(&mut s, p, o, n, ANY_SCORE, start);
+            (r.filter(|_| !s.stopped()), s.nodes)
+        }
+        let pos = (p, o, n);
+        let at = (level.min(search::PROBCUT_T.len() as u8 - 1), start);
+        match self.code {
+            Code::Portable => on::<Portable>(&self.tt, pos, at, control),
+            #[cfg(target_arch = "x86_64")]
+            Code::X86V3 => on::<X86V3>(&self.tt, pos, at, control),
+            #[cfg(target_arch = "x86_64")]
+            Code::X86V4 => on::<X86V4>(&self.tt, pos, at, control),
+        }
+    }
+
     /// The exact score and a best move of the position where the owner of
     /// `p` is to move against `o` (squares of `p` win over those of `o` if
     /// both name one). Handles a side that must pass (the score is still

@@ -492,7 +492,15 @@ fn probcut_sigma(n: u32, depth: u32) -> i32 {
 /// kernel: the shallow searches of move ordering and probcut.
 #[inline]
 fn shallow_eval(p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
-    crate::eval::alphabeta(p, o, depth, alpha, beta, flips)
+    crate::eval::alphabeta(
+        crate::eval::embedded_table(),
+        p,
+        o,
+        depth,
+        alpha,
+        beta,
+        flips,
+    )
 }
 
 /// The move kernels of an instruction set.

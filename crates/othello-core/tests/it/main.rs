@@ -3,6 +3,7 @@
 pub(crate) use wthor_test_data::wthor_data;
 
 mod differential;
+mod eval;
 mod midgame;
 mod perft;
 mod position;
