@@ -12,14 +12,18 @@
 //! The handler runs on a thread of its own (the `ctrlc` crate), not in
 //! signal context, so it may print.
 
-use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, Mutex, Once};
 
 /// The exit code of a run stopped by a signal (128 + SIGINT, the shell's
 /// convention).
 pub(crate) const INTERRUPTED: u8 = 130;
 
-static STOP: AtomicBool = AtomicBool::new(false);
+static STOP: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+/// What the first signal says the run will do.
+static STOPPING: Mutex<&str> = Mutex::new(STOP_AND_SAVE);
+const STOP_AND_SAVE: &str = "stopping after the positions being solved, then saving \
+     (press Ctrl-C again to quit at once, losing them)";
 static ARMED: AtomicBool = AtomicBool::new(false);
 static INSTALL: Once = Once::new();
 
@@ -37,15 +41,23 @@ impl Drop for Armed {
 /// Arms the handler (installing it on first use) for a run that stops on
 /// [`flag`] between its records.
 pub(crate) fn arm() -> Armed {
+    arm_saying(STOP_AND_SAVE)
+}
+
+/// [`arm`] for a run whose first signal does what `stopping` says.
+pub(crate) fn arm_saying(stopping: &'static str) -> Armed {
+    *STOPPING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = stopping;
     INSTALL.call_once(|| {
         // Without a handler (one installed by another library, say) the
         // default applies: the signal ends the process.
         let _ = ctrlc::set_handler(|| {
             if ARMED.load(Ordering::SeqCst) && !STOP.swap(true, Ordering::SeqCst) {
-                eprintln!(
-                    "\nwthor: stopping after the positions being solved, then saving \
-                     (press Ctrl-C again to quit at once, losing them)"
-                );
+                let stopping = *STOPPING
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                eprintln!("\nwthor: {stopping}");
             } else {
                 std::process::exit(i32::from(INTERRUPTED));
             }
@@ -58,4 +70,9 @@ pub(crate) fn arm() -> Armed {
 /// The flag a signal sets, for library code that stops on it.
 pub(crate) fn flag() -> &'static AtomicBool {
     &STOP
+}
+
+/// [`flag`], shared, for searches that hold it.
+pub(crate) fn shared_flag() -> Arc<AtomicBool> {
+    Arc::clone(&STOP)
 }

@@ -17,6 +17,12 @@
 //! the search at any number of empties (an exact answer reached within
 //! the limit is given as exact); `--exact` solves it all the same;
 //! `--all-moves` gives every legal move's value (exact or estimated).
+//!
+//! Ctrl-C (or SIGTERM, SIGHUP) during a search stops it and prints the
+//! best found so far, marked `interrupted` (`"interrupted": true`): the
+//! midgame search's last completed iteration, or for an exact solve a
+//! quick estimate ([`INTERRUPTED_DEPTH`] plies); the positions after it
+//! are not searched, and the command exits 130.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -36,6 +42,24 @@ use crate::textfmt::count;
 /// Positions with more empty squares get an estimate instead of a solve
 /// (an exact solve at 30 empties takes minutes to hours).
 pub(crate) const EXACT_MAX_EMPTIES: u32 = 30;
+
+/// What `solve` says of a 10x10 position or game.
+const NO_TEN: &str = "a 10x10 position: wthor solve judges 8x8 positions only \
+     (there is no 10x10 evaluation, and no 10x10 solver fast enough)";
+
+/// An 8x8 position from an OBF line, or a clear refusal of a 10x10 one.
+fn board8(line: &str) -> anyhow::Result<Board8> {
+    match Board8::from_obf(line) {
+        Ok(board) => Ok(board),
+        Err(e) => match othello_core::position::AnyBoard::from_obf(line) {
+            Ok(b) if b.size() == Size::Ten => bail!(NO_TEN),
+            _ => Err(e.into()),
+        },
+    }
+}
+
+/// The plies of the estimate printed when an exact solve is interrupted.
+const INTERRUPTED_DEPTH: u32 = 8;
 
 /// Arguments of `wthor solve`.
 #[derive(Debug, clap::Args)]
@@ -126,6 +150,9 @@ struct Report {
     /// With `--all-moves`: every legal move, best first.
     #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<Vec<MoveReport>>,
+    /// A signal stopped the search: the answer is the best found so far.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    interrupted: bool,
 }
 
 /// One legal move's value (`--all-moves`).
@@ -149,8 +176,12 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         tt_bits: args.tt_bits,
     });
     let mut engine = None;
+    let _armed = crate::interrupt::arm_saying(
+        "stopping: the best found so far follows (press Ctrl-C again to quit at once)",
+    );
     for board in positions {
         let report = solve(&mut solver, &mut engine, &board, args)?;
+        let interrupted = report.interrupted;
         if args.json {
             serde_json::to_writer(&mut *out, &report)?;
             writeln!(out)?;
@@ -171,6 +202,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             }
         }
         out.flush()?;
+        if interrupted {
+            return Ok(ExitCode::from(crate::interrupt::INTERRUPTED));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -186,8 +220,9 @@ fn as_players_read(report: &Report, board: &Board8) -> String {
         None if board.is_game_over() => "game over",
         None => "pass",
     };
-    match (report.wld, report.score) {
+    let line = match (report.wld, report.score) {
         (Some(wld), _) => format!("{side} to move: {wld}, {n}"),
+        (None, None) => format!("{side} to move: no answer, {n}"),
         (None, Some(_)) if report.estimate => {
             format!(
                 "{side} to move: ~{:+.1} ({mv}), an estimate at {n}, depth {}",
@@ -195,7 +230,12 @@ fn as_players_read(report: &Report, board: &Board8) -> String {
                 report.search_depth.unwrap_or_default()
             )
         }
-        (None, score) => format!("{side} to move: {:+} ({mv}), {n}", score.unwrap_or(0)),
+        (None, Some(score)) => format!("{side} to move: {score:+} ({mv}), {n}"),
+    };
+    if report.interrupted {
+        format!("{line} (interrupted: the best found so far)")
+    } else {
+        line
     }
 }
 
@@ -232,14 +272,16 @@ fn solve(
         value: None,
         search_depth: None,
         moves: None,
+        interrupted: false,
     };
+    let stop = crate::interrupt::flag();
     if search {
         let limits = if limits == Limits::default() {
             Limits::depth(midgame::DEFAULT_DEPTH)
         } else {
             limits
         };
-        let mut query = Query::from(limits);
+        let mut query = Query::from(limits).stop(crate::interrupt::shared_flag());
         if args.all_moves {
             query = query.all_moves();
         }
@@ -248,6 +290,7 @@ fn solve(
             None => engine.insert(Engine::new(EngineOptions::default())?),
         };
         let a = engine.analyze(p, o, query)?;
+        report.interrupted = stop.load(std::sync::atomic::Ordering::SeqCst);
         report.score = Some(a.value.round() as i32);
         report.estimate = !a.exact;
         report.value = (!a.exact).then_some(a.value);
@@ -267,6 +310,7 @@ fn solve(
             );
         }
     } else if args.wld {
+        // (Not stopped by a signal: the first ends the process.)
         let r = solver.wld(p, o);
         report.wld = Some(match r {
             1 => "win",
@@ -274,7 +318,23 @@ fn solve(
             _ => "loss",
         });
     } else {
-        let s = solver.solve(p, o);
+        let Some(s) = solver.solve_until(p, o, stop) else {
+            // Stopped: a quick estimate instead.
+            let engine = match engine {
+                Some(e) => e,
+                None => engine.insert(Engine::new(EngineOptions::default())?),
+            };
+            let a = engine.analyze(p, o, Limits::depth(INTERRUPTED_DEPTH))?;
+            report.score = Some(a.value.round() as i32);
+            report.estimate = !a.exact;
+            report.value = (!a.exact).then_some(a.value);
+            report.search_depth = Some(a.depth);
+            report.best_move = a.best_move.map(name);
+            report.nodes = solver.nodes() - before + a.nodes;
+            report.interrupted = true;
+            report.seconds = t.elapsed().as_secs_f64();
+            return Ok(report);
+        };
         report.score = Some(s.score);
         report.best_move = s.best_move.map(name);
         if args.all_moves {
@@ -300,7 +360,7 @@ fn solve(
 /// line fails at once).
 fn positions(args: &Args) -> anyhow::Result<Vec<Board8>> {
     if let Some(text) = &args.position {
-        let board = Board8::from_obf(text.trim()).context("the position argument")?;
+        let board = board8(text.trim()).context("the position argument")?;
         return Ok(vec![board]);
     }
     if let Some(path) = &args.file {
@@ -312,8 +372,8 @@ fn positions(args: &Args) -> anyhow::Result<Vec<Board8>> {
             if line.is_empty() {
                 continue;
             }
-            let board = Board8::from_obf(line)
-                .with_context(|| format!("{}: line {}", path.display(), i + 1))?;
+            let board =
+                board8(line).with_context(|| format!("{}: line {}", path.display(), i + 1))?;
             boards.push(board);
         }
         return Ok(boards);
@@ -370,7 +430,7 @@ fn file_game(file: &str, index: &str) -> anyhow::Result<(String, Vec<u8>)> {
         bail!("{}: not a game file", path.display());
     };
     if games.board_size() == BoardSize::Ten {
-        bail!("{}: 10x10 solving unavailable", path.display());
+        bail!("{}: {NO_TEN}", path.display());
     }
     let Some(view) = games.get(index) else {
         bail!(
@@ -407,7 +467,7 @@ fn db_game(args: &Args, id: &str) -> anyhow::Result<(String, Vec<u8>)> {
     let game_id = db.parse_game_id(id).map_err(anyhow::Error::new)?;
     let view = db.game(game_id).expect("a game of the database");
     if view.board_size() == BoardSize::Ten {
-        bail!("{}: 10x10 solving unavailable", db.game_name(game_id));
+        bail!("{}: {NO_TEN}", db.game_name(game_id));
     }
     Ok((db.game_name(game_id).to_string(), view.moves_raw().to_vec()))
 }

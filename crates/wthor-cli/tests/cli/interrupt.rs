@@ -237,3 +237,54 @@ fn an_analyze_batch_keeps_its_log_on_a_signal_and_resumes() {
         stdout(&second)
     );
 }
+
+/// `wthor solve` on a file of a quick position and a long one: once the
+/// first answer is out (the run is armed), SIGINT stops the second search,
+/// which answers with the best found so far, marked interrupted; exit 130.
+/// Both ways: the midgame search (`--time`, far past the test) and an
+/// exact solve (`--exact` at 34 empties, far past it too).
+#[test]
+fn solve_prints_the_best_so_far_on_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    // 11 empties, then the start position or 42 empties, then 11 again.
+    let quick = "XXXXXXXXXOOOOOOXXOXXXOOXXOOXOOXXXOOXOXXXXOXOOXX-O--OX---O--OX--- X";
+    let start = "---------------------------OX------XO--------------------------- X";
+    let deep = "--------------OX----XXO----XXOOX---XXOXO---OOOX--O--OX---------- X";
+    for (label, long, flags) in [
+        ("midgame", start, &["--time", "3600000"][..]),
+        ("exact", deep, &["--exact"][..]),
+    ] {
+        let file = dir.path().join(format!("{label}.obf"));
+        std::fs::write(&file, format!("{quick}\n{long}\n{quick}\n")).unwrap();
+        let mut args = vec![
+            "solve",
+            "--json",
+            "--threads",
+            "1",
+            "--file",
+            file.to_str().unwrap(),
+        ];
+        args.extend(flags);
+        let mut child = spawn(&args);
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        out.read_line(&mut first).unwrap();
+        assert!(first.contains("\"score\""), "{label}: {first}");
+        signal(&child, "INT");
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130), "{label}: {rest}");
+        let lines: Vec<&str> = rest.lines().collect();
+        // The long position answered, the third never searched.
+        assert_eq!(lines.len(), 1, "{label}: {rest}");
+        let answer: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+        assert_eq!(answer["interrupted"], true, "{label}: {rest}");
+        assert_eq!(answer["estimate"], true, "{label}: {rest}");
+        assert!(answer["best_move"].is_string(), "{label}: {rest}");
+        assert!(
+            answer["search_depth"].as_u64().unwrap() >= 1,
+            "{label}: {rest}"
+        );
+    }
+}

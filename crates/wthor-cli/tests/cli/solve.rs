@@ -716,3 +716,42 @@ fn ffo_1_to_19_match_their_annotations() {
         .collect();
     assert_eq!(got, want);
 }
+
+/// A 10x10 position or game given to `wthor solve`, with or without a
+/// search limit: one clear line (no 10x10 evaluation), exit 2.
+#[test]
+fn a_ten_by_ten_position_is_refused_plainly() {
+    let start10 = format!(
+        "{}OX{}XO{} X",
+        "-".repeat(44),
+        "-".repeat(8),
+        "-".repeat(44)
+    );
+    let fixture = crate::workspace_root().join("testdata/WTH_2001.wtd");
+    let fixture = fixture.to_str().unwrap();
+    for args in [
+        vec!["solve", start10.as_str()],
+        vec!["solve", start10.as_str(), "--depth", "4"],
+        vec!["solve", "--game", fixture, "0", "--empties", "20"],
+        vec![
+            "solve",
+            "--game",
+            fixture,
+            "0",
+            "--empties",
+            "20",
+            "--time",
+            "10",
+        ],
+    ] {
+        let out = crate::wthor(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("a 10x10 position: wthor solve judges 8x8 positions only")
+                && err.contains("no 10x10 evaluation")
+                && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+}
