@@ -64,7 +64,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         }
     };
     let start = std::time::Instant::now();
-    let (samples, games, skipped) = read_samples(&dir)?;
+    let (samples, games, skipped) = cached_samples(&dir)?;
     let mut years: Vec<u16> = samples.iter().map(|s| s.year).collect();
     years.sort_unstable();
     years.dedup();
@@ -167,6 +167,66 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// [`read_samples`], kept in `target/train/` under a key of the files'
+/// names, sizes and times and of [`EXACT_MAX`], so that a fit with other
+/// options does not solve again (the solving is most of the time).
+fn cached_samples(dir: &Path) -> Result<(Vec<Sample>, usize, usize)> {
+    const RECORD: usize = 19;
+    let mut key = format!("samples v1, exact {EXACT_MAX}\n");
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok())
+        .collect();
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for e in entries {
+        let m = e.metadata()?;
+        key.push_str(&format!(
+            "{:?} {} {:?}\n",
+            e.file_name(),
+            m.len(),
+            m.modified().ok()
+        ));
+    }
+    let cache_dir = crate::util::project_root().join("target/train");
+    let path = cache_dir.join(format!(
+        "samples-{:016x}.bin",
+        eval::checksum(key.as_bytes())
+    ));
+    if let Ok(bytes) = std::fs::read(&path)
+        && bytes.len() >= 16
+        && (bytes.len() - 16) % RECORD == 0
+    {
+        let count = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let samples = bytes[16..]
+            .chunks_exact(RECORD)
+            .map(|c| Sample {
+                p: u64::from_le_bytes(c[..8].try_into().expect("8 bytes")),
+                o: u64::from_le_bytes(c[8..16].try_into().expect("8 bytes")),
+                target: c[16] as i8,
+                year: u16::from_le_bytes([c[17], c[18]]),
+            })
+            .collect();
+        eprintln!("samples read from {}", path.display());
+        return Ok((samples, count(0) as usize, count(8) as usize));
+    }
+    let (samples, games, skipped) = read_samples(dir)?;
+    let mut bytes = Vec::with_capacity(16 + RECORD * samples.len());
+    bytes.extend((games as u64).to_le_bytes());
+    bytes.extend((skipped as u64).to_le_bytes());
+    for s in &samples {
+        bytes.extend(s.p.to_le_bytes());
+        bytes.extend(s.o.to_le_bytes());
+        bytes.push(s.target as u8);
+        bytes.extend(s.year.to_le_bytes());
+    }
+    std::fs::create_dir_all(&cache_dir)
+        .with_context(|| format!("creating {}", cache_dir.display()))?;
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, &bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("renaming to {}", path.display()))?;
+    Ok((samples, games, skipped))
 }
 
 /// The samples of every `.wtb` file of `dir` (sorted by name), the number
