@@ -22,7 +22,8 @@
 //! The weights are trained by least squares on the positions of the
 //! archive (`cargo xtask train`) and embedded in the library with
 //! `include_bytes!` (`eval.bin`: a header with a version and a checksum,
-//! then `i16` weights in units of 1/[`SCALE`] disc); the crate does no I/O.
+//! then `i16` weights in units of 1/[`SCALE`] disc); [`Weights::read`] reads
+//! another weight file, checked, when asked (the crate's one I/O).
 //!
 //! The exact solver uses the evaluation only to order moves: its scores
 //! never depend on it.
