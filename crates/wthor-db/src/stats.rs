@@ -213,10 +213,72 @@ pub struct NextMoves {
     /// Games that reach it and stop there (no next move recorded).
     pub ended: u64,
     /// The moves played, most played first (ties in square order); with
-    /// [`StatsOptions::solve`], legal moves never played too (0 games).
+    /// [`StatsOptions::solve`] or after [`NextMoves::add_legal_moves`],
+    /// legal moves never played too (0 games).
     pub moves: Vec<NextMove>,
     /// Whether exact scores were computed, or why not.
     pub solved: Solved,
+}
+
+impl NextMoves {
+    /// Adds a row with no game for every legal move that no game played:
+    /// the table then covers every legal move of the side that plays next
+    /// (the other side's when the side to move must pass; none when the
+    /// game is over), a row per class of moves equivalent by the
+    /// position's symmetries, named as the played ones (the rows that
+    /// [`StatsOptions::solve`] adds, without their scores), in the
+    /// table's order.
+    ///
+    /// ```
+    /// use othello_core::{Board, Size};
+    /// use wthor_db::query::Position;
+    /// use wthor_db::stats::StatsOptions;
+    /// use wthor_db::{Database, Query};
+    ///
+    /// # let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    /// let db = Database::open(&testdata)?;
+    /// let options = StatsOptions { next_moves: true, ..StatsOptions::default() };
+    /// let position = Position::after_transcript("f5d6c3d3c4", Size::Eight)?;
+    /// let query = Query::new().position(position);
+    /// let mut next = db.stats(&query, &options)?.next_moves.unwrap();
+    /// let played = next.moves.len();
+    /// next.add_legal_moves();
+    /// // A position without symmetry: a row per legal move.
+    /// let legal = position.as_eight().unwrap().legal_moves().count_ones() as usize;
+    /// assert_eq!(next.moves.len(), legal);
+    /// assert!(next.moves[played..].iter().all(|m| m.results.games == 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_legal_moves(&mut self) {
+        fn legal<B: Board>(board: &B) -> Vec<Square> {
+            let board = forced_pass(board).unwrap_or(*board);
+            let target = NextTarget::new(&board);
+            board
+                .legal_moves()
+                .squares()
+                .map(|sq| target.representative(sq))
+                .collect()
+        }
+        let squares = match &self.position {
+            Position::Eight(b) => legal(b),
+            Position::Ten(b) => legal(b),
+        };
+        let mut added: Vec<NextMove> = Vec::new();
+        for square in squares {
+            if !self.moves.iter().chain(&added).any(|m| m.square == square) {
+                added.push(NextMove {
+                    square,
+                    results: Results::default(),
+                    share: 0.0,
+                    exact: None,
+                    name: None,
+                });
+            }
+        }
+        name_moves(&self.position, &mut added);
+        self.moves.append(&mut added);
+        sort_next_moves(&mut self.moves);
+    }
 }
 
 /// A player's results.
@@ -718,12 +780,7 @@ impl Database {
                 Solved::NotAsked
             };
             name_moves(&position, &mut moves);
-            moves.sort_by(|a, b| {
-                b.results
-                    .games
-                    .cmp(&a.results.games)
-                    .then(a.square.cmp(&b.square))
-            });
+            sort_next_moves(&mut moves);
             NextMoves {
                 position,
                 reached: acc.reached,
@@ -831,6 +888,16 @@ fn name_moves(position: &Position, moves: &mut [NextMove]) {
             .and_then(|next| table.name_of_position(&next))
             .map(|o| o.name().to_owned());
     }
+}
+
+/// The next-move table's order: most played first, ties in square order.
+fn sort_next_moves(moves: &mut [NextMove]) {
+    moves.sort_by(|a, b| {
+        b.results
+            .games
+            .cmp(&a.results.games)
+            .then(a.square.cmp(&b.square))
+    });
 }
 
 /// The named opening of an opening's squares (8x8).

@@ -523,3 +523,80 @@ fn openings_and_next_moves_carry_their_names() {
     assert!(s.next_moves.unwrap().moves.iter().all(|m| m.name.is_none()));
     assert!(s.openings.iter().all(|o| o.name.is_none()));
 }
+
+/// `add_legal_moves` on every position of games with a pass (2001:22)
+/// and with empty squares at the end (2001:2): a row per class of legal
+/// moves of the side that plays next (the position's symmetries), the
+/// played rows as they were, the new ones without games, in the table's
+/// order; and the rows that solving adds.
+#[test]
+fn added_legal_moves_cover_every_legal_move_once() {
+    let db = fixtures();
+    let options = StatsOptions {
+        next_moves: true,
+        ..StatsOptions::default()
+    };
+    let mut passes = 0;
+    for game in ["2001:22", "2001:2"] {
+        let raw = db
+            .game(db.parse_game_id(game).unwrap())
+            .unwrap()
+            .moves_raw()
+            .to_vec();
+        let plies = raw.iter().take_while(|&&b| b != 0).count();
+        for ply in 0..=plies {
+            let b = replay_with::<Board8, _, _>(wthor_tokens::<Board8>(&raw[..ply]), |_| {}).board;
+            let next_side = othello_core::position::forced_pass(&b).unwrap_or(b);
+            passes += usize::from(next_side != b);
+            let q = Query::new().position(Position::Eight(b));
+            let before = db.stats(&q, &options).unwrap().next_moves.unwrap();
+            let mut after = before.clone();
+            after.add_legal_moves();
+            assert_eq!(
+                after.moves[..before.moves.len()],
+                before.moves[..],
+                "{game} {ply}"
+            );
+            let added = &after.moves[before.moves.len()..];
+            assert!(
+                added
+                    .iter()
+                    .all(|m| m.results.games == 0 && m.share == 0.0 && m.exact.is_none())
+            );
+            let sizes: Vec<u64> = after.moves.iter().map(|m| m.results.games).collect();
+            assert!(
+                sizes.windows(2).all(|w| w[0] >= w[1]),
+                "{game} {ply}: {sizes:?}"
+            );
+            let stab = othello_core::symmetry::stabilizer(&b);
+            let legal = next_side.legal_moves();
+            for sq in (0..64).filter(|i| legal >> i & 1 == 1) {
+                let sq = Square::new_unchecked(sq);
+                let rows = after
+                    .moves
+                    .iter()
+                    .filter(|m| stab.iter().any(|s| s.square(sq, Size::Eight) == m.square))
+                    .count();
+                assert_eq!(rows, 1, "{game} {ply}: {}", sq.name(Size::Eight));
+            }
+            assert!(
+                after
+                    .moves
+                    .iter()
+                    .all(|m| legal >> m.square.index() & 1 == 1)
+            );
+            if b.empty_count() <= 16 && b.legal_moves() != 0 {
+                let solve = StatsOptions {
+                    solve: true,
+                    ..options
+                };
+                let solved = db.stats(&q, &solve).unwrap().next_moves.unwrap();
+                let squares = |n: &wthor_db::stats::NextMoves| -> Vec<Square> {
+                    n.moves.iter().map(|m| m.square).collect()
+                };
+                assert_eq!(squares(&solved), squares(&after), "{game} {ply}");
+            }
+        }
+    }
+    assert!(passes > 0, "a position where the side to move must pass");
+}
