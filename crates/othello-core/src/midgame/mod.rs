@@ -20,9 +20,10 @@
 //!   asked reaches them), for the root: such values are exact and marked
 //!   so;
 //! - without a depth limit, once the iterations come within 12 plies of
-//!   the end, the solver's selective endgame searches (probcut at 1, then
-//!   2 deviations: [`Analysis::selectivity`] says which; `depth` is the
-//!   empties), then its exact one, each answer replacing the last.
+//!   the end, the solver's selective endgame searches (probcut at 0.2,
+//!   0.5, 1, then 2 deviations: [`Analysis::selectivity`] says which;
+//!   `depth` is the empties), then its exact one, each answer replacing
+//!   the last.
 //!
 //! Values are final disc differences for the side to move (WTHOR
 //! convention for an exact score), estimated in 1/64 disc.
@@ -69,9 +70,12 @@ pub const DEFAULT_DEPTH: u32 = 12;
 const EXACT_GAP: u32 = 6;
 /// Without a depth limit (a time or node limit), the solver's selective
 /// endgame searches take over once the iterations reach this many plies
-/// below the empties. (24-empty test positions, 300: at 100 ms, mean
-/// absolute error 2.03 discs with them from 12 plies below, 2.70 without;
-/// at 10 ms, where they seldom finish, 3.02 and 2.93.)
+/// below the empties. (24-empty test positions, 150, mean absolute error:
+/// without them 2.93 discs at 10 ms, 2.70 at 100 ms; with probcut at 1
+/// and 2 deviations from 12 plies below, 3.02 and 2.03 (at 10 ms they
+/// seldom finish); with 0.3 deviations first, from 12 plies, 2.92 and
+/// 1.60, from 30 plies 3.05 and 1.63; with 0.2 and 0.5 first, from 12
+/// plies, 2.84 at 10 ms, 2.43 at 30 and 1.65 at 100.)
 const ENDGAME_GAP: u32 = 12;
 /// The first aspiration window: this many 1/64 discs on each side of the
 /// previous iteration's value.
@@ -269,7 +273,9 @@ pub struct Analysis {
     /// 0 for a finished game).
     pub depth: u32,
     /// The selectivity the value was found with ([`Selectivity::OFF`] for
-    /// an exact value).
+    /// an exact value; for the solver's selective endgame searches, whose
+    /// `depth` is the empties, their probcut level: 0.2, 0.5, 1 or 2
+    /// deviations).
     pub selectivity: Selectivity,
     /// Nodes searched (those of an interrupted iteration included).
     pub nodes: u64,
@@ -576,7 +582,7 @@ impl Engine {
     }
 
     /// The endgame searches of the solver, to the end of the game: its
-    /// selective ones (probcut at 1 then 2 deviations), then the exact
+    /// selective ones (probcut at 0.2, 0.5, 1 then 2 deviations), then the exact
     /// one, each from the previous value (`start`, discs, first); the
     /// answer of the last one completed within the limits, `None` when
     /// none did.
@@ -591,7 +597,7 @@ impl Engine {
         let n = (!(p | o)).count_ones();
         let mut found: Option<Analysis> = None;
         let mut start = start.round() as i32;
-        for (level, tenths) in [(0u8, 10u8), (1, 20)] {
+        for (level, tenths) in [(0u8, 2u8), (1, 5), (2, 10), (3, 20)] {
             let (r, k) = self.solver.search_selective(p, o, n, level, start, control);
             *nodes += k;
             let Some((score, best)) = r else {

@@ -17,7 +17,8 @@
 //!   Egaroucid): the same tests run first as selective searches, where
 //!   probcut cuts a node with 12 empties or more when a 2- or 4-ply search
 //!   on the evaluation clears the window by 1, then 2, standard
-//!   deviations of its error; each selective score starts the next walk,
+//!   deviations of its error (the midgame search runs two more selective
+//!   levels first, 0.2 and 0.5 deviations, for quick estimates); each selective score starts the next walk,
 //!   and the best moves they leave in the table order the exact search.
 //!   The table marks every bound with the selectivity that found it: an
 //!   exact search uses only exact bounds, the selective moves only for
@@ -614,7 +615,8 @@ impl Job {
             // score before it. (4 discs below it, as below 20 empties: 6%
             // more nodes on #40–#49.)
             let mut estimate = estimate(p, o, n);
-            for level in 0..PROBCUT_T.len() as u8 {
+            // (Levels 0 and 1 are the midgame search's quick estimates.)
+            for level in 2..PROBCUT_T.len() as u8 {
                 s.level = level;
                 estimate = walk(s, p, o, n, ANY_SCORE, estimate)?.0;
             }

@@ -476,7 +476,7 @@ const PROBCUT_DEEP: u32 = 20;
 /// 14, 16 or 18 empties, 712M to 733M; levels 1.5 and 2.5, 819M; a
 /// 1-ply probcut search below 20 empties, 884M: the times within noise
 /// or worse.)
-pub(crate) const PROBCUT_T: [i32; 2] = [100, 200];
+pub(crate) const PROBCUT_T: [i32; 4] = [20, 50, 100, 200];
 
 /// The standard deviation of the error of a `depth`-ply search on the
 /// evaluation at `n` empties, in 1/SCALE disc: a fit of its error against

@@ -369,35 +369,39 @@ fn a_stop_flag_interrupts_an_exact_solve() {
 /// Without a depth limit, the search near the end hands over to the
 /// solver's selective endgame searches, then the exact one: an answer that
 /// reaches the end of the game is either exact (the solver's score) or a
-/// selective one (probcut at 1 or 2 deviations, a whole number of discs);
+/// selective one (probcut at 0.2, 0.5, 1 or 2 deviations, a whole number
+/// of discs);
 /// one that does not is the midgame search's, at the default selectivity.
 /// Node limits make it repeatable; some answers stop at each stage.
 #[test]
 fn near_the_end_the_answers_are_selective_then_exact() {
     let (mut selective, mut exact, mut midgame) = (0, 0, 0);
-    for seed in 300..312u64 {
-        let Some((p, o)) = random_position(seed, 42) else {
+    for seed in 300..306u64 {
+        let Some((p, o)) = random_position(seed, if seed % 2 == 0 { 30 } else { 42 }) else {
             continue;
         };
         if legal_moves(p, o) == 0 {
             continue;
         }
         let n = empties(p, o);
-        let score = exact_score(p, o);
-        for nodes in [20_000, 300_000, 3_000_000] {
+        for nodes in [2_000, 30_000, 400_000, 1_500_000] {
             let a = engine().analyze(p, o, Limits::nodes(nodes)).unwrap();
             if a.exact {
-                assert_eq!((a.value, a.depth), (score as f32, n), "seed {seed}");
+                assert_eq!(
+                    (a.value, a.depth),
+                    (exact_score(p, o) as f32, n),
+                    "seed {seed}"
+                );
                 assert_eq!(a.selectivity, Selectivity::OFF);
                 exact += 1;
             } else if a.depth == n {
                 assert!(
-                    [Some(10), Some(20)].contains(&a.selectivity.tenths()),
+                    [Some(2), Some(5), Some(10), Some(20)].contains(&a.selectivity.tenths()),
                     "seed {seed}: {:?}",
                     a.selectivity
                 );
                 assert_eq!(a.value.fract(), 0.0, "seed {seed}");
-                assert!((a.value - score as f32).abs() <= 64.0);
+                assert!(a.value.abs() <= 64.0);
                 selective += 1;
             } else {
                 assert!(a.depth < n);
