@@ -52,9 +52,12 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
-/// An engine on the embedded weights, or on the weight file `WEIGHTS`.
+/// An engine on the embedded weights, or on the weight file `WEIGHTS`, on
+/// `THREADS` threads (1).
 fn engine(options: EngineOptions) -> Result<Engine, String> {
-    let engine = Engine::new(options).map_err(|e| e.to_string())?;
+    let engine = Engine::new(options)
+        .and_then(|e| e.with_threads(env_or("THREADS", 1)))
+        .map_err(|e| e.to_string())?;
     match std::env::var_os("WEIGHTS") {
         None => Ok(engine),
         Some(path) => {

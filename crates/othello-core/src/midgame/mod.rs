@@ -334,6 +334,10 @@ pub struct Engine {
     tt: Table,
     solver: Solver,
     weights: Arc<Weights>,
+    /// Threads of the best move's search (the caller's and helpers).
+    threads: usize,
+    /// The solver's table size.
+    solver_tt_bits: u32,
 }
 
 impl std::fmt::Debug for Engine {
@@ -384,6 +388,74 @@ impl Engine {
             tt,
             solver,
             weights: Arc::new(Weights::embedded().clone()),
+            threads: 1,
+            solver_tt_bits: options.solver_tt_bits,
+        })
+    }
+
+    /// The engine searching on `threads` threads (at least 1; the
+    /// default, 1, is the calling thread): from the second iteration, the
+    /// other threads search the same depth beside it on the shared table
+    /// (each finds what the others stored, and they drift apart), and the
+    /// calling thread's answer is kept ("lazy SMP"). Without selectivity
+    /// the value at a fixed depth is the same on any number of threads
+    /// (the bounds in the table are those of the same depth); the exact
+    /// solver too runs on these threads. Multi-PV searches stay on one.
+    ///
+    /// # Errors
+    /// [`MidgameError::Table`] when the solver's threads cannot be had.
+    pub fn with_threads(mut self, threads: usize) -> Result<Self, MidgameError> {
+        let threads = threads.max(1);
+        if threads != self.threads {
+            self.solver = Solver::try_new(SolverOptions {
+                threads,
+                tt_bits: self.solver_tt_bits,
+            })?;
+            self.threads = threads;
+        }
+        Ok(self)
+    }
+
+    /// `main`, the calling thread's search of an iteration, with `helpers`
+    /// threads searching the same position and depth beside it until it
+    /// returns; its answer and the helpers' nodes.
+    fn with_helpers(
+        &self,
+        helpers: usize,
+        (p, o, depth, level): (u64, u64, u32, u8),
+        prev: Option<&Iteration>,
+        main: impl FnOnce() -> Iteration,
+    ) -> (Iteration, u64) {
+        if helpers == 0 {
+            return (main(), 0);
+        }
+        let done = AtomicBool::new(false);
+        let helper_control = Control::new(Some(&done), None, u64::MAX);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..helpers)
+                .map(|_| {
+                    let helper_control = &helper_control;
+                    scope.spawn(move || {
+                        let mut s = Searcher::new(
+                            self.weights.table(),
+                            &self.tt,
+                            &self.solver,
+                            helper_control,
+                            level,
+                        );
+                        root_best(&mut s, p, o, depth, prev);
+                        s.nodes
+                    })
+                })
+                .collect();
+            let it = main();
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            // (A helper unwinds at its next poll.)
+            let nodes = handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or(0))
+                .sum();
+            (it, nodes)
         })
     }
 
@@ -515,12 +587,15 @@ impl Engine {
             let c = if last.is_none() { &unlimited } else { control };
             let mut s = Searcher::new(self.weights.table(), &self.tt, &self.solver, c, level);
             let prev = last.as_ref().map(|(it, _)| it);
-            let it = if all {
-                root_all(&mut s, p, o, depth, prev)
+            let helpers = if last.is_some() { self.threads - 1 } else { 0 };
+            let (it, helper_nodes) = if all {
+                (root_all(&mut s, p, o, depth, prev), 0)
             } else {
-                root_best(&mut s, p, o, depth, prev)
+                self.with_helpers(helpers, (p, o, depth, level), prev, || {
+                    root_best(&mut s, p, o, depth, prev)
+                })
             };
-            nodes += s.nodes;
+            nodes += s.nodes + helper_nodes;
             if last.is_none() {
                 // Its nodes count against the limit too.
                 control.poll(s.nodes);

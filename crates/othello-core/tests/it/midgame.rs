@@ -415,3 +415,46 @@ fn near_the_end_the_answers_are_selective_then_exact() {
         "selective {selective}, exact {exact}, midgame {midgame}"
     );
 }
+
+/// Several threads search the same depth on the shared table: without
+/// selectivity their value is the one thread's (a plain negamax's at small
+/// depths, checked too); with it, and with a time limit, an answer of the
+/// same kind comes back.
+#[test]
+fn several_threads_give_the_one_threads_value() {
+    let mut checked = 0;
+    for seed in 400..411u64 {
+        let Some((p, o)) = random_position(seed, 14 + (seed as usize * 5) % 24) else {
+            continue;
+        };
+        if legal_moves(p, o) == 0 {
+            continue;
+        }
+        let depth = 5 + (seed as u32 % 4);
+        let one = engine()
+            .analyze(p, o, exact_query(Limits::depth(depth)))
+            .unwrap();
+        for threads in [2, 3] {
+            let mut e = engine().with_threads(threads).unwrap();
+            let many = e.analyze(p, o, exact_query(Limits::depth(depth))).unwrap();
+            assert_eq!(
+                many.value, one.value,
+                "seed {seed} depth {depth} threads {threads}"
+            );
+            assert_eq!(many.depth, depth);
+            // The best move found reaches the value.
+            let (cp, co) = child(p, o, many.best_move.unwrap());
+            let after = engine()
+                .analyze(cp, co, exact_query(Limits::depth(depth - 1)))
+                .unwrap();
+            assert_eq!(-after.value, one.value, "seed {seed} threads {threads}");
+            let timed = e.analyze(p, o, Limits::time_ms(20)).unwrap();
+            assert!(timed.best_move.is_some() && timed.depth >= 1);
+        }
+        if depth <= 6 {
+            assert_eq!(one.value, discs(negamax(p, o, depth)), "seed {seed}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked}");
+}

@@ -248,6 +248,10 @@ fn solve(
     let (p, o) = (board.player(), board.opponent());
     let before = solver.nodes();
     let t = Instant::now();
+    let threads = args
+        .threads
+        .unwrap_or_else(|| SolverOptions::default().threads)
+        .max(1);
     let limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -287,7 +291,7 @@ fn solve(
         }
         let engine = match engine {
             Some(e) => e,
-            None => engine.insert(Engine::new(EngineOptions::default())?),
+            None => engine.insert(Engine::new(EngineOptions::default())?.with_threads(threads)?),
         };
         let a = engine.analyze(p, o, query)?;
         report.interrupted = stop.load(std::sync::atomic::Ordering::SeqCst);
@@ -322,7 +326,9 @@ fn solve(
             // Stopped: a quick estimate instead.
             let engine = match engine {
                 Some(e) => e,
-                None => engine.insert(Engine::new(EngineOptions::default())?),
+                None => {
+                    engine.insert(Engine::new(EngineOptions::default())?.with_threads(threads)?)
+                }
             };
             let a = engine.analyze(p, o, Limits::depth(INTERRUPTED_DEPTH))?;
             report.score = Some(a.value.round() as i32);
