@@ -8,8 +8,11 @@
 //! the data work stays in `wthor-db` (statistics, searches, game records,
 //! the text formats of the export, openings, analysis). Queries run in
 //! [`tokio::task::spawn_blocking`] behind a semaphore, each under a time
-//! cap (503 past it); the answers of the costly ones (solved next moves,
-//! analyses) come from a small cache keyed by the normalised query.
+//! cap (503 past it); the answers of the costly ones (explorer answers,
+//! analyses) come from a small cache keyed by the normalised query. The
+//! explorer values every legal move with the midgame search ([`values`]:
+//! exact near the end, estimated before, within the request's time,
+//! cached by position, a few searches at a time).
 //!
 //! The front end (`assets/`: HTML, one stylesheet, plain JavaScript
 //! modules, no build step) is compiled into the binary and served with
@@ -40,6 +43,7 @@ struct ReadmeDoctest;
 pub mod api;
 mod assets;
 mod state;
+pub mod values;
 
 use std::future::{Future, IntoFuture as _};
 use std::sync::Arc;

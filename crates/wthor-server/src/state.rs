@@ -1,6 +1,7 @@
 //! What every request shares: the database, its position index (checked
 //! once, when the server starts), the player names for autocompletion,
-//! the bound on concurrent queries and the cache of costly answers.
+//! the bound on concurrent queries, the cache of costly answers and the
+//! explorer's values (their searches, engines and cache).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -15,6 +16,7 @@ use wthor_db::stats::StatsOptions;
 use wthor_db::{Database, PositionIndex, Query};
 
 use crate::api::error::ApiError;
+use crate::values::Evaluator;
 
 /// The limits of the server.
 #[derive(Clone, Copy, Debug)]
@@ -29,18 +31,32 @@ pub struct Config {
     /// The game viewer's analysis solves exactly from this many empty
     /// squares (estimates before; see `wthor_db::analysis`).
     pub analysis_empties: u8,
+    /// The time the values of the explorer's moves may take in a request
+    /// (waiting for a turn included; see [`crate::values`]).
+    pub value_time: Duration,
+    /// Searches of the explorer's values run at once (apart from the
+    /// queries' turns).
+    pub searches: usize,
+    /// Answers kept in the cache of the explorer's values (a position's
+    /// values each).
+    pub value_entries: usize,
 }
 
 impl Default for Config {
     /// 10 s, as many queries at once as the machine has threads, 256
     /// answers cached, analyses exact from 20 empties (`wthor analyze`'s
-    /// default).
+    /// default); the explorer's values within 5 s, half as many searches
+    /// at once as threads (at least one), 4096 positions' values cached.
     fn default() -> Config {
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         Config {
             time_cap: Duration::from_secs(10),
-            concurrent: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            concurrent: threads,
             cache_entries: 256,
             analysis_empties: 20,
+            value_time: Duration::from_secs(5),
+            searches: (threads / 2).max(1),
+            value_entries: 4096,
         }
     }
 }
@@ -61,6 +77,7 @@ pub struct AppState {
     pub(crate) config: Config,
     limit: Arc<Semaphore>,
     cache: Mutex<HashMap<String, Arc<serde_json::Value>>>,
+    pub(crate) values: Evaluator,
 }
 
 impl AppState {
@@ -97,6 +114,7 @@ impl AppState {
             players,
             limit: Arc::new(Semaphore::new(config.concurrent.max(1))),
             cache: Mutex::new(HashMap::new()),
+            values: Evaluator::new(&config),
             config,
         };
         (state, note)

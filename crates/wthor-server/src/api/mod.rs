@@ -18,6 +18,7 @@ use axum::http::{HeaderValue, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use othello_core::notation::{parse_transcript, push_transcript};
+use othello_core::position::forced_pass;
 use othello_core::replay::wthor_tokens;
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::{Board, Board8, Board10, Color, Move, Size, Square};
@@ -25,16 +26,17 @@ use wthor_db::analysis::{AnalysisOptions, analyze_game};
 use wthor_db::names::NamePattern;
 use wthor_db::position_line::{PositionLine, game_positions};
 use wthor_db::query::{Filters, Position, PositionError, SortKey};
-use wthor_db::stats::{RecordRow, SolvedField, Stats, StatsOptions, StatsReport, YearRow};
+use wthor_db::stats::{RecordRow, Solved, SolvedField, Stats, StatsOptions, StatsReport, YearRow};
 use wthor_db::text::{ExportOptions, Format, GameRecord};
 use wthor_db::{GameId, Query, openings};
 
 use crate::state::{AppState, run_blocking};
+use crate::values::{EXACT_EMPTIES, Values};
 use error::ApiError;
 use query::{Params, clip, to_query};
 use response::{
     AnalysisReport, Explorer, ExplorerRow, GameDetail, OpeningName, Opponent, PlayerName,
-    PlayerOpening, PlayerPage, PositionInfo, SearchPage,
+    PlayerOpening, PlayerPage, PositionInfo, SearchPage, ValuesInfo,
 };
 
 /// The most empty squares the explorer solves (`solve=1`).
@@ -108,28 +110,76 @@ mod takes {
 
 // ---------------------------------------------------------------- explorer
 
+/// The header that says where an explorer answer's values come from:
+/// `searched` (this request searched), `cached` (the cache, or a search
+/// another request ran), `none` (no values: a 10x10 position, a finished
+/// game).
+pub const VALUES_HEADER: &str = "x-wthor-values";
+
 async fn explorer(State(st): St, RawQuery(raw): RawQuery) -> Response {
-    let answer = async {
+    let answer: Result<(Arc<serde_json::Value>, &'static str), ApiError> = async {
         let params = Params::parse(raw.as_deref())?;
         let key = format!("explorer?{}", params.normalized());
         if let Some(v) = st.cached(&key) {
-            return Ok(v);
+            let source = if v["values"].is_null() {
+                "none"
+            } else {
+                "cached"
+            };
+            return Ok((v, source));
         }
-        let value = run_blocking(&st, move |s| {
-            serde_json::to_value(explore(s, params)?)
-                .map(Arc::new)
-                .map_err(|e| ApiError::bad_request(e.to_string()))
-        })
-        .await?;
-        st.keep(key, Arc::clone(&value));
-        Ok(value)
+        let (mut answer, ask) = run_blocking(&st, move |s| explore(s, params)).await?;
+        let values = match ask.board {
+            Some((p, o)) => Some(st.values.values(p, o, ask.exact, st.config.time_cap).await),
+            None => None,
+        };
+        let source = match &values {
+            None => "none",
+            Some(v) if v.searched => "searched",
+            Some(_) => "cached",
+        };
+        let complete = values.as_ref().is_none_or(|v| v.complete);
+        if let Some(values) = &values {
+            add_values(&mut answer, &ask, values);
+        }
+        let value = serde_json::to_value(answer)
+            .map(Arc::new)
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        // Values stopped by the time are not kept: the next request
+        // searches again.
+        if complete {
+            st.keep(key, Arc::clone(&value));
+        }
+        Ok((value, source))
     }
     .await;
-    json(answer.map(|v: Arc<serde_json::Value>| (*v).clone()))
+    match answer {
+        Ok((value, source)) => {
+            let mut response = axum::Json((*value).clone()).into_response();
+            response
+                .headers_mut()
+                .insert(VALUES_HEADER, HeaderValue::from_static(source));
+            response
+        }
+        Err(e) => e.into_response(),
+    }
 }
 
-/// The explorer's answer for `params`.
-fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
+/// What the explorer's values need besides its answer.
+struct ValuesAsk {
+    /// The discs of the side that plays next and of the other side, when
+    /// there are values to search (8x8, a legal move).
+    board: Option<(u64, u64)>,
+    /// Whether exact scores are due (20 empties or fewer, or `solve=1` up
+    /// to the cap).
+    exact: bool,
+    /// The move of each row of the answer.
+    squares: Vec<Square>,
+}
+
+/// The explorer's answer for `params`, without the moves' values, and
+/// what they need.
+fn explore(st: &AppState, mut params: Params) -> Result<(Explorer, ValuesAsk), ApiError> {
     let play = params.take("play").filter(|s| !s.trim().is_empty());
     let obf = params.take("position").filter(|s| !s.trim().is_empty());
     let solve = params.take_flag("solve")?;
@@ -181,25 +231,49 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
         });
     let line = position_line(&position, last);
     let info = PositionInfo::of(&line);
+    // The side that plays next (the other one when the side to move must
+    // pass): its moves are the rows, their values its.
+    let board = position
+        .as_eight()
+        .map(|b| forced_pass(b).unwrap_or(*b))
+        .filter(|b| b.legal_moves() != 0);
     let too_deep = solve && info.empties > SOLVE_MAX_EMPTIES;
+    let solved = if too_deep {
+        Some(SolvedField::No(format!(
+            "not solved: {} empty squares (the server solves at most {SOLVE_MAX_EMPTIES})",
+            info.empties
+        )))
+    } else if solve && position.as_eight().is_none() {
+        Solved::TenByTen.note().map(SolvedField::No)
+    } else if solve && board.is_none() {
+        Some(SolvedField::No(
+            "not solved: the game is over (no legal move)".to_owned(),
+        ))
+    } else {
+        // Said once the values are there.
+        None
+    };
     let options = StatsOptions {
         next_moves: true,
-        solve: solve && !too_deep,
         ..StatsOptions::default()
     };
-    let (stats, indexed) = stats(st, &query, &options)?;
-    let report = StatsReport::new(&stats, &[], false, None);
-    let (Some(next), Some(moves)) = (report.next_moves, stats.next_moves.as_ref()) else {
+    let (mut stats, indexed) = stats(st, &query, &options)?;
+    let Some(moves) = stats.next_moves.as_mut() else {
         return Err(ApiError::bad_request("no next-move table for this query"));
     };
-    // The next moves come from games that reach the position: legal for
-    // the side that plays next.
-    let children = moves
-        .moves
+    moves.add_legal_moves();
+    let squares: Vec<Square> = moves.moves.iter().map(|m| m.square).collect();
+    // The next moves come from games that reach the position, or are
+    // legal moves: legal for the side that plays next.
+    let children = squares
         .iter()
-        .map(|m| position.play(m.square))
+        .map(|&sq| position.play(sq))
         .collect::<Result<Vec<Position>, _>>()
         .map_err(|e| ApiError::bad_request(format!("a next move is illegal: {e}")))?;
+    let report = StatsReport::new(&stats, &[], false, None);
+    let Some(next) = report.next_moves else {
+        return Err(ApiError::bad_request("no next-move table for this query"));
+    };
     let transpositions = st
         .db
         .count_reaching_through(&query, &children, st.index.as_ref())
@@ -212,6 +286,9 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
         .map(|(row, n)| ExplorerRow {
             row,
             transpositions: n as u64,
+            value: None,
+            depth: None,
+            best: false,
         })
         .collect();
     let mut f = filters;
@@ -223,15 +300,8 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
     } else {
         records(st, &search_ids(st, &to_query(&f, "play")?)?)
     };
-    let solved = if too_deep {
-        Some(SolvedField::No(format!(
-            "not solved: {} empty squares (the server solves at most {SOLVE_MAX_EMPTIES})",
-            info.empties
-        )))
-    } else {
-        next.solved
-    };
-    Ok(Explorer {
+    let exact = info.empties <= EXACT_EMPTIES as usize || (solve && !too_deep);
+    let answer = Explorer {
         obf: position.to_obf(),
         opening: opening_at(&position).map(opening_name),
         position: info,
@@ -239,10 +309,73 @@ fn explore(st: &AppState, mut params: Params) -> Result<Explorer, ApiError> {
         reached: next.reached,
         ended: next.ended,
         solved,
+        values: None,
         moves: rows,
         games,
         indexed,
-    })
+    };
+    let ask = ValuesAsk {
+        board: board.map(|b| (b.player(), b.opponent())),
+        exact,
+        squares,
+    };
+    Ok((answer, ask))
+}
+
+/// The moves' values into the answer: each row's value (the square it
+/// names), the best rows marked, exact scores in `exact`, `solved` when
+/// exact scores were due.
+fn add_values(answer: &mut Explorer, ask: &ValuesAsk, values: &Values) {
+    let Some(found) = &values.found else {
+        answer.values = Some(ValuesInfo {
+            exact: false,
+            depth: 0,
+            complete: false,
+            note: values.note.clone(),
+        });
+        return;
+    };
+    for (row, sq) in answer.moves.iter_mut().zip(&ask.squares) {
+        let Some(m) = found
+            .moves
+            .iter()
+            .find(|m| usize::from(m.square) == sq.index())
+        else {
+            continue;
+        };
+        row.value = Some(f64::from(m.value));
+        if m.exact {
+            row.row.exact = Some(m.value as i32);
+        } else {
+            row.depth = Some(found.depth);
+        }
+    }
+    // The best of the rows (moves equal by symmetry are one row, named by
+    // one of them: their estimates may differ by the order of the search).
+    let best = answer
+        .moves
+        .iter()
+        .filter_map(|r| r.value)
+        .fold(f64::NEG_INFINITY, f64::max);
+    for row in &mut answer.moves {
+        row.best = row.value == Some(best);
+    }
+    answer.values = Some(ValuesInfo {
+        exact: found.exact,
+        depth: found.depth,
+        complete: values.complete,
+        note: values.note.clone(),
+    });
+    if ask.exact && answer.solved.is_none() {
+        answer.solved = Some(if found.exact {
+            SolvedField::Yes(true)
+        } else {
+            SolvedField::No(format!(
+                "not solved: {}",
+                values.note.as_deref().unwrap_or("estimates")
+            ))
+        });
+    }
 }
 
 /// The error of `play=` (moves of `size`): an illegal move comes with the

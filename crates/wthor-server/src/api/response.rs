@@ -88,9 +88,17 @@ pub struct Explorer {
     pub reached: u64,
     /// Of them, games ending there.
     pub ended: u64,
-    /// Solved (`true`), why not (a sentence), or `null` (not asked).
+    /// Solved (`true`: every row's `exact` is there, with `solve=1` or
+    /// by default at 20 empties or fewer), why not (a sentence, when exact
+    /// scores were asked for or due), or `null` (not asked).
     pub solved: Option<SolvedField>,
-    /// The next moves, most played first: `wthor stats --next`'s rows.
+    /// How the rows' values were found; `null` without values (a 10x10
+    /// position, a finished game).
+    pub values: Option<ValuesInfo>,
+    /// A row per legal move (the moves equal by a symmetry of the
+    /// position are one), the moves played first, most played first:
+    /// `wthor stats --next`'s rows, then the legal moves nobody played
+    /// (no games).
     pub moves: Vec<ExplorerRow>,
     /// The latest games reaching the position.
     pub games: Vec<GameRecord>,
@@ -107,6 +115,33 @@ pub struct ExplorerRow {
     /// Games (with the filters) that reach the position after this move by
     /// any move order: what the explorer shows once the move is played.
     pub transpositions: u64,
+    /// The move's value for the side that plays (the final disc
+    /// difference it expects): its exact score (also in `exact`) or an
+    /// estimate; `null` without values.
+    pub value: Option<f64>,
+    /// The plies of the search that estimated `value`; `null` when exact.
+    pub depth: Option<u32>,
+    /// Whether the move has the position's best value (every move of that
+    /// value, ties included).
+    pub best: bool,
+}
+
+/// How the explorer's values were found.
+#[derive(Clone, Debug, Serialize)]
+pub struct ValuesInfo {
+    /// Exact scores (perfect play), else estimates.
+    pub exact: bool,
+    /// The plies searched: the estimates' depth, the empty squares when
+    /// exact.
+    pub depth: u32,
+    /// Whether they are what was asked: exact scores when due (20 empties
+    /// or fewer, or `solve=1`), else the estimates' whole depth; `false`
+    /// when the time ran out first (`note` says so: then `depth` is the
+    /// deepest search completed, or the values are estimates instead of
+    /// exact scores).
+    pub complete: bool,
+    /// Why the values are not what was asked, `null` when they are.
+    pub note: Option<String>,
 }
 
 /// `GET /api/search`.

@@ -1,12 +1,15 @@
 //! The API on the fixture database, through the router itself (tower's
 //! `oneshot`, no socket): each endpoint's JSON pinned by insta, every bad
 //! input of issue 25 answered by a 4xx with a message, the time cap by a
-//! 503, the assets with ETags and compression.
+//! 503, the assets with ETags and compression, the explorer's values
+//! against othello-core's solver and engine.
 
 mod api;
 mod errors;
+mod values;
 
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -30,8 +33,13 @@ pub(crate) fn state() -> Arc<AppState> {
     static STATE: OnceLock<Arc<AppState>> = OnceLock::new();
     Arc::clone(STATE.get_or_init(|| {
         let db = wthor_db::Database::open(testdata()).unwrap();
+        // The explorer's values get all the time they need: the tests run
+        // side by side on few cores, one search at a time, and check the
+        // values (the time limits have tests of their own).
         let config = Config {
             analysis_empties: ANALYSIS_EMPTIES,
+            time_cap: Duration::from_secs(60),
+            value_time: Duration::from_secs(60),
             ..Config::default()
         };
         Arc::new(AppState::new(db, &IndexChoice::Never, config).0)
