@@ -36,7 +36,9 @@ use crate::db_args::DbArgs;
 use crate::game::open_game;
 use crate::query_args::QueryArgs;
 use crate::textfmt::count;
-use crate::verify::{Job, RunOptions, open_results, run_checks, say_interrupted, select_jobs};
+use crate::verify::{
+    Job, RunOptions, open_results, run_checks, say_interrupted, select_jobs, solvers,
+};
 
 /// Arguments of `wthor analyze`.
 #[derive(Debug, clap::Args)]
@@ -412,10 +414,10 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         &selection.todo,
         RunOptions {
             log: log.zip(args.results.as_deref()),
-            workers,
             what: "games",
             found: "findings",
         },
+        solvers(workers, selection.todo.len())?,
         work,
         line,
         GameAnalysis::is_finding,

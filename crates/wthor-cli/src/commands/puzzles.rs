@@ -31,7 +31,7 @@ use crate::textfmt::count;
 
 use crate::verify::{
     Job, Loaded, OtherKind, RunOptions, open_results, parse_inputs, read_inputs, run_checks,
-    select_jobs,
+    select_jobs, solvers,
 };
 
 /// Arguments of `wthor puzzles`.
@@ -195,10 +195,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         &selection.todo,
         RunOptions {
             log: log.zip(args.results.as_deref()),
-            workers,
             what: "puzzles",
             found: "with problems",
         },
+        solvers(workers, selection.todo.len())?,
         |job, solver| check_puzzle(&job.record, solver),
         |job, check| serde_json::to_value(verified(&files, job, check)),
         |check| !check.ok,

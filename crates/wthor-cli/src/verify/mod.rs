@@ -220,8 +220,6 @@ pub(crate) fn parse_inputs<'a, F>(
 pub(crate) struct RunOptions<'a> {
     /// The results log (opened by [`open_results`]) and its path.
     pub(crate) log: Option<(ResultsLog, &'a Path)>,
-    /// Worker threads and solvers.
-    pub(crate) workers: Workers,
     /// What the progress bar counts ("games").
     pub(crate) what: &'a str,
     /// The progress bar's message after the count of findings ("findings").
@@ -229,8 +227,8 @@ pub(crate) struct RunOptions<'a> {
 }
 
 /// Runs `work` on every job with the library's batch loop
-/// ([`wthor_db::verify::run_batch`]: worker threads each owning a solver,
-/// each result appended to the results log as `line(job, result)`, the
+/// ([`wthor_db::verify::run_batch`]: a worker thread per state of
+/// `states`, each owning its own ([`solvers`]: a solver), each result appended to the results log as `line(job, result)`, the
 /// cache saved every minute by `saver`, results back in input order), with
 /// a progress bar counting the results `is_finding` picks, armed against
 /// signals (see [`crate::interrupt`]): after Ctrl-C or SIGTERM no new job
@@ -238,12 +236,13 @@ pub(crate) struct RunOptions<'a> {
 /// done so far come back with `stopped` set.
 ///
 /// # Errors
-/// The solver tables not fitting in memory, or the first error of the
-/// results log or of the cache; no new job starts after it.
-pub(crate) fn run_checks<R, C>(
+/// The first error of the results log or of the cache; no new job starts
+/// after it.
+pub(crate) fn run_checks<R, C, S>(
     jobs: &[Job<R>],
     options: RunOptions<'_>,
-    work: impl Fn(&Job<R>, &mut Solver) -> C + Sync,
+    states: Vec<S>,
+    work: impl Fn(&Job<R>, &mut S) -> C + Sync,
     line: impl Fn(&Job<R>, &C) -> serde_json::Result<serde_json::Value> + Sync,
     is_finding: impl Fn(&C) -> bool + Sync,
     saver: Option<&CacheSaver<'_>>,
@@ -251,20 +250,17 @@ pub(crate) fn run_checks<R, C>(
 where
     R: Clone + Send + Sync,
     C: Send,
+    S: Send,
 {
-    // One table per worker: refused before any is made when they cannot fit.
-    crate::limits::fits(options.workers.tt_bits, options.workers.workers)
-        .map_err(anyhow::Error::msg)?;
     let _armed = crate::interrupt::arm();
     let bar = progress(jobs.len(), options.what);
     let findings = AtomicUsize::new(0);
     let batch = Batch {
         log: options.log,
-        workers: options.workers,
         saver,
         stop: crate::interrupt::flag(),
     };
-    let checked = run_batch(jobs, batch, work, line, |check| {
+    let checked = run_batch(jobs, batch, states, work, line, |check| {
         if is_finding(check) {
             let n = findings.fetch_add(1, Ordering::Relaxed) + 1;
             bar.set_message(format!("{n} {}", options.found));
@@ -273,6 +269,17 @@ where
     });
     bar.finish_and_clear();
     Ok(checked?)
+}
+
+/// The solvers of `workers` for `jobs` jobs ([`Workers::solvers`]: one per
+/// worker, no more than the jobs), for [`run_checks`].
+///
+/// # Errors
+/// The tables not fitting in this machine's memory (refused before any is
+/// made), or memory that cannot be had.
+pub(crate) fn solvers(workers: Workers, jobs: usize) -> anyhow::Result<Vec<Solver>> {
+    crate::limits::fits(workers.tt_bits, workers.workers).map_err(anyhow::Error::msg)?;
+    workers.solvers(jobs).context("cannot make the solvers")
 }
 
 /// Says on stderr what an interrupted run kept: `solved` records (`what`,

@@ -18,7 +18,7 @@ use wthor_format::{BoardSize, FileKind, GameFile, GameView, WthorFile};
 
 use super::{
     CacheSaver, Job, Loaded, OtherKind, RunOptions, load_cache, open_results, parse_inputs,
-    read_inputs, run_checks, select_jobs,
+    read_inputs, run_checks, select_jobs, solvers,
 };
 use crate::cpu_time::thread_cpu_seconds;
 use crate::textfmt::count;
@@ -359,10 +359,10 @@ pub(crate) fn run_theory(
         &selection.todo,
         RunOptions {
             log: log.zip(args.results.as_deref()),
-            workers: args.workers(),
             what: "games",
             found: "findings",
         },
+        solvers(args.workers(), selection.todo.len())?,
         work,
         |job, check| serde_json::to_value(game_record(&files, job, check)),
         |check| check.status != TheoryStatus::Ok && check.status != TheoryStatus::Short,

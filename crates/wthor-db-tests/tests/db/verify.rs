@@ -46,10 +46,10 @@ mod batch {
             &jobs,
             Batch {
                 log: Some((log, &path)),
-                workers: workers(2),
                 saver: None,
                 stop: &stop,
             },
+            workers(2).solvers(jobs.len()).unwrap(),
             |job, _| job.record * 10,
             line,
             |_| {
@@ -82,11 +82,15 @@ mod batch {
             &jobs,
             Batch {
                 log: Some((log, &path)),
-                workers: workers(1),
                 saver: None,
                 stop: &stop,
             },
-            |job, _| job.record,
+            // Any state: each worker owns one.
+            vec![0usize],
+            |job, runs: &mut usize| {
+                *runs += 1;
+                job.record
+            },
             line,
             |_| {
                 if count.fetch_add(1, Ordering::SeqCst) + 1 == 7 {
@@ -104,10 +108,10 @@ mod batch {
             &jobs,
             Batch {
                 log: None,
-                workers: workers(1),
                 saver: None,
                 stop: &stop,
             },
+            workers(1).solvers(jobs.len()).unwrap(),
             |job, _| job.record,
             |_, &c| Ok(serde_json::json!(c)),
             |_| {},

@@ -12,9 +12,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use othello_core::solver::Solver;
-
-use super::{RecordKey, ResultsLog, Shard, Workers, run_parallel, select};
+use super::{RecordKey, ResultsLog, Shard, run_parallel_on, select};
 use crate::cache::{CacheError, SolveCache, set_aside};
 
 /// How often [`CacheSaver`] saves the cache during a run.
@@ -179,8 +177,6 @@ pub struct Checked<R, C> {
 pub struct Batch<'a> {
     /// The results log and its path, to append each result to.
     pub log: Option<(ResultsLog, &'a Path)>,
-    /// Worker threads and solvers.
-    pub workers: Workers,
     /// The cache saver, asked after each result.
     pub saver: Option<&'a CacheSaver<'a>>,
     /// Once set (a signal handler, say), no new job starts; those running
@@ -194,8 +190,10 @@ enum Halt {
     Error(BatchError),
 }
 
-/// Runs `work` on every job on worker threads (each owning a solver, see
-/// [`run_parallel`]), appends `line(job, result)` to the results log as
+/// Runs `work` on every job on one worker thread per state of `states`
+/// (each owning its state: a solver, say, from
+/// [`Workers::solvers`](super::Workers::solvers); see
+/// [`run_parallel_on`]), appends `line(job, result)` to the results log as
 /// each finishes (a JSON object holding the key), calls `progress` with
 /// each result (from the worker threads), saves the cache when due, and
 /// returns the jobs with their results in input order.
@@ -203,16 +201,18 @@ enum Halt {
 /// # Errors
 /// The first error of the results log or of the cache; no new job starts
 /// after it.
-pub fn run_batch<R, C>(
+pub fn run_batch<R, C, S>(
     jobs: &[Job<R>],
     batch: Batch<'_>,
-    work: impl Fn(&Job<R>, &mut Solver) -> C + Sync,
+    states: Vec<S>,
+    work: impl Fn(&Job<R>, &mut S) -> C + Sync,
     line: impl Fn(&Job<R>, &C) -> serde_json::Result<serde_json::Value> + Sync,
     progress: impl Fn(&C) + Sync,
 ) -> Result<Checked<R, C>, BatchError>
 where
     R: Clone + Send + Sync,
     C: Send,
+    S: Send,
 {
     let (log, log_path) = match batch.log {
         Some((log, path)) => (Some(Mutex::new(log)), Some(path)),
@@ -222,7 +222,7 @@ where
     let result = if batch.stop.load(Ordering::SeqCst) {
         Err(Halt::Stop)
     } else {
-        run_parallel(jobs, batch.workers, work, |job, check: C| {
+        run_parallel_on(jobs, states, work, |job, check: C| {
             if let (Some(log), Some(path)) = (&log, log_path) {
                 let value = line(job, &check).map_err(|e| Halt::Error(e.into()))?;
                 log.lock()

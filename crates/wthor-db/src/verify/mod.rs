@@ -53,7 +53,7 @@ pub use merge::{
     merge_results, one_kind, outcome, read_results,
 };
 pub use puzzle::{PuzzleCheck, check_puzzle, puzzle_position};
-pub use runner::{Workers, run_parallel};
+pub use runner::{Workers, run_parallel, run_parallel_on};
 pub use select::{Shard, sample_of, select};
 pub use stats::median_p90;
 pub use theory::{
