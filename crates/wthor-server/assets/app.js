@@ -409,16 +409,18 @@ function explorerView() {
     const side = data.position.toMove ? `${data.position.toMove[0].toUpperCase()}${data.position.toMove.slice(1)} to move` : "Game over";
     status.textContent = `${side} · ${data.position.empties} empty squares${data.indexed ? " · index" : ""}`;
     const t = data.totals;
-    const rows = data.moves.map((r) => el("tr", { class: "clickable", "data-move": r.move,
-      onclick: () => go(state.moves.concat([r.move]), state.position) },
+    const valued = data.values !== null;
+    const rows = data.moves.map((r) => el("tr", { class: ["clickable", r.best ? "best" : null, r.games === 0 ? "unplayed" : null].filter(Boolean).join(" "),
+      "data-move": r.move, onclick: () => go(state.moves.concat([r.move]), state.position) },
       el("td", { class: "mv" }, r.move),
       el("td", { class: "n" }, num(r.games),
         r.transpositions !== r.games ? el("div", { class: "trans", title: "games reaching the position after this move by any move order" }, `→ ${num(r.transpositions)}`) : null),
-      el("td", { class: "n" }, pct(r.share)),
-      el("td", { class: "bar-cell" }, resultBar(r.games, r.black_wins, r.draws, r.black_losses)),
+      el("td", { class: "n hide-narrow" }, r.games ? pct(r.share) : "–"),
+      el("td", { class: "bar-cell" }, r.games ? resultBar(r.games, r.black_wins, r.draws, r.black_losses)
+        : el("span", { class: "note" }, "not played")),
       el("td", { class: "n hide-narrow" }, fixed(r.mean_black_discs)),
       el("td", { class: "n hide-narrow" }, fixed(r.mean_black_theoretical)),
-      data.solved === true ? el("td", { class: "n" }, r.exact === null ? "" : signed(r.exact)) : null,
+      valued ? valueCell(r) : null,
       el("td", { class: "hide-narrow note" }, r.name || "")));
     const solveButton = el("button", { onclick: async () => {
       const q = new URLSearchParams(state.filters);
@@ -441,18 +443,20 @@ function explorerView() {
       legend(),
       el("div", { class: "table-wrap" }, el("table", { class: "next-moves" },
         el("thead", {}, el("tr", {},
-          el("th", {}, "Move"), el("th", { class: "n" }, "Games"), el("th", { class: "n" }, "Share"),
+          el("th", {}, "Move"), el("th", { class: "n" }, "Games"), el("th", { class: "n hide-narrow" }, "Share"),
           el("th", {}, "Results"), el("th", { class: "n hide-narrow", title: "mean black discs at the end of the games" }, "Black discs"),
           el("th", { class: "n hide-narrow", title: "mean theoretical score: black discs after perfect play from each file's depth (24 empties in the archive)" }, "Theoretical"),
-          data.solved === true ? el("th", { class: "n", title: "exact disc difference for the side to move" }, "Exact") : null,
+          valued ? el("th", { class: "n", title: "the disc difference the side to move ends with: exact (+4), or estimated (~+3.2) by a search of the depth shown (d14)" }, "Value") : null,
           el("th", { class: "hide-narrow" }, "Opening"))),
-        el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 8, class: "note" }, "No game goes on from here with these filters."))))),
+        el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 8, class: "note" },
+          data.position.toMove ? "No game goes on from here with these filters." : "No legal move: the game is over."))))),
+      valued ? valuesNote(data.values) : null,
       atStart && first && data.position.legalMoves.length > 1 ? el("p", { class: "note start-note" },
         `The archive stores every game from ${first}: the ${data.position.legalMoves.length} first moves ` +
         `(${data.position.legalMoves.join(", ")}) are one move under the board's symmetries, so they are one row here.`) : null,
       el("div", { class: "actions" },
         data.position.empties <= 22 && data.solved !== true ? solveButton : null,
-        typeof data.solved === "string" ? el("span", { class: "note" }, data.solved) : null,
+        typeof data.solved === "string" && !(data.values && data.values.note) ? el("span", { class: "note" }, data.solved) : null,
         el("span", { class: "note" }, "Games: played here; → after the move by any move order."))
     ].filter(Boolean));
     gamesBox.replaceChildren(el("h2", {}, "Games reaching this position"),
@@ -466,6 +470,29 @@ function explorerView() {
     else if (ev.key === "f") { state.flipped = !state.flipped; sync(true); }
   };
   sync(false);
+}
+
+// A move's value for the side to move: exact "+4", estimated "~+3.2" with
+// the depth of its search ("d14"); the best move starred.
+function valueCell(r) {
+  if (r.value === null) return el("td", { class: "n val" });
+  const exact = r.exact !== null;
+  const text = exact ? signed(r.exact)
+    : `~${Math.abs(r.value) < 0.05 ? "0.0" : (r.value > 0 ? "+" : "") + r.value.toFixed(1)}`;
+  const title = `${r.best ? "the best move: " : ""}${exact ? "exact, by perfect play" : `estimated by a search of ${r.depth} plies`}`;
+  return el("td", { class: `n val${exact ? " exact" : " estimate"}`, title },
+    r.best ? el("span", { class: "best-mark", "aria-label": "best move" }, "★") : null,
+    el("span", { class: "v" }, text),
+    exact ? null : el("small", { class: "depth" }, `d${r.depth}`));
+}
+
+// What the values are: exact or estimates, and why not what was asked.
+function valuesNote(values) {
+  const what = values.exact ? "Values: exact, by perfect play (disc difference for the side to move)."
+    : values.depth ? `Values: estimated (~) by a search of ${values.depth} plies (dN), disc difference for the side to move; exact at 20 empties or fewer.`
+    : "";
+  return el("p", { class: "note values-note" }, what,
+    values.note ? el("span", { class: "values-warning" }, ` ${values.note[0].toUpperCase()}${values.note.slice(1)}.`) : null);
 }
 
 function gamesTable(games, { ply = null } = {}) {

@@ -352,6 +352,69 @@ try {
   check(tigre.suggestions.length > 0 && JSON.stringify(links) === JSON.stringify(tigre.suggestions),
     `the search suggests ${links.join(", ")} for "tigre"`);
 
+  // 16. The values of the moves: a row for every legal move (those nobody
+  // played too, with a value and no games), the best move starred,
+  // estimates with the depth of their search, exact values near the end.
+  const valued = "play=f5d6c3d3c4f4f6&player=nakamura";
+  const wantValues = await api(`/api/explorer?${valued}&games=0`);
+  await page.goto(`${base}/explorer?${valued}`);
+  await page.waitForSelector("table.next-moves tbody tr[data-move] td.val .v");
+  const valueRows = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) => ({
+    move: tr.dataset.move,
+    games: Number(tr.children[1].firstChild.textContent.replace(/,/g, "")),
+    value: tr.querySelector("td.val .v")?.textContent ?? "",
+    depth: tr.querySelector("td.val .depth")?.textContent ?? "",
+    star: tr.querySelector("td.val .best-mark") !== null,
+  })));
+  const sorted = (xs) => [...xs].sort().join(",");
+  check(sorted(valueRows.map((r) => r.move)) === sorted(wantValues.position.legalMoves),
+    `a row for every legal move (${valueRows.map((r) => r.move).join(", ")})`);
+  const unplayedRows = valueRows.filter((r) => r.games === 0);
+  check(unplayedRows.length > 0 && unplayedRows.every((r) => /^~[+-]?\d+\.\d$/.test(r.value)),
+    `the moves nobody played have a value (${unplayedRows.map((r) => `${r.move} ${r.value}`).join(", ")})`);
+  const shown = (x) => `~${Math.abs(x) < 0.05 ? "0.0" : (x > 0 ? "+" : "") + x.toFixed(1)}`;
+  check(valueRows.every((r) => {
+    const w = wantValues.moves.find((m) => m.move === r.move);
+    return w && r.value === shown(w.value) && r.depth === `d${w.depth}` && r.star === w.best;
+  }), "each value is the API's, the estimates with their depth (d14), the best moves starred");
+  const starred = valueRows.filter((r) => r.star).map((r) => r.move);
+  const bestValue = Math.max(...wantValues.moves.map((m) => m.value));
+  check(starred.length >= 1 && starred.every((m) => wantValues.moves.find((w) => w.move === m).value === bestValue),
+    `the best move is starred (${starred.join(", ")})`);
+  await page.screenshot({ path: join(SHOTS, "11-explorer-values.png") });
+  // Exact near the end: 20 empties of a game of the 2003 file.
+  const late = (await api("/api/games/2003:18")).moves.slice(0, 40).join("");
+  const wantExact = await api(`/api/explorer?play=${late}&games=0`);
+  await page.goto(`${base}/explorer?play=${late}`);
+  await page.waitForSelector("table.next-moves tbody tr[data-move] td.val .v");
+  const exactRows = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) => ({
+    move: tr.dataset.move, value: tr.querySelector("td.val .v")?.textContent ?? "",
+    depth: tr.querySelector("td.val .depth"), star: tr.querySelector("td.val .best-mark") !== null })));
+  check(wantExact.values.exact && exactRows.length === wantExact.moves.length && exactRows.every((r) => {
+    const w = wantExact.moves.find((m) => m.move === r.move);
+    return w && r.value === (w.exact > 0 ? `+${w.exact}` : `${w.exact}`) && r.depth === null && r.star === w.best;
+  }), `20 empties: exact values without a depth (${exactRows.map((r) => `${r.move} ${r.value}`).join(", ")})`);
+  const caption = await page.textContent(".values-note");
+  check(caption.startsWith("Values: exact"), `the caption says they are exact (${caption})`);
+  await page.screenshot({ path: join(SHOTS, "13-explorer-exact.png") });
+  // A phone: the value column shown, no sideways scrolling.
+  await small.goto(`${base}/explorer?${valued}`);
+  await small.waitForSelector("table.next-moves tbody tr[data-move] td.val .v");
+  const phoneValues = await small.evaluate(() => ({
+    overflow: document.documentElement.scrollWidth - window.innerWidth,
+    shown: [...document.querySelectorAll("table.next-moves thead th")].filter((th) => th.getClientRects().length > 0)
+      .map((th) => th.textContent),
+    inside: (() => {
+      const cell = document.querySelector("table.next-moves tbody td.val").getBoundingClientRect();
+      const wrap = document.querySelector("table.next-moves").closest(".table-wrap").getBoundingClientRect();
+      return cell.right <= wrap.right + 1;
+    })(),
+  }));
+  check(phoneValues.overflow <= 0 && phoneValues.shown.includes("Value") && phoneValues.inside,
+    `a phone: the value column in view, no sideways scrolling (${phoneValues.shown.join(", ")}; ${phoneValues.overflow} px)`);
+  await small.$eval("table.next-moves", (t) => t.closest(".panel").scrollIntoView());
+  await small.screenshot({ path: join(SHOTS, "12-phone-values.png") });
+
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {
   console.log(`e2e: FAIL ${err.stack || err}`);
