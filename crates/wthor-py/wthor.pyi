@@ -444,13 +444,18 @@ class Database:
         games: Optional[Sequence[Union[int, str, Game]]] = None,
         empties: int = 20,
         *,
-        estimate_depth: int = 4,
+        estimate_depth: Optional[int] = None,
+        time_ms: Optional[int] = None,
         **filters: Unpack[Filters],
     ) -> Dict[str, npt.NDArray[np.generic]]:
         """Every move of many 8x8 games judged (``wthor analyze``'s batch),
         in parallel in Rust, the GIL released: exact from ``empties`` empty
         squares (each more doubles the time; about 0.1 s a game at 20), the
-        evaluation's estimate at ``estimate_depth`` plies before.
+        midgame search's estimate before: at ``estimate_depth`` plies (2 to
+        20; None: 16, about a second a game; the same values on any
+        machine), or each search given ``time_ms`` milliseconds instead
+        (two searches per estimated move; not repeatable: the depth reached
+        depends on the machine and its load).
 
         Which games: ``games`` (numbers, identities or ``Game``), or those
         of the keyword filters (as ``search``; their 8x8 games), or every
@@ -463,7 +468,8 @@ class Database:
         (uint16, the move's index in the record, from 0), ``square`` (uint8,
         a1 = 0, as ``Game.squares``), ``black`` (bool, black played it),
         ``empties`` (uint8, empty squares before it), ``exact`` (bool: False
-        marks an estimate), ``value`` (int16, the position's value before
+        marks an estimate), ``depth`` (uint8, the plies of the search that
+        estimated the value, 0 when exact), ``value`` (int16, the position's value before
         the move, black's disc difference under perfect play with empty
         squares to the winner: the game's graph), ``played`` (int16, the
         value after the move played, black's view), ``loss`` (int16, the
@@ -581,11 +587,18 @@ class Game:
     def positions(self) -> Dict[str, npt.NDArray[np.generic]]:
         """This game's rows of ``Database.positions()`` (8x8 games; a 10x10
         game raises ``ValueError``)."""
-    def analyze(self, empties: int = 20, *, estimate_depth: int = 4) -> Dict[str, object]:
+    def analyze(
+        self, empties: int = 20, *, estimate_depth: Optional[int] = None, time_ms: Optional[int] = None
+    ) -> Dict[str, object]:
         """Every move judged (``wthor analyze``): the arrays of
-        ``Database.analyze`` for this game, and ``final_black`` (black's
-        value of the last position), ``ending`` (``"finished"`` or
-        ``"unfinished"``) and ``theoretical``, always a dict: when ``empties``
+        ``Database.analyze`` for this game (the estimates by the midgame
+        search at ``estimate_depth`` plies, 16 when None, or ``time_ms`` a
+        search), and ``final_black`` (black's value of the last position),
+        ``final_depth`` (the plies of its estimate, None when exact),
+        ``ending`` (``"finished"`` or ``"unfinished"``), ``estimate`` (the
+        search that estimated: ``{"search": "midgame", "depth": 16}`` or
+        ``{"search": "midgame", "time_ms": 100}``) and ``theoretical``,
+        always a dict: when ``empties``
         is at least ``depth``, the check of the stored theoretical score as
         ``wthor validate --solve`` logs it (``status`` ``"ok"`` or
         ``"mismatch"``, ``stored``, ``solved``…); else why it was not checked,

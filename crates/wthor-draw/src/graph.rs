@@ -4,6 +4,7 @@
 //!
 //! ```text
 //!  +64 ┤
+//!      │ estimated ~, depth 16 ╎ exact
 //!      │      ╭╮      exact part solid, estimates dashed
 //!    0 ┼──────╯╰──╮───────────  the area above 0 dark (black ahead),
 //!      │          ╰─●           below light (white ahead)
@@ -34,6 +35,9 @@ pub struct Point {
     pub value: i32,
     /// Whether the value is exact (solved) rather than estimated.
     pub exact: bool,
+    /// The plies of the search that estimated it (`None` when exact, or
+    /// not known).
+    pub depth: Option<u32>,
     /// The discs the move played from here lost (0 for a best move and for
     /// the final position), from the mover's side.
     pub loss: i32,
@@ -57,7 +61,8 @@ pub struct Graph {
 /// The SVG drawing of `graph` (a complete document, ending with a line
 /// end): black's value against the move number, the area above zero dark
 /// (black ahead) and below light (white ahead), the estimated part of the
-/// line dashed and the exact part solid, mistakes as red dots.
+/// line dashed (labelled with the depths of its search) and the exact part
+/// solid, mistakes as red dots.
 #[must_use]
 pub fn graph_svg(graph: &Graph) -> String {
     let n = graph.points.len().max(2) - 1;
@@ -130,6 +135,30 @@ pub fn graph_svg(graph: &Graph) -> String {
             x(first) + 4.0,
             TOP + 12.0
         );
+    }
+    // The estimates' depths, written over their part when it has room.
+    let depths = || {
+        graph
+            .points
+            .iter()
+            .filter(|p| !p.exact)
+            .filter_map(|p| p.depth)
+    };
+    if let (Some(low), Some(high)) = (depths().min(), depths().max()) {
+        let first_exact = graph.points.iter().position(|p| p.exact);
+        if first_exact.is_none_or(|i| x(i) - LEFT >= 140.0) {
+            let label = if low == high {
+                format!("estimated ~, depth {low}")
+            } else {
+                format!("estimated ~, depths {low}–{high}")
+            };
+            let _ = writeln!(
+                s,
+                r##"<text x="{:.1}" y="{:.1}" font-size="11" fill="#6b6658">{label}</text>"##,
+                LEFT + 4.0,
+                TOP + 12.0
+            );
+        }
     }
     // The areas: the line closed on the zero axis, clipped above and below.
     let mut line = String::new();
@@ -209,7 +238,12 @@ mod tests {
     use super::*;
 
     fn point(value: i32, exact: bool, loss: i32) -> Point {
-        Point { value, exact, loss }
+        Point {
+            value,
+            exact,
+            depth: (!exact).then_some(16),
+            loss,
+        }
     }
 
     #[test]
@@ -237,6 +271,29 @@ mod tests {
         assert!(!svg.contains(">3. -2<"));
         assert!(svg.contains("2001:3 &lt;A &amp; B&gt;"));
         assert!(svg.contains(">exact<"));
+        // The estimates' depth over their part, when it has room.
+        assert!(svg.contains(">estimated ~, depth 16<"), "{svg}");
+        let mut narrow = vec![point(0, true, 0); 30];
+        narrow[0] = point(0, false, 0);
+        let narrow = graph_svg(&Graph {
+            points: narrow,
+            ..Graph::default()
+        });
+        assert!(!narrow.contains("estimated ~"), "{narrow}");
+        let mut points = vec![point(0, false, 0); 30];
+        points[7].depth = Some(12);
+        points.extend([point(4, true, 0), point(4, true, 0)]);
+        let wide = graph_svg(&Graph {
+            points: points.clone(),
+            ..Graph::default()
+        });
+        assert!(wide.contains(">estimated ~, depths 12–16<"), "{wide}");
+        points[7].depth = Some(16);
+        let one = graph_svg(&Graph {
+            points,
+            ..Graph::default()
+        });
+        assert!(one.contains(">estimated ~, depth 16<"), "{one}");
         // A value past the range is drawn at the edge, not outside.
         let big = graph_svg(&Graph {
             points: vec![point(100, true, 0), point(-100, true, 0)],

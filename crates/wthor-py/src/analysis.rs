@@ -1,6 +1,7 @@
 //! `Game.analyze`, `Database.analyze` and `Database.accuracy`: the
 //! analyses of `wthor_db::analysis` (the moves of a game judged, exact
-//! from `empties`, estimated before) as NumPy columns, and the accuracy
+//! from `empties`, estimated before by the midgame search) as NumPy
+//! columns, and the accuracy
 //! table of analysis logs (`wthor analyze --results`) as dicts, serialised
 //! by the library's types so that no key is written twice.
 
@@ -9,12 +10,13 @@ use std::path::PathBuf;
 
 use numpy::PyArray1;
 use othello_core::Color;
-use pyo3::exceptions::PyValueError;
+use othello_core::solver::SolverOptions;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wthor_db::analysis::{
-    AccuracyOptions, Analysis, AnalysisError, AnalysisOptions, GameAnalysis, LogReadError,
-    accuracy, read_selected,
+    AccuracyOptions, Analysis, AnalysisError, AnalysisOptions, Analyzer, GameAnalysis,
+    LogReadError, accuracy, read_selected,
 };
 use wthor_db::verify::RecordKey;
 use wthor_db::{Database, GameId, NamePattern};
@@ -22,21 +24,43 @@ use wthor_db::{Database, GameId, NamePattern};
 use crate::database::warn_note;
 use crate::errors::illegal_move;
 
-/// The options, checked by the library when the analysis runs.
-pub(crate) fn options(empties: u8, estimate_depth: u32) -> AnalysisOptions {
-    AnalysisOptions {
-        empties,
-        estimate_depth,
+/// The options (`estimate_depth` `None`: the library's default), checked
+/// by the library when the analysis runs.
+///
+/// # Errors
+/// `ValueError` for a depth and a time both given.
+pub(crate) fn options(
+    empties: u8,
+    estimate_depth: Option<u32>,
+    time_ms: Option<u64>,
+) -> PyResult<AnalysisOptions> {
+    if estimate_depth.is_some() && time_ms.is_some() {
+        return Err(PyValueError::new_err(
+            "estimate_depth or time_ms, not both: a depth is repeatable, a time is not",
+        ));
     }
+    let default = AnalysisOptions::default();
+    Ok(AnalysisOptions {
+        empties,
+        estimate_depth: estimate_depth.unwrap_or(default.estimate_depth),
+        estimate_time: time_ms.map(std::time::Duration::from_millis),
+    })
 }
 
 /// An analysis error as Python's: `IllegalMoveError` for an illegal
-/// record, `ValueError` for a 10x10 game or options out of range.
+/// record, `MemoryError` for tables that cannot be had, `ValueError` for
+/// a 10x10 game or options out of range.
 pub(crate) fn error(e: &AnalysisError) -> PyErr {
     match e {
         AnalysisError::Illegal(_) => illegal_move(e),
+        AnalysisError::Search(_) => PyMemoryError::new_err(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),
     }
+}
+
+/// The searches of `Game.analyze`: a solver on every core.
+pub(crate) fn analyzer() -> PyResult<Analyzer> {
+    Analyzer::new(SolverOptions::default()).map_err(|e| PyMemoryError::new_err(e.to_string()))
 }
 
 /// The columns of the judged moves of analyses, one row per move, with
@@ -49,6 +73,7 @@ struct Columns {
     black: Vec<bool>,
     empties: Vec<u8>,
     exact: Vec<bool>,
+    depth: Vec<u8>,
     value: Vec<i16>,
     played: Vec<i16>,
     loss: Vec<i16>,
@@ -69,6 +94,8 @@ impl Columns {
             self.black.push(black);
             self.empties.push(m.empties);
             self.exact.push(m.exact);
+            self.depth
+                .push(m.depth.map_or(0, |d| u8::try_from(d).unwrap_or(u8::MAX)));
             self.value.push(view(m.value));
             self.played.push(view(m.played));
             self.loss.push(i16::try_from(m.loss).unwrap_or(i16::MAX));
@@ -83,6 +110,7 @@ impl Columns {
         d.set_item("black", PyArray1::from_vec(py, self.black))?;
         d.set_item("empties", PyArray1::from_vec(py, self.empties))?;
         d.set_item("exact", PyArray1::from_vec(py, self.exact))?;
+        d.set_item("depth", PyArray1::from_vec(py, self.depth))?;
         d.set_item("value", PyArray1::from_vec(py, self.value))?;
         d.set_item("played", PyArray1::from_vec(py, self.played))?;
         d.set_item("loss", PyArray1::from_vec(py, self.loss))?;
@@ -90,8 +118,9 @@ impl Columns {
     }
 }
 
-/// `Game.analyze`: the columns of one game, with `final_black`, `ending`
-/// and `theoretical`, always a dict: the check of the stored score
+/// `Game.analyze`: the columns of one game, with `final_black`,
+/// `final_depth` (`None` when exact), `ending`, `estimate` (the search:
+/// `{"search": "midgame", "depth": 16}`) and `theoretical`, always a dict: the check of the stored score
 /// (`stored`, at `depth` empties), or why it was not checked
 /// (`{"status": "not_reached", "depth": 24, "stored": 33, "empties": 20}`:
 /// the analysis was exact from fewer empties than the file's depth).
@@ -107,7 +136,9 @@ pub(crate) fn of_game<'py>(
     c.push(number, a);
     let d = c.into_dict(py)?;
     d.set_item("final_black", a.final_black)?;
+    d.set_item("final_depth", a.final_depth)?;
     d.set_item("ending", json(py, &a.ending)?)?;
+    d.set_item("estimate", json(py, &a.estimate)?)?;
     let theoretical = match &a.theoretical {
         Some(t) => json(py, t)?,
         None => {
@@ -139,7 +170,12 @@ pub(crate) fn of_games<'py>(
     for (id, result) in &done {
         match result {
             Ok(a) => c.push(number(*id), a),
-            Err(e @ (AnalysisError::EstimateDepth(_) | AnalysisError::Empties(_))) => {
+            Err(
+                e @ (AnalysisError::EstimateDepth(_)
+                | AnalysisError::EstimateTime
+                | AnalysisError::Empties(_)
+                | AnalysisError::Search(_)),
+            ) => {
                 return Err(error(e));
             }
             Err(e) => warn_note(

@@ -760,33 +760,31 @@ impl PyDatabase {
     }
 
     /// Every move of the 8x8 games judged (`wthor analyze`'s batch):
-    /// exact from `empties` empty squares, estimated before. Which games:
+    /// exact from `empties` empty squares, estimated before by the midgame
+    /// search (at `estimate_depth` plies, 16 when `None`, or `time_ms` a
+    /// search: not repeatable). Which games:
     /// `games` (numbers, identities or `Game`s), or those of the keyword
     /// filters (their 8x8 games), or every 8x8 game; 10x10 games named in
     /// `games` and illegal records are left out with a warning. One row per move (see the stubs), computed
     /// in parallel without the GIL.
-    #[pyo3(signature = (games = None, empties = 20, *, estimate_depth = 4, **filters))]
+    #[pyo3(signature = (games = None, empties = 20, *, estimate_depth = None, time_ms = None, **filters))]
     fn analyze<'py>(
         &self,
         py: Python<'py>,
         games: Option<&Bound<'py, PyAny>>,
         empties: u8,
-        estimate_depth: u32,
+        estimate_depth: Option<u32>,
+        time_ms: Option<u64>,
         filters: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let options = crate::analysis::options(empties, estimate_depth, time_ms)?;
         let mut ids = self.chosen(py, "analyze", games, filters)?;
         if games.is_none() {
             // The filters' 10x10 games are not asked for by name.
             ids.retain(|&id| self.view(id).board_size() == BoardSize::Eight);
         }
         let number = |id: GameId| u32::try_from(self.number_of(id)).unwrap_or(u32::MAX);
-        crate::analysis::of_games(
-            py,
-            &self.db,
-            &ids,
-            number,
-            &crate::analysis::options(empties, estimate_depth),
-        )
+        crate::analysis::of_games(py, &self.db, &ids, number, &options)
     }
 
     /// Endgame accuracy per player (`wthor stats --accuracy`) from the
@@ -1061,23 +1059,26 @@ impl PyGame {
     }
 
     /// Every move judged (`wthor analyze`): exact from `empties` empty
-    /// squares to the end, the evaluation's estimate (at `estimate_depth`
-    /// plies) before; the stored theoretical score checked when `empties`
-    /// reaches the file's depth. A dict of NumPy arrays, one row per move
-    /// (see the stubs), and `final_black`, `ending`, `theoretical`.
-    /// Solved without the GIL; 8x8 games only (`ValueError` for 10x10).
-    #[pyo3(signature = (empties = 20, *, estimate_depth = 4))]
+    /// squares to the end, the midgame search's estimate (at
+    /// `estimate_depth` plies, 16 when `None`, or `time_ms` a search: not
+    /// repeatable) before; the stored theoretical score checked when
+    /// `empties` reaches the file's depth. A dict of NumPy arrays, one row
+    /// per move (see the stubs), and `final_black`, `final_depth`,
+    /// `ending`, `estimate`, `theoretical`. Solved without the GIL; 8x8
+    /// games only (`ValueError` for 10x10).
+    #[pyo3(signature = (empties = 20, *, estimate_depth = None, time_ms = None))]
     fn analyze<'py>(
         &self,
         py: Python<'py>,
         empties: u8,
-        estimate_depth: u32,
+        estimate_depth: Option<u32>,
+        time_ms: Option<u64>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let options = crate::analysis::options(empties, estimate_depth);
+        let options = crate::analysis::options(empties, estimate_depth, time_ms)?;
         let view = self.view();
+        let mut analyzer = crate::analysis::analyzer()?;
         let analysis = py.detach(|| {
-            let mut solver = othello_core::solver::Solver::new(Default::default());
-            wthor_db::analysis::analyze_game(&view, self.depth, &options, &mut solver)
+            wthor_db::analysis::analyze_game(&view, self.depth, &options, &mut analyzer)
         });
         let analysis = analysis.map_err(|e| crate::analysis::error(&e))?;
         crate::analysis::of_game(

@@ -11,7 +11,7 @@ import pytest
 
 import wthor
 
-COLUMNS = ["game", "index", "square", "black", "empties", "exact", "value", "played", "loss"]
+COLUMNS = ["game", "index", "square", "black", "empties", "exact", "depth", "value", "played", "loss"]
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +38,12 @@ def test_a_game_has_the_values_and_losses_of_the_cli(db, cli_text, testdata):
     assert a["loss"].tolist() == [m["loss"] for m in moves]
     assert a["exact"].tolist() == [m["exact"] for m in moves]
     assert a["exact"].tolist() == (a["empties"] <= 16).tolist()
+    # Every estimate flagged with the depth of its search (16 by default),
+    # as the CLI gives it; an exact value has none (0).
+    assert a["estimate"] == {"search": "midgame", "depth": 16} == line["estimate"]
+    assert a["depth"].tolist() == [m.get("depth", 0) for m in moves]
+    assert a["depth"].tolist() == np.where(a["exact"], 0, 16).tolist()
+    assert a["final_depth"] is None
     # The loss is the value minus the move's, for the mover.
     assert ((a["value"] - a["played"]) * sign == a["loss"]).all()
     assert (a["loss"] >= 0).all()
@@ -62,8 +68,8 @@ def test_an_unreached_theoretical_score_says_why(db):
 
 def test_many_games_are_the_games_one_by_one(db):
     games = ["2001:3", "2002:4", "2003:7"]
-    many = db.analyze(games=games, empties=12)
-    one = [db[g].analyze(empties=12) for g in games]
+    many = db.analyze(games=games, empties=12, estimate_depth=6)
+    one = [db[g].analyze(empties=12, estimate_depth=6) for g in games]
     for c in COLUMNS:
         assert many[c].tolist() == np.concatenate([o[c] for o in one]).tolist(), c
     assert many["value"].dtype == np.int16 and many["exact"].dtype == np.bool_
@@ -72,26 +78,42 @@ def test_many_games_are_the_games_one_by_one(db):
 def test_filters_select_the_games_of_search_and_10x10_is_left_out(db):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        a = db.analyze(empties=8, years=2002)
+        a = db.analyze(empties=8, years=2002, estimate_depth=2)
     found = {g.number for g in db.search(years=2002) if g.size == 8}
     assert set(a["game"].tolist()) == found
     ten = next(g for g in db if g.size == 10)
     with pytest.warns(UserWarning, match="10x10"):
-        b = db.analyze(games=[ten, "2001:3"], empties=8)
+        b = db.analyze(games=[ten, "2001:3"], empties=8, estimate_depth=2)
     assert set(b["game"].tolist()) == {db["2001:3"].number}
     with pytest.raises(ValueError, match="10x10"):
         ten.analyze()
     with pytest.raises(ValueError, match="at most 30"):
         db["2001:3"].analyze(empties=31)
-    with pytest.raises(ValueError, match="from 2 to 8"):
+    with pytest.raises(ValueError, match="from 2 to 20"):
         db.analyze(games=["2001:3"], estimate_depth=1)
+    with pytest.raises(ValueError, match="from 2 to 20"):
+        db["2001:3"].analyze(estimate_depth=21)
+    with pytest.raises(ValueError, match="not both"):
+        db["2001:3"].analyze(estimate_depth=4, time_ms=10)
     with pytest.raises(ValueError, match="not both"):
         db.analyze(games=["2001:3"], years=2001)
 
 
+def test_a_timed_analysis_marks_the_depths_it_reached(db):
+    # Not repeatable: only the marks are checked.
+    a = db["2001:3"].analyze(empties=14, time_ms=5)
+    assert a["estimate"] == {"search": "midgame", "time_ms": 5}
+    estimated = ~a["exact"]
+    assert estimated.any() and (a["depth"][estimated] >= 1).all()
+    assert (a["depth"][a["exact"]] == 0).all()
+
+
 def test_accuracy_is_the_cli_table(db, testdata, tmp_path, cli_text):
     log = tmp_path / "a.jsonl"
-    cli_text("analyze", "--db", str(testdata), "--year", "2001..2002", "--empties", "10", "--results", str(log))
+    cli_text(
+        "analyze", "--db", str(testdata), "--year", "2001..2002", "--empties", "10", "--estimate-depth", "2",
+        "--results", str(log),
+    )
 
     def cli(*extra: str):
         out = cli_text("stats", "--accuracy", "--results", str(log), "--format", "jsonl", "--top", "0", *extra)
@@ -116,7 +138,10 @@ def test_accuracy_is_the_cli_table(db, testdata, tmp_path, cli_text):
 
 def test_a_damaged_log_line_is_a_warning(db, testdata, tmp_path, cli_text):
     log = tmp_path / "a.jsonl"
-    cli_text("analyze", "--db", str(testdata), "--year", "2001", "--empties", "8", "--results", str(log))
+    cli_text(
+        "analyze", "--db", str(testdata), "--year", "2001", "--empties", "8", "--estimate-depth", "2",
+        "--results", str(log),
+    )
     good = db.accuracy(log)
     lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
     log.write_text(lines[0] + '{"game": "2001:9", "ye\n' + "".join(lines[1:]), encoding="utf-8")

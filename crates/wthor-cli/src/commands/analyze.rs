@@ -1,22 +1,28 @@
 //! `wthor analyze GAME [--empties N] [--format table|jsonl]`: every move of
 //! an 8x8 game judged ([`wthor_db::analysis`]): exactly from N empty
-//! squares (20 by default) to the end, estimated by the evaluation before.
+//! squares (20 by default) to the end, estimated before by the midgame
+//! search at `--estimate-depth` plies (16 by default: repeatable), or
+//! for `--time MS` a search (not repeatable).
 //!
 //! The table has a row per move: its number and side, the square, the
 //! empties before it, the value of the position for black before the move
-//! (`~` marks an estimate), the discs the move lost for its player, the
+//! (an estimate marked `~` with its depth: `~+3 (d16)`), the discs the
+//! move lost for its player, the
 //! best moves when it lost some, and a bar of black's value (the game's
 //! graph, from -64 on the left to +64 on the right); then the stored
 //! theoretical score checked (when the analysis reaches its depth) and the
 //! mistakes, largest first. `--format jsonl` writes the whole analysis as
-//! one JSON object. Exit 1 when the stored theoretical score is wrong or
+//! one JSON object (each estimated move `"exact": false` with its
+//! `"depth"`, the search in `"estimate"`). Exit 1 when the stored theoretical score is wrong or
 //! the game has an illegal move.
 //!
 //! Without GAME, a batch: every game of `--db` the search filters select
 //! (8x8 only), analysed on the library's batch loop of `validate --solve`
 //! ([`wthor_db::verify::run_batch`] through [`crate::verify::run_checks`]):
 //! `--results F.jsonl` logs one [`GameAnalysis`] per game (the moves judged
-//! exactly) and a re-run resumes; `--sample`, `--shard K/N`, `--threads`
+//! exactly, and the search that estimated the others) and a re-run
+//! resumes (saying how many logged games another search estimated:
+//! their logged moves, exact, are the same); `--sample`, `--shard K/N`, `--threads`
 //! as there. It prints a summary; `wthor stats --accuracy --results F`
 //! reads the logs. Exit 1 with `--strict` on a finding (a wrong stored
 //! theoretical score, an illegal game), 130 when interrupted.
@@ -26,19 +32,20 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use othello_core::solver::{Solver, SolverOptions};
+use othello_core::solver::SolverOptions;
 use serde::Serialize;
 use wthor_db::GameId;
-use wthor_db::analysis::{Analysis, AnalysisError, AnalysisOptions, Ending, GameAnalysis, Judged};
+use wthor_db::analysis::{
+    Analysis, AnalysisError, AnalysisOptions, Analyzer, DEFAULT_ESTIMATE_DEPTH, Ending,
+    GameAnalysis, Judged,
+};
 use wthor_db::verify::{RecordKey, Shard, TheoryStatus, Workers};
 
 use crate::db_args::DbArgs;
 use crate::game::open_game;
 use crate::query_args::QueryArgs;
 use crate::textfmt::count;
-use crate::verify::{
-    Job, RunOptions, open_results, run_checks, say_interrupted, select_jobs, solvers,
-};
+use crate::verify::{Job, RunOptions, open_results, run_checks, say_interrupted, select_jobs};
 
 /// Arguments of `wthor analyze`.
 #[derive(Debug, clap::Args)]
@@ -46,9 +53,17 @@ use crate::verify::{
 Examples:
   wthor analyze testdata/WTH_2001.wtb 3
   wthor analyze 2001:3 --db testdata --empties 16
+  wthor analyze 2001:3 --db testdata --estimate-depth 20
+  wthor analyze 2001:3 --db testdata --time 20
   wthor analyze testdata/WTH_2002.wtb 4 --format jsonl
   wthor analyze 2003:7 --db testdata --empties 18 --svg graph.svg --png graph.png
-  wthor analyze --db testdata --year 2001 --empties 14 --results analysed.jsonl
+  wthor analyze --db testdata --year 2001 --empties 14 --estimate-depth 8 --results analysed.jsonl
+
+Estimates (the moves before --empties) are the midgame search's at 16 plies by
+default, marked ~ with their depth in every output (the table's ~+3 (d16), JSON's
+exact: false with the depth). A results log keeps only the exactly judged moves,
+and names the search that estimated the others (its estimate field); lines of
+older logs lack it (the old evaluation search's estimates) and are read as before.
 
 Exit status: 0 ok, 1 the stored theoretical score is wrong or a move is illegal
 (a batch: only with --strict), 2 usage or I/O error (a 10x10 game: there is no
@@ -69,9 +84,16 @@ pub(crate) struct Args {
     /// doubles the time: about 0.1 s a game at 20, seconds at 24).
     #[arg(long, default_value_t = 20, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=30))]
     empties: u8,
-    /// Plies of the evaluation search that estimates the earlier moves.
-    #[arg(long, default_value_t = 4, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=8))]
+    /// Plies of the midgame search that estimates the earlier moves, from 2
+    /// to 20 (the time doubles every 2 plies: about 1 s a game at 16, 4 s
+    /// at 20). Repeatable: the same values on any machine.
+    #[arg(long, default_value_t = DEFAULT_ESTIMATE_DEPTH, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=20))]
     estimate_depth: u32,
+    /// Instead of a depth, give each estimate search MS milliseconds (two
+    /// searches per estimated move): deeper where time allows, but the
+    /// values are not repeatable (they depend on the machine and its load).
+    #[arg(long, value_name = "MS", conflicts_with = "estimate_depth", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    time: Option<u64>,
     /// Output: a table with a graph, or one JSON object.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
@@ -119,9 +141,19 @@ enum Format {
 struct Report<'a> {
     game: &'a str,
     empties: u8,
-    estimate_depth: u32,
     #[serde(flatten)]
     analysis: &'a Analysis,
+}
+
+impl Args {
+    /// The analysis options of the arguments.
+    fn options(&self) -> AnalysisOptions {
+        AnalysisOptions {
+            empties: self.empties,
+            estimate_depth: self.estimate_depth,
+            estimate_time: self.time.map(std::time::Duration::from_millis),
+        }
+    }
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -144,19 +176,16 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let name = db.game_name(id).to_string();
     let game = db.game(id).expect("a game of the database");
     let depth = db.file_of(id).expect("its file").header().depth();
-    let options = AnalysisOptions {
-        empties: args.empties,
-        estimate_depth: args.estimate_depth,
-    };
+    let options = args.options();
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    let mut solver = Solver::try_new(SolverOptions {
+    let mut analyzer = Analyzer::new(SolverOptions {
         threads,
         tt_bits: table_bits(args.empties),
     })
-    .context("cannot make the solver")?;
-    let analysis = match wthor_db::analysis::analyze_game(&game, depth, &options, &mut solver) {
+    .context("cannot make the searches")?;
+    let analysis = match wthor_db::analysis::analyze_game(&game, depth, &options, &mut analyzer) {
         Ok(a) => a,
         Err(e @ AnalysisError::Illegal(_)) => {
             writeln!(out, "{name}: {e}: not analysed")?;
@@ -169,7 +198,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             let report = Report {
                 game: &name,
                 empties: args.empties,
-                estimate_depth: args.estimate_depth,
                 analysis: &analysis,
             };
             serde_json::to_writer(&mut *out, &report)?;
@@ -206,9 +234,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
 }
 
 /// The graph of an analysis: black's value before each move and at the
-/// end; moves that lost 4 discs or more dotted, the 3 largest labelled.
+/// end (estimates with their depth); moves that lost 4 discs or more
+/// dotted, the 3 largest labelled.
 fn graph(a: &Analysis, title: String) -> wthor_draw::Graph {
-    let end_exact = a.moves.last().is_none_or(|m| m.exact) || a.ending == Ending::Finished;
     wthor_draw::Graph {
         points: a
             .moves
@@ -216,11 +244,13 @@ fn graph(a: &Analysis, title: String) -> wthor_draw::Graph {
             .map(|m| wthor_draw::Point {
                 value: m.black_value(),
                 exact: m.exact,
+                depth: m.depth,
                 loss: m.loss,
             })
             .chain(std::iter::once(wthor_draw::Point {
                 value: a.final_black,
-                exact: end_exact,
+                exact: a.final_depth.is_none(),
+                depth: a.final_depth,
                 loss: 0,
             }))
             .collect(),
@@ -230,9 +260,13 @@ fn graph(a: &Analysis, title: String) -> wthor_draw::Graph {
     }
 }
 
-/// A signed value, `~` after it when estimated.
-fn value(v: i32, exact: bool) -> String {
-    format!("{v:+}{}", if exact { "" } else { "~" })
+/// A signed value; an estimate marked `~` with its depth: `~+3 (d16)`.
+fn value(v: i32, exact: bool, depth: Option<u32>) -> String {
+    match (exact, depth) {
+        (true, _) => format!("{v:+}"),
+        (false, Some(d)) => format!("~{v:+} (d{d})"),
+        (false, None) => format!("~{v:+}"),
+    }
 }
 
 /// Black's value as a bar: `|` at 0, `#` towards black (right) or white
@@ -274,24 +308,24 @@ fn write_table(
 ) -> anyhow::Result<()> {
     writeln!(
         out,
-        "game {name}: exact from {}, estimated before ({}-ply evaluation search, marked ~)",
+        "game {name}: exact from {}, estimated before ({}; marked ~ with the depth searched)",
         count(options.empties, "empty", "empties"),
-        options.estimate_depth
+        a.estimate
     )?;
     writeln!(
         out,
-        "{:>4}  {:<5}  {:<4}  {:>4}  {:>6}  {:>4}  {:<12}  BLACK'S VALUE (-64 … +64)",
+        "{:>4}  {:<5}  {:<4}  {:>4}  {:>10}  {:>4}  {:<12}  BLACK'S VALUE (-64 … +64)",
         "MOVE", "SIDE", "SQ", "EMPT", "BLACK", "LOSS", "BEST"
     )?;
     for j in &a.moves {
         let lost = if j.loss > 0 { best(j) } else { String::new() };
         let row = format!(
-            "{:>4}  {:<5}  {:<4}  {:>4}  {:>6}  {:>4}  {:<12}  {}",
+            "{:>4}  {:<5}  {:<4}  {:>4}  {:>10}  {:>4}  {:<12}  {}",
             j.index + 1,
             j.color.to_string(),
             j.square.name(othello_core::Size::Eight).to_string(),
             j.empties,
-            value(j.black_value(), j.exact),
+            value(j.black_value(), j.exact, j.depth),
             j.loss,
             lost,
             bar(j.black_value()),
@@ -302,7 +336,11 @@ fn write_table(
         Ending::Finished => "game over",
         Ending::Unfinished => "the record stops while moves remain",
     };
-    writeln!(out, "end: {end}, black {:+}", a.final_black)?;
+    writeln!(
+        out,
+        "end: {end}, black {}",
+        value(a.final_black, a.final_depth.is_none(), a.final_depth)
+    )?;
     if let Some(t) = &a.theoretical {
         match t.solved {
             Some(solved) => writeln!(
@@ -335,7 +373,11 @@ fn write_table(
                 j.color,
                 j.square.name(othello_core::Size::Eight),
                 count(j.loss, "disc", "discs"),
-                if j.exact { "" } else { " (estimate)" },
+                match (j.exact, j.depth) {
+                    (true, _) => String::new(),
+                    (false, Some(d)) => format!(" (estimate, d{d})"),
+                    (false, None) => " (estimate)".to_owned(),
+                },
                 best(j)
             )?;
         }
@@ -383,10 +425,8 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             serde_json::from_value(value.clone()).ok()
         })
         .collect();
-    let options = AnalysisOptions {
-        empties: args.empties,
-        estimate_depth: args.estimate_depth,
-    };
+    let options = args.options();
+    note_other_estimates(&previous, &options);
     let workers = Workers {
         workers: args.threads.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
@@ -394,12 +434,12 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         solver_threads: 1,
         tt_bits: table_bits(args.empties),
     };
-    let work = |job: &Job<GameId>, solver: &mut Solver| {
+    let work = |job: &Job<GameId>, analyzer: &mut Analyzer| {
         let id = job.record;
         let game = db.game(id).expect("a game of the database");
         let depth = db.file_of(id).expect("its file").header().depth();
-        let analysis = wthor_db::analysis::analyze_game(&game, depth, &options, solver);
-        GameAnalysis::new(&db, id, args.empties, &analysis)
+        let analysis = wthor_db::analysis::analyze_game(&game, depth, &options, analyzer);
+        GameAnalysis::new(&db, id, &options, &analysis)
     };
     let line = |job: &Job<GameId>, g: &GameAnalysis| {
         let mut value = serde_json::to_value(&job.key)?;
@@ -417,7 +457,7 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             what: "games",
             found: "findings",
         },
-        solvers(workers, selection.todo.len())?,
+        analyzers(workers, selection.todo.len())?,
         work,
         line,
         GameAnalysis::is_finding,
@@ -442,6 +482,64 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The searches of a batch's workers: one analyzer per worker (no more
+/// than the games), each with a one-thread solver of `workers.tt_bits`.
+///
+/// # Errors
+/// The solver tables not fitting in this machine's memory (refused before
+/// any is made), or memory that cannot be had.
+fn analyzers(workers: Workers, games: usize) -> anyhow::Result<Vec<Analyzer>> {
+    crate::limits::fits(workers.tt_bits, workers.workers).map_err(anyhow::Error::msg)?;
+    (0..workers.count(games))
+        .map(|_| {
+            Analyzer::new(SolverOptions {
+                threads: 1,
+                tt_bits: workers.tt_bits,
+            })
+            .context("cannot make the searches")
+        })
+        .collect()
+}
+
+/// The searches that estimated `games`, each with its count of games, in
+/// words: `midgame search, depth 16 (40 games), old evaluation search (4
+/// games)`; the most frequent first.
+fn estimators(games: &[&GameAnalysis]) -> String {
+    let mut by: Vec<(String, usize)> = Vec::new();
+    for g in games {
+        let name = g.estimated_by();
+        match by.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, k)) => *k += 1,
+            None => by.push((name, 1)),
+        }
+    }
+    by.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    by.iter()
+        .map(|(name, k)| format!("{name} ({})", count(*k, "game", "games")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Says on stderr when games of the results file were estimated by
+/// another search than this run's (an old log's evaluation search, another
+/// depth): resumed, the log mixes them. Their logged moves are the exact
+/// ones, which no estimate changes, so they are kept.
+fn note_other_estimates(previous: &[GameAnalysis], options: &AnalysisOptions) {
+    let now = options.estimator();
+    let other: Vec<&GameAnalysis> = previous
+        .iter()
+        .filter(|g| g.estimate != Some(now))
+        .collect();
+    if !other.is_empty() {
+        eprintln!(
+            "wthor: note: the results file holds games estimated by another search than this \
+             run's {now}: {}; kept (the log holds their exact moves only, which no estimate \
+             changes)",
+            estimators(&other)
+        );
+    }
 }
 
 /// The batch's summary; returns the number of findings.
@@ -493,6 +591,14 @@ fn write_summary(
         out,
         "; theoretical scores checked: {checked}; findings: {findings}"
     )?;
+    if !games.is_empty() {
+        let all: Vec<&GameAnalysis> = games.iter().collect();
+        writeln!(
+            out,
+            "estimated before the exact part (not logged) by: {}",
+            estimators(&all)
+        )?;
+    }
     Ok(findings)
 }
 

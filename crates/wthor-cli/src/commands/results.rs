@@ -19,7 +19,13 @@
 //!   table, `--json` for JSON Lines).
 //! - `merge -o ALL.jsonl`: one log, one line per key in key order, written
 //!   atomically; with conflicts nothing is written (the merged log would
-//!   keep one side of each).
+//!   keep one side of each). Logs of `analyze` whose estimates were made
+//!   by different searches (an old log's evaluation search, the midgame
+//!   search at another depth) merge, each line keeping its own `estimate`
+//!   (none: the old search), with a note naming a line of each: their
+//!   lines hold the exact moves only, which no estimate changes, so a
+//!   refusal would throw away hours of solving for a difference that is
+//!   not in the data.
 //!
 //! Exit code: 2 when a file cannot be read or is not a results log, or
 //! the logs are of two kinds (nothing written), else 1 when there are
@@ -31,6 +37,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use serde::{Deserialize as _, Serialize};
+use wthor_db::analysis::{GameAnalysis, OLD_ESTIMATES};
 use wthor_db::id::file_label;
 use wthor_db::verify::{
     LogKind, LogRecord, Merged, TheoryCheck, TheoryStatus, merge_results, one_kind, read_results,
@@ -297,6 +304,43 @@ fn outcome_words(kind: Option<LogKind>, v: &serde_json::Value) -> String {
     }
 }
 
+/// Says on stderr when the merged records of `analyze` logs were
+/// estimated by several searches: each with its count and a line that
+/// holds it (`LOG:LINE`).
+fn note_estimators(merged: &Merged, paths: &[PathBuf]) {
+    let mut by: Vec<(String, usize, String)> = Vec::new();
+    for (log, r) in &merged.records {
+        let name = GameAnalysis::deserialize(&r.value)
+            .map_or_else(|_| OLD_ESTIMATES.to_owned(), |g| g.estimated_by());
+        match by.iter_mut().find(|(n, _, _)| *n == name) {
+            Some((_, k, _)) => *k += 1,
+            None => {
+                let at = format!(
+                    "{}:{}",
+                    paths
+                        .get(*log)
+                        .map_or(Path::new("?"), PathBuf::as_path)
+                        .display(),
+                    r.line
+                );
+                by.push((name, 1, at));
+            }
+        }
+    }
+    if by.len() > 1 {
+        let each: Vec<String> = by
+            .iter()
+            .map(|(name, k, at)| format!("{name} ({}, as {at})", count(*k, "record", "records")))
+            .collect();
+        eprintln!(
+            "wthor: note: the merged log mixes the estimates of {}; each line keeps its own \
+             `estimate` (none: the {OLD_ESTIMATES}), and the moves logged are the exact ones, \
+             which no estimate changes",
+            each.join(" and ")
+        );
+    }
+}
+
 /// One game whose stored score disagrees with the solver's.
 #[derive(Debug, Serialize)]
 struct Mismatch<'a> {
@@ -413,6 +457,9 @@ fn merge(args: &MergeArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         bytes.push(b'\n');
     }
     wthor_db::atomic::write(&args.output, &bytes)?;
+    if kind == Some(LogKind::Analysis) {
+        note_estimators(&merged, &args.logs);
+    }
     writeln!(
         out,
         "{}: {} from {} ({})",

@@ -1,6 +1,7 @@
 //! `wthor analyze`: the table (snapshot), the JSON object against its own
-//! rules, the theoretical score checked (a wrong one is a finding), and
-//! the games it refuses.
+//! rules, every estimate flagged with its depth (table, JSON, graph,
+//! results logs), the first exact value the solver's, the theoretical
+//! score checked (a wrong one is a finding), and the games it refuses.
 
 use crate::info::stderr;
 use crate::{check, workspace_root, wthor};
@@ -41,9 +42,24 @@ fn analyze_jsonl_holds_every_move_with_its_loss_and_the_check() {
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["game"], game);
         assert_eq!(v["empties"], 14);
+        // The default estimates: the midgame search at 16 plies, each
+        // estimated move flagged `exact: false` with the plies searched
+        // (16, or to the end from 16 empties or fewer: its value then
+        // exact, but counted with the estimates, before `--empties`), no
+        // exact move with any.
+        assert_eq!(
+            v["estimate"],
+            serde_json::json!({"search": "midgame", "depth": 16})
+        );
         let moves = v["moves"].as_array().unwrap();
         assert!(moves.len() > 20, "{game}");
         for (i, m) in moves.iter().enumerate() {
+            if m["exact"] == true {
+                assert!(m.get("depth").is_none(), "{game} {m}");
+            } else {
+                let empties = m["empties"].as_u64().unwrap();
+                assert_eq!(m["depth"], empties.min(16), "{game} {m}");
+            }
             let value = m["value"].as_i64().unwrap();
             let played = m["played"].as_i64().unwrap();
             assert_eq!(m["loss"].as_i64().unwrap(), value - played, "{game} {m}");
@@ -122,6 +138,8 @@ fn a_batch_logs_every_game_resumes_and_its_shards_cover_it_once() {
         "2001..2002",
         "--empties",
         "10",
+        "--estimate-depth",
+        "2",
     ];
     let mut args = batch.to_vec();
     args.extend(["--results", a]);
@@ -197,6 +215,8 @@ fn accuracy_counts_the_games_the_filters_select() {
             "2001..2002",
             "--empties",
             "10",
+            "--estimate-depth",
+            "2",
             "--results",
             l,
         ],
@@ -284,6 +304,8 @@ fn accuracy_reports_a_damaged_line_and_keeps_the_rest() {
             "2001",
             "--empties",
             "8",
+            "--estimate-depth",
+            "2",
             "--results",
             l,
         ],
@@ -350,6 +372,8 @@ fn the_graph_is_drawn_as_svg_and_png_for_one_game_only() {
             "testdata",
             "--empties",
             "12",
+            "--estimate-depth",
+            "8",
             "--svg",
             s,
             "--png",
@@ -360,6 +384,8 @@ fn the_graph_is_drawn_as_svg_and_png_for_one_game_only() {
     assert!(out.contains(&format!("svg: {s}")), "{out}");
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.contains("2003:7: ") && text.contains("exact from 12 empties"));
+    // The estimated part says the depth of its search.
+    assert!(text.contains(">estimated ~, depth 8<"), "{text}");
     // One point per move and the end: the solid segments are the exact ones.
     let line: serde_json::Value = serde_json::from_str(&check(
         &[
@@ -369,6 +395,8 @@ fn the_graph_is_drawn_as_svg_and_png_for_one_game_only() {
             "testdata",
             "--empties",
             "12",
+            "--estimate-depth",
+            "8",
             "--format",
             "jsonl",
         ],
@@ -425,4 +453,251 @@ fn one_disc_and_one_empty_are_singular() {
             "{text}"
         );
     }
+}
+
+/// The first exact move's value is the exact solver's: `wthor solve` of
+/// the position before it; the estimate before it is the midgame search's
+/// (flagged, with its depth).
+#[test]
+fn the_first_exact_value_is_the_solvers() {
+    for (game, empties) in [("2001:3", 16), ("2002:1", 14)] {
+        let text = check(
+            &[
+                "analyze",
+                game,
+                "--db",
+                "testdata",
+                "--empties",
+                &empties.to_string(),
+                "--estimate-depth",
+                "6",
+                "--format",
+                "jsonl",
+            ],
+            0,
+        );
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let moves = v["moves"].as_array().unwrap();
+        let first = moves.iter().position(|m| m["exact"] == true).unwrap();
+        assert!(first > 0, "{game}");
+        assert_eq!(moves[first - 1]["depth"], 6, "{game}");
+        let m = &moves[first];
+        let solved: serde_json::Value = serde_json::from_str(&check(
+            &[
+                "solve",
+                "--db",
+                "testdata",
+                "--game",
+                game,
+                "--move",
+                &m["index"].to_string(),
+                "--json",
+            ],
+            0,
+        ))
+        .unwrap();
+        assert_eq!(solved["side"], m["color"], "{game}");
+        assert_eq!(solved["empties"], m["empties"], "{game}");
+        assert_eq!(solved["score"], m["value"], "{game}: {m}");
+    }
+}
+
+/// Every estimated row of the table is marked `~` with its depth, no
+/// exact one; the header names the search; `--time` marks the depths it
+/// reached; the depth's range is checked.
+#[test]
+fn the_table_marks_each_estimate_with_its_depth() {
+    let table = check(
+        &[
+            "analyze",
+            "2001:3",
+            "--db",
+            "testdata",
+            "--empties",
+            "16",
+            "--estimate-depth",
+            "6",
+        ],
+        0,
+    );
+    assert!(
+        table.starts_with(
+            "game 2001:3: exact from 16 empties, estimated before (midgame search, depth 6; \
+             marked ~ with the depth searched)\n"
+        ),
+        "{table}"
+    );
+    let rows: Vec<&str> = table
+        .lines()
+        .skip(2)
+        .take_while(|l| !l.starts_with("end:"))
+        .collect();
+    assert_eq!(rows.len(), 60);
+    for row in rows {
+        let empties: u32 = row.split_whitespace().nth(3).unwrap().parse().unwrap();
+        let black = row.split_whitespace().nth(4).unwrap();
+        if empties > 16 {
+            assert!(black.starts_with('~') && row.contains(" (d6) "), "{row}");
+        } else {
+            assert!(!row.contains('~') && !row.contains("(d"), "{row}");
+        }
+    }
+    assert!(table.contains(" lost (estimate, d6), best "), "{table}");
+    let timed = check(
+        &[
+            "analyze",
+            "2001:3",
+            "--db",
+            "testdata",
+            "--empties",
+            "16",
+            "--time",
+            "2",
+        ],
+        0,
+    );
+    assert!(
+        timed.contains("estimated before (midgame search, 2 ms a search; "),
+        "{timed}"
+    );
+    assert!(timed.lines().nth(2).unwrap().contains(" (d"), "{timed}");
+    for bad in [
+        &["--estimate-depth", "1"][..],
+        &["--estimate-depth", "21"],
+        &["--time", "0"],
+        &["--time", "5", "--estimate-depth", "8"],
+    ] {
+        let mut args = vec!["analyze", "2001:3", "--db", "testdata"];
+        args.extend(bad);
+        let out = wthor(&args);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(!stderr(&out).is_empty(), "{bad:?}");
+    }
+}
+
+/// A results log of an older version (its lines without `estimate`: the
+/// old evaluation search) stays readable: a batch resumes it, saying how
+/// many of its games another search estimated, and summarises both; its
+/// new lines name their search; `results merge` merges it with a new log,
+/// saying so, each line keeping its own.
+#[test]
+fn old_logs_resume_and_merge_with_their_estimates_marked_old() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("new.jsonl");
+    let old = dir.path().join("old.jsonl");
+    let merged = dir.path().join("merged.jsonl");
+    let batch = |log: &std::path::Path| {
+        wthor(&[
+            "analyze",
+            "--db",
+            "testdata",
+            "--year",
+            "2001",
+            "--empties",
+            "8",
+            "--estimate-depth",
+            "2",
+            "--results",
+            log.to_str().unwrap(),
+        ])
+    };
+    let out = batch(&new);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines = logged(&new);
+    let n = lines.len();
+    assert!(n > 6);
+    for line in &lines {
+        assert_eq!(
+            line["estimate"],
+            serde_json::json!({"search": "midgame", "depth": 2})
+        );
+    }
+    // The old log: its first three games, without `estimate`.
+    let text: String = lines[..3]
+        .iter()
+        .map(|l| {
+            let mut l = l.clone();
+            l.as_object_mut().unwrap().remove("estimate");
+            format!("{l}\n")
+        })
+        .collect();
+    std::fs::write(&old, text).unwrap();
+    let resumed = batch(&old);
+    assert_eq!(resumed.status.code(), Some(0), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains(
+            "the results file holds games estimated by another search than this run's midgame \
+             search, depth 2: old evaluation search (3 games); kept"
+        ),
+        "{}",
+        stderr(&resumed)
+    );
+    let summary = String::from_utf8(resumed.stdout).unwrap();
+    assert!(
+        summary.contains(&format!(
+            "estimated before the exact part (not logged) by: midgame search, depth 2 ({} games), \
+             old evaluation search (3 games)\n",
+            n - 3
+        )),
+        "{summary}"
+    );
+    let resumed_lines = logged(&old);
+    assert_eq!(resumed_lines.len(), n);
+    assert!(
+        resumed_lines[..3]
+            .iter()
+            .all(|l| l.get("estimate").is_none())
+    );
+    assert!(
+        resumed_lines[3..]
+            .iter()
+            .all(|l| l["estimate"]["depth"] == 2)
+    );
+    // The accuracy tables read both kinds of lines, to the same figures.
+    let accuracy = |log: &std::path::Path| {
+        check(
+            &[
+                "stats",
+                "--accuracy",
+                "--results",
+                log.to_str().unwrap(),
+                "--format",
+                "jsonl",
+            ],
+            0,
+        )
+    };
+    assert_eq!(accuracy(&old), accuracy(&new));
+    // Merged: the same games once, no conflict, the mix said.
+    let out = wthor(&[
+        "results",
+        "merge",
+        new.to_str().unwrap(),
+        old.to_str().unwrap(),
+        "-o",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(logged(&merged).len(), n);
+    let out = wthor(&[
+        "results",
+        "merge",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "-o",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let note = stderr(&out);
+    assert!(
+        note.contains(&format!(
+            "wthor: note: the merged log mixes the estimates of old evaluation search (3 records, \
+             as {}:1) and midgame search, depth 2 ({} records, as {}:4)",
+            old.display(),
+            n - 3,
+            old.display()
+        )),
+        "{note}"
+    );
+    assert_eq!(logged(&merged).len(), n);
 }

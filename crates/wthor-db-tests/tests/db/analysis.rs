@@ -40,6 +40,7 @@ fn fifty_real_games_have_the_values_of_cold_solves() {
     let options = AnalysisOptions {
         empties: EMPTIES,
         estimate_depth: 2,
+        estimate_time: None,
     };
     let judged: usize = sample
         .par_iter()
@@ -47,10 +48,11 @@ fn fifty_real_games_have_the_values_of_cold_solves() {
             let view = db.game(id).unwrap();
             let name = db.game_name(id).to_string();
             let depth = db.file_of(id).unwrap().header().depth();
-            let mut shared = Solver::new(SolverOptions {
+            let mut shared = Analyzer::new(SolverOptions {
                 threads: 1,
                 tt_bits: 20,
-            });
+            })
+            .unwrap();
             let a = analyze_game(&view, depth, &options, &mut shared).unwrap();
             // The positions where a disc is played, replayed here.
             let mut before = Board8::start();
@@ -107,6 +109,14 @@ fn solver() -> Solver {
     })
 }
 
+fn analyzer() -> Analyzer {
+    Analyzer::new(SolverOptions {
+        threads: 1,
+        tt_bits: 18,
+    })
+    .unwrap()
+}
+
 fn moves(t: &str) -> Vec<Move> {
     parse_transcript(t, Size::Eight).unwrap()
 }
@@ -120,8 +130,9 @@ fn analysed(seed: u64) -> (Vec<Move>, Analysis) {
     let options = AnalysisOptions {
         empties: 14,
         estimate_depth: 3,
+        estimate_time: None,
     };
-    let a = analyze_moves(&game, &options, &mut solver()).unwrap();
+    let a = analyze_moves(&game, &options, &mut analyzer()).unwrap();
     (game, a)
 }
 
@@ -161,6 +172,7 @@ fn every_exact_value_is_a_cold_solve_and_losses_add_up() {
                     );
                 } else {
                     assert!(j.empties > 14);
+                    assert_eq!(j.depth, Some(3), "{j:?}");
                     // The search's own move loses nothing.
                     if j.best == [*sq] {
                         assert_eq!(j.loss, 0, "{j:?}");
@@ -199,8 +211,9 @@ fn a_perfect_line_loses_nothing() {
     let options = AnalysisOptions {
         empties: 12,
         estimate_depth: 2,
+        estimate_time: None,
     };
-    let a = analyze_moves(&line, &options, &mut solver()).unwrap();
+    let a = analyze_moves(&line, &options, &mut analyzer()).unwrap();
     let exact: Vec<&Judged> = a.moves.iter().filter(|m| m.exact).collect();
     assert!(exact.len() >= 10);
     assert!(exact.iter().all(|m| m.loss == 0), "{exact:?}");
@@ -223,35 +236,55 @@ fn mistakes_come_largest_first() {
 
 #[test]
 fn illegal_moves_and_bad_options_are_errors() {
-    let err = analyze_moves(&moves("f5f5"), &AnalysisOptions::default(), &mut solver());
+    let err = analyze_moves(&moves("f5f5"), &AnalysisOptions::default(), &mut analyzer());
     assert!(matches!(err, Err(AnalysisError::Illegal(_))), "{err:?}");
-    for (empties, estimate_depth, message) in [
-        (20, 1, "the estimate depth is 1: it must be from 2 to 8"),
-        (20, 9, "the estimate depth is 9: it must be from 2 to 8"),
-        (31, 4, "exact from 31 empties: at most 30"),
+    let ms = std::time::Duration::from_millis;
+    for (empties, estimate_depth, estimate_time, message) in [
+        (
+            20,
+            1,
+            None,
+            "the estimate depth is 1: it must be from 2 to 20",
+        ),
+        (
+            20,
+            21,
+            None,
+            "the estimate depth is 21: it must be from 2 to 20",
+        ),
+        (20, 8, Some(ms(0)), "an estimate time of 0: at least 1 ms"),
+        (31, 4, None, "exact from 31 empties: at most 30"),
     ] {
         let bad = AnalysisOptions {
             empties,
             estimate_depth,
+            estimate_time,
         };
-        let err = analyze_moves(&moves("f5"), &bad, &mut solver()).unwrap_err();
+        assert!(bad.check().is_err());
+        let err = analyze_moves(&moves("f5"), &bad, &mut analyzer()).unwrap_err();
         assert!(err.to_string().starts_with(message), "{err}");
     }
+    assert_eq!(AnalysisOptions::default().check(), Ok(()));
 }
 
 #[test]
 fn an_unfinished_game_is_analysed_to_its_last_move() {
-    let a = analyze_moves(
-        &moves("f5d6c3d3c4"),
-        &AnalysisOptions::default(),
-        &mut solver(),
-    )
-    .unwrap();
+    let options = AnalysisOptions {
+        estimate_depth: 6,
+        ..AnalysisOptions::default()
+    };
+    let a = analyze_moves(&moves("f5d6c3d3c4"), &options, &mut analyzer()).unwrap();
     assert_eq!(a.ending, Ending::Unfinished);
     assert_eq!(a.moves.len(), 5);
-    assert!(a.moves.iter().all(|m| !m.exact));
+    assert!(a.moves.iter().all(|m| !m.exact && m.depth == Some(6)));
     assert_eq!(a.black_line().len(), 6);
     assert_eq!(a.moves[0].best.len(), 1);
+    // The last position, 55 empties from the end, estimated too.
+    assert_eq!(a.final_depth, Some(6));
+    assert_eq!(
+        serde_json::to_value(a.estimate).unwrap(),
+        serde_json::json!({"search": "midgame", "depth": 6})
+    );
 }
 
 fn fixtures() -> std::path::PathBuf {
@@ -272,8 +305,9 @@ fn fixture_games_agree_with_their_theoretical_scores_and_a_wrong_one_is_reported
     let options = AnalysisOptions {
         empties: 16,
         estimate_depth: 2,
+        estimate_time: None,
     };
-    let mut s = solver();
+    let mut s = analyzer();
     for (path, wrong) in [(fixtures(), None), (dir.path().to_path_buf(), Some(3))] {
         let db = DatabaseBuilder::new()
             .source(path.join("WTH_2001.wtb"))
@@ -327,6 +361,7 @@ fn games_analysed_in_parallel_equal_one_by_one() {
     let options = AnalysisOptions {
         empties: 12,
         estimate_depth: 2,
+        estimate_time: None,
     };
     let mut ids: Vec<GameId> = (0..db.files()[0].game_count())
         .map(|i| GameId::new(0, i))
@@ -346,7 +381,7 @@ fn games_analysed_in_parallel_equal_one_by_one() {
         assert_eq!(*id, ids[i]);
         let g = db.game(*id).unwrap();
         let depth = db.file_of(*id).unwrap().header().depth();
-        let alone = analyze_game(&g, depth, &options, &mut solver());
+        let alone = analyze_game(&g, depth, &options, &mut analyzer());
         assert_eq!(*got, alone, "{id:?}");
     }
     assert_eq!(parallel.last().unwrap().1, Err(AnalysisError::TenByTen));
@@ -375,6 +410,7 @@ mod accuracy {
             black: black.to_owned(),
             white: white.to_owned(),
             empties: 4,
+            estimate: None,
             moves,
             theoretical: None,
             error: None,
@@ -546,5 +582,72 @@ mod accuracy {
             )
         );
         assert!(read_selected(&[path], None).is_err());
+    }
+}
+
+/// The estimates repeat: a game analysed twice with the same analyzer, by
+/// a fresh one, after the same positions were searched deeper (a warm
+/// table holding deeper bounds), and move by move in reverse order (each
+/// prefix of the game, the longest first) gives the same estimated moves;
+/// and each estimate is the midgame search's value at the depth, from
+/// fresh tables, rounded to whole discs (no move gains, the search's own
+/// move loses nothing).
+#[test]
+fn estimates_do_not_depend_on_what_was_searched_before() {
+    use othello_core::midgame::{Engine, EngineOptions, Limits};
+    let depth = 6;
+    let options = AnalysisOptions {
+        empties: 12,
+        estimate_depth: depth,
+        estimate_time: None,
+    };
+    let deeper = AnalysisOptions {
+        estimate_depth: 10,
+        ..options
+    };
+    let estimated =
+        |a: &Analysis| -> Vec<Judged> { a.moves.iter().filter(|m| !m.exact).cloned().collect() };
+    for seed in [7, 8] {
+        let (game, _) = analysed(seed);
+        let game = &game[..game.len().min(40)];
+        let fresh = analyze_moves(game, &options, &mut analyzer()).unwrap();
+        let mut warm = analyzer();
+        assert_eq!(analyze_moves(game, &options, &mut warm).unwrap(), fresh);
+        assert_eq!(analyze_moves(game, &options, &mut warm).unwrap(), fresh);
+        analyze_moves(game, &deeper, &mut warm).unwrap();
+        assert_eq!(analyze_moves(game, &options, &mut warm).unwrap(), fresh);
+        let all = estimated(&fresh);
+        assert!(all.len() > 20, "seed {seed}");
+        for k in (1..game.len()).rev() {
+            let prefix = analyze_moves(&game[..k], &options, &mut warm).unwrap();
+            let some = estimated(&prefix);
+            assert_eq!(some[..], all[..some.len()], "seed {seed}, {k} moves");
+        }
+        // Each estimate: the midgame search from fresh tables.
+        let mut engine = Engine::new(EngineOptions {
+            tt_bits: 16,
+            solver_tt_bits: 16,
+        })
+        .unwrap();
+        let mut board = Board8::start();
+        let mut judged = fresh.moves.iter();
+        for &mv in game {
+            if let Move::Play(sq) = mv {
+                let j = judged.next().unwrap();
+                if !j.exact {
+                    engine.clear();
+                    let e = engine
+                        .analyze(board.player(), board.opponent(), Limits::depth(depth))
+                        .unwrap();
+                    assert_eq!(j.value, e.value.round() as i32, "seed {seed} {j:?}");
+                    assert_eq!(j.best, [Square::new_unchecked(e.best_move.unwrap())]);
+                    assert!(j.loss >= 0 && j.played <= j.value, "{j:?}");
+                    if j.best == [sq] {
+                        assert_eq!(j.loss, 0, "{j:?}");
+                    }
+                }
+            }
+            board = board.play(mv).unwrap();
+        }
     }
 }

@@ -2,12 +2,15 @@
 //! --results F.jsonl`): what the batch writes and the accuracy tables
 //! read. Only the exactly judged moves are kept (the estimates say nothing
 //! certain about a player), with the names joined when the game was
-//! analysed.
+//! analysed, and the search that estimated the moves before them
+//! ([`GameAnalysis::estimate`]: none in the lines written before the
+//! midgame search, whose estimates were the old evaluation search's; the
+//! moves logged, exact, are the same whichever search it was).
 
 use othello_core::Color;
 use serde::{Deserialize, Serialize};
 
-use super::{Analysis, AnalysisError};
+use super::{Analysis, AnalysisError, AnalysisOptions, Estimator};
 use crate::verify::TheoryStatus;
 use crate::{Database, GameId};
 
@@ -45,6 +48,10 @@ pub struct MoveLoss {
     pub loss: i32,
 }
 
+/// What the lines of logs written before the midgame search (issue 37)
+/// estimated with: the 2-to-8-ply evaluation search.
+pub const OLD_ESTIMATES: &str = "old evaluation search";
+
 /// One analysed game, as logged.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameAnalysis {
@@ -58,6 +65,12 @@ pub struct GameAnalysis {
     pub white: String,
     /// The analysis solved exactly from this many empty squares.
     pub empties: u8,
+    /// The search that estimated the moves before (not logged); `None` in
+    /// the lines of logs written before the midgame search (issue 37),
+    /// whose estimates were the old evaluation search's: see
+    /// [`GameAnalysis::estimated_by`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimator>,
     /// The moves judged exactly, in order.
     pub moves: Vec<MoveLoss>,
     /// The stored theoretical score checked at the file's depth
@@ -70,13 +83,13 @@ pub struct GameAnalysis {
 }
 
 impl GameAnalysis {
-    /// The line of game `id` of `db`, analysed from `empties` (or not:
+    /// The line of game `id` of `db`, analysed with `options` (or not:
     /// `analysis` is the error).
     #[must_use]
     pub fn new(
         db: &Database,
         id: GameId,
-        empties: u8,
+        options: &AnalysisOptions,
         analysis: &Result<Analysis, AnalysisError>,
     ) -> GameAnalysis {
         let (moves, theoretical, error) = match analysis {
@@ -102,11 +115,21 @@ impl GameAnalysis {
             year: db.file_of(id).map_or(0, |f| f.year()),
             black: db.black(id).to_string(),
             white: db.white(id).to_string(),
-            empties,
+            empties: options.empties,
+            estimate: Some(options.estimator()),
             moves,
             theoretical,
             error,
         }
+    }
+
+    /// The search that estimated the moves before the exact part, in
+    /// words: `midgame search, depth 16`, or for a line of an old log
+    /// `old evaluation search`.
+    #[must_use]
+    pub fn estimated_by(&self) -> String {
+        self.estimate
+            .map_or_else(|| OLD_ESTIMATES.to_owned(), |e| e.to_string())
     }
 
     /// Whether the game is a finding of the batch: a wrong stored

@@ -237,8 +237,10 @@ pub fn read_results(path: &Path) -> Result<(Vec<LogRecord>, Vec<String>), LogErr
 
 /// The fields of a result line that change from run to run of the same
 /// check (times, node counts, the cache, a best move the window search
-/// does not give, the names joined at the time): left out when outcomes
-/// are compared.
+/// does not give, the names joined at the time) or that the outcome does
+/// not depend on (the search that estimated the moves an analysis does
+/// not log: its logged moves are exact): left out when outcomes are
+/// compared.
 pub const VOLATILE_FIELDS: &[&str] = &[
     "seconds",
     "cpu_seconds",
@@ -248,6 +250,7 @@ pub const VOLATILE_FIELDS: &[&str] = &[
     "year",
     "black",
     "white",
+    "estimate",
 ];
 
 /// The outcome of a result line: the line without its

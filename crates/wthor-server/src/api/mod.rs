@@ -20,9 +20,9 @@ use axum::routing::get;
 use othello_core::notation::{parse_transcript, push_transcript};
 use othello_core::position::forced_pass;
 use othello_core::replay::wthor_tokens;
-use othello_core::solver::{Solver, SolverOptions};
+use othello_core::solver::SolverOptions;
 use othello_core::{Board, Board8, Board10, Color, Move, Size, Square};
-use wthor_db::analysis::{AnalysisOptions, analyze_game};
+use wthor_db::analysis::{AnalysisOptions, Analyzer, analyze_game};
 use wthor_db::names::NamePattern;
 use wthor_db::position_line::{PositionLine, game_positions};
 use wthor_db::query::{Filters, Position, PositionError, SortKey};
@@ -569,10 +569,11 @@ fn analyse(st: &AppState, id: &str) -> Result<Arc<serde_json::Value>, ApiError> 
             clip(id)
         )));
     };
-    let mut solver = Solver::new(SolverOptions {
+    let mut analyzer = Analyzer::new(SolverOptions {
         threads: 1,
         tt_bits: 20,
-    });
+    })
+    .map_err(|e| ApiError::unavailable(format!("analysis: {e}")))?;
     let analysis = analyze_game(
         &view,
         file.header().depth(),
@@ -580,7 +581,7 @@ fn analyse(st: &AppState, id: &str) -> Result<Arc<serde_json::Value>, ApiError> 
             empties: st.config.analysis_empties,
             ..AnalysisOptions::default()
         },
-        &mut solver,
+        &mut analyzer,
     )
     .map_err(|e| ApiError::bad_request(format!("analysis: {e}")))?;
     let report = AnalysisReport {

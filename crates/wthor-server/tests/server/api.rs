@@ -387,15 +387,29 @@ async fn player_openings_carry_the_players_results() {
 }
 
 /// The analysis says where its exact part starts (`exactFrom` empties),
-/// and every move from there on is exact, every one before an estimate.
+/// and every move from there on is exact, every one before an estimate
+/// flagged with the plies of its search (the midgame search's, at
+/// `wthor analyze`'s default depth, named in `estimate`).
 #[tokio::test]
 async fn analysis_says_where_the_exact_part_starts() {
     let v = ok_json(get("/api/games/2001:5?analysis=1").await, "analysis");
     let a = &v["analysis"];
     let from = a["exactFrom"].as_u64().expect("exactFrom");
     assert_eq!(from, u64::from(crate::ANALYSIS_EMPTIES));
+    let depth = wthor_db::analysis::DEFAULT_ESTIMATE_DEPTH;
+    assert_eq!(
+        a["estimate"],
+        serde_json::json!({"search": "midgame", "depth": depth})
+    );
     for m in a["moves"].as_array().unwrap() {
         let exact = m["empties"].as_u64().unwrap() <= from;
         assert_eq!(m["exact"], exact, "{m}");
+        if exact {
+            assert!(m.get("depth").is_none(), "{m}");
+        } else {
+            // The plies searched: to the end from 16 empties or fewer.
+            let empties = m["empties"].as_u64().unwrap();
+            assert_eq!(m["depth"], empties.min(u64::from(depth)), "{m}");
+        }
     }
 }
