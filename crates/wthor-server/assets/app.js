@@ -655,15 +655,16 @@ async function gameView(id) {
     explore.href = `/explorer?play=${game.moves.slice(0, ply).join("")}`;
     png.href = `/api/games/${encodeURIComponent(id)}/png?ply=${ply}`;
     const judged = analysis ? Object.fromEntries(analysis.moves.map((m) => [m.index, m])) : {};
-    // A loss is marked ~ when it is an estimate (as `wthor analyze` does);
-    // estimated moves are set apart from the exact ones.
+    // A loss is marked ~ when it is an estimate (as `wthor analyze` does),
+    // its depth in the title; estimated moves are set apart from the exact
+    // ones.
     const link = (m, i) => {
       const j = judged[i];
       const cls = [i + 1 === ply ? "cur" : "", j && !j.exact ? "estimated" : "",
         j && j.loss >= 6 ? "mistake" : j && j.loss > 0 ? "inaccuracy" : ""].join(" ").trim();
       return el("a", { href: "#", class: cls || null, "data-ply": i + 1, onclick: (ev) => { ev.preventDefault(); set(i + 1); } },
         el("span", {}, m), j && j.loss > 0 ? el("small", { title: j.exact ? `loses ${count(j.loss, "disc", "discs")} (exact)`
-          : `loses about ${count(j.loss, "disc", "discs")} (an estimate of the evaluation)` }, `−${j.loss}${j.exact ? "" : "~"}`) : null);
+          : `loses about ${count(j.loss, "disc", "discs")} (an estimate: the midgame search, depth ${j.depth})` }, `−${j.loss}${j.exact ? "" : "~"}`) : null);
     };
     const pairs = [];
     for (let i = 0; i < game.moves.length; i += 2)
@@ -703,13 +704,20 @@ async function gameView(id) {
     if (from < values.length - 1) g.append(svg("polyline", { points: part(from, values.length - 1), fill: "none", stroke: "#2e8b57", "stroke-width": 2 }));
     for (const m of a.moves) if (m.loss >= 6) g.append(svg("circle", { cx: x(m.index), cy: y(values[m.index]), r: 3.5,
       class: m.exact ? "mistake" : "mistake estimated", fill: m.exact ? "#c62828" : "#fbfbf8", stroke: "#c62828", "stroke-width": 1.5 },
-      svg("title", {}, `${m.index + 1}. ${m.square}: −${m.loss}${m.exact ? "" : "~ (estimate)"}`)));
+      svg("title", {}, `${m.index + 1}. ${m.square}: −${m.loss}${m.exact ? "" : `~ (estimate, depth ${m.depth})`}`)));
     g.append(svg("line", { x1: x(ply), x2: x(ply), y1: 0, y2: H, stroke: "#1f6b41", "stroke-dasharray": "3 3" }));
     const at = (100 * from) / (values.length - 1);
     const labels = el("div", { class: "graph-labels" },
-      from > 0 && at >= 25 ? el("span", { class: "estimated", style: "left:0" }, "estimated ~") : null,
+      from > 0 && at >= 25 ? el("span", { class: "estimated", style: "left:0" }, `estimated ~ (${depths(a)})`) : null,
       firstExact ? el("span", { class: "exact", style: `left:min(${at.toFixed(2)}%, calc(100% - 3.5rem))` }, "exact →") : null);
     return el("div", {}, labels, g, el("div", { class: "note analysis-note" }, analysisNote(a, firstExact)));
+  }
+  // The depths of the estimates: "depth 16", or "depths 10–14" when a
+  // time limit made them vary.
+  function depths(a) {
+    const d = a.moves.filter((m) => !m.exact).map((m) => m.depth);
+    const lo = Math.min(...d), hi = Math.max(...d);
+    return lo === hi ? `depth ${lo}` : `depths ${lo}–${hi}`;
   }
   // Where the values are exact, said in words.
   function analysisNote(a, firstExact) {
@@ -717,13 +725,13 @@ async function gameView(id) {
     const red = ` Red: moves losing 6 discs or more (hollow: estimated).`;
     if (!firstExact) {
       const ends = game.positions[last].empties;
-      return start + `Every move's value is an estimate of the evaluation (~): the game ends at ${count(ends, "empty", "empties")}, ` +
-        `before the exact part (${count(a.exactFrom, "empty", "empties")}).` + red;
+      return start + `Every move's value is an estimate of the midgame search at ${depths(a)} (~): the game ends at ` +
+        `${count(ends, "empty", "empties")}, before the exact part (${count(a.exactFrom, "empty", "empties")}).` + red;
     }
     const estimated = a.moves.filter((m) => !m.exact).length;
     return start + `Exact from ${count(a.exactFrom, "empty", "empties")} (move ${firstExact.index + 1} on, green, solid)` +
-      (estimated ? `; the ${count(estimated, "move", "moves")} before are estimates of the evaluation (grey, dashed, losses marked ~).`
-        : ".") + red;
+      (estimated ? `; the ${count(estimated, "move", "moves")} before are estimates of the midgame search at ${depths(a)} ` +
+        `(grey, dashed, losses marked ~).` : ".") + red;
   }
   async function analyse() {
     analyseButton.disabled = true;

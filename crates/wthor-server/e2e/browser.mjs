@@ -256,8 +256,8 @@ try {
     .then(() => true, () => false);
   check(gone, "the error goes once a move is played");
 
-  // 11. The analysis of a game: every estimate marked ~, where the exact
-  // part starts said and drawn.
+  // 11. The analysis of a game: every estimate marked ~ with its depth,
+  // where the exact part starts said and drawn.
   const analysed = await api("/api/games/2001:5?analysis=1");
   await page.goto(`${base}/game/2001:5`);
   await page.click("text=Analyse");
@@ -270,10 +270,22 @@ try {
   check(wantMarks.some((m) => m && m.endsWith("~")) && wantMarks.some((m) => m && !m.endsWith("~")),
     "the game has exact and estimated losses");
   check(JSON.stringify(marks) === JSON.stringify(wantMarks), "each loss shown as the API's, the estimates marked ~");
+  // The estimates are the midgame search's at one depth (the default),
+  // which each estimated mark's title and the caption give.
+  const depth = analysed.analysis.estimate.depth;
+  check(analysed.analysis.estimate.search === "midgame" && depth > 0
+    && analysed.analysis.moves.every((m) => m.exact ? m.depth === undefined : m.depth === Math.min(depth, m.empties)),
+    `every estimated move of the API has the search's depth (${depth}), no exact one has any`);
+  const titles = await page.$$eval(".moves-grid a.estimated small", (ss) => ss.map((s) => s.getAttribute("title")));
+  check(titles.length > 0 && titles.every((t) => t.endsWith(`(an estimate: the midgame search, depth ${depth})`)),
+    `each estimated loss says its depth (${titles[0]})`);
   const firstExact = analysed.analysis.moves.find((m) => m.exact);
   const analysisNote = await page.textContent(".analysis-note", { timeout: 5000 }).catch(() => "");
   check(analysisNote.includes(`Exact from ${analysed.analysis.exactFrom} empties (move ${firstExact.index + 1} on`)
-    && !analysisNote.includes("end game"), `the caption says where the exact part starts (${analysisNote})`);
+    && analysisNote.includes(`before are estimates of the midgame search at depth ${depth} (`)
+    && !analysisNote.includes("end game"), `the caption says where the exact part starts and the estimates' depth (${analysisNote})`);
+  const bandLabel = await page.textContent(".graph-labels .estimated", { timeout: 5000 }).catch(() => "");
+  check(bandLabel === `estimated ~ (depth ${depth})`, `the graph's estimated part says its depth (${bandLabel})`);
   const boundary = await page.$eval("svg.graph", (g, n) => {
     const line = g.querySelector(".exact-start");
     return line ? Math.abs(Number(line.getAttribute("x1")) - n * g.viewBox.baseVal.width) < 0.5 : false;
