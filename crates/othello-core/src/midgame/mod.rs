@@ -451,10 +451,7 @@ impl Engine {
             let it = main();
             done.store(true, std::sync::atomic::Ordering::Relaxed);
             // (A helper unwinds at its next poll.)
-            let nodes = handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or(0))
-                .sum();
+            let nodes = handles.into_iter().map(|h| h.join().unwrap_or(0)).sum();
             (it, nodes)
         })
     }
