@@ -85,8 +85,8 @@ pub(crate) struct Args {
     #[arg(long, default_value_t = 20, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=30))]
     empties: u8,
     /// Plies of the midgame search that estimates the earlier moves, from 2
-    /// to 20 (the time doubles every 2 plies: about 1 s a game at 16, 4 s
-    /// at 20). Repeatable: the same values on any machine.
+    /// to 20 (the time about doubles every 2 plies: about 1 s a game at 16,
+    /// 3 to 4 s at 20). Repeatable: the same values on any machine.
     #[arg(long, default_value_t = DEFAULT_ESTIMATE_DEPTH, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=20))]
     estimate_depth: u32,
     /// Instead of a depth, give each estimate search MS milliseconds (two

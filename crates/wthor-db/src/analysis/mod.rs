@@ -75,16 +75,17 @@ use crate::{Database, GameId};
 
 /// The plies of the estimate search by default: the depth at which the
 /// estimates of a whole game take about a second (one thread, release
-/// build, 200 games of 2024–2025 drawn at random: median 1.05 s, mean
-/// 1.12 s at 16 plies; 0.52 s at 14, 1.9 s at 18). `benches/analyze.rs`
-/// measures it.
+/// build, games of 2024–2025 drawn at random, `benches/analyze.rs`, on
+/// the CPU: median 0.84 s, mean 0.87 s a game at 16 plies, 200 games;
+/// 0.52 s at 14, 1.9 s at 18, 50 games).
 pub const DEFAULT_ESTIMATE_DEPTH: u32 = 16;
 
 /// The estimate depths an analysis accepts. At least 2: the move played is
-/// judged one ply shallower. At most 20: the time doubles every two plies
-/// (about 4 s a game at 20), and at 20 plies the last positions estimated
-/// by default (21 empties) are searched to within a ply of the end; a
-/// larger `empties` is the way to values that deep.
+/// judged one ply shallower. At most 20: the time about doubles every two
+/// plies (3.1 s a game as a median at 20, 4.1 s mean, 20 games), and at 20
+/// plies the last positions estimated by default (21 empties) are
+/// searched to within a ply of the end; a larger `empties` is the way to
+/// values that deep.
 pub const ESTIMATE_DEPTHS: RangeInclusive<u32> = 2..=20;
 
 /// The midgame search's tables of an [`Analyzer`]: 2^16 entries each,
