@@ -454,7 +454,7 @@ class Database:
         midgame search's estimate before: at ``estimate_depth`` plies (2 to
         20; None: 16, about a second a game; the same values on any
         machine), or each search given ``time_ms`` milliseconds instead
-        (two searches per estimated move; not repeatable: the depth reached
+        (up to two searches per estimated move; not repeatable: the depth reached
         depends on the machine and its load).
 
         Which games: ``games`` (numbers, identities or ``Game``), or those

@@ -89,8 +89,8 @@ pub(crate) struct Args {
     /// 3 to 4 s at 20). Repeatable: the same values on any machine.
     #[arg(long, default_value_t = DEFAULT_ESTIMATE_DEPTH, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=20))]
     estimate_depth: u32,
-    /// Instead of a depth, give each estimate search MS milliseconds (two
-    /// searches per estimated move): deeper where time allows, but the
+    /// Instead of a depth, give each estimate search MS milliseconds (up to
+    /// two searches per estimated move): deeper where time allows, but the
     /// values are not repeatable (they depend on the machine and its load).
     #[arg(long, value_name = "MS", conflicts_with = "estimate_depth", value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     time: Option<u64>,

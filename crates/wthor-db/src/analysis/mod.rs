@@ -105,7 +105,8 @@ pub struct AnalysisOptions {
     /// Instead of a depth, each estimate search stops after this time
     /// (its deepest even iteration completed then): deeper where time
     /// allows, but **not repeatable** (the depth reached depends on the
-    /// machine and its load). Each estimated move costs two searches.
+    /// machine and its load). An estimated move costs one search, two when
+    /// the move played is not the search's (the position after it too).
     pub estimate_time: Option<Duration>,
 }
 
