@@ -24,20 +24,25 @@ fn analyze_table_of_a_fixture_game() {
 
 #[test]
 fn analyze_jsonl_holds_every_move_with_its_loss_and_the_check() {
-    for game in ["2001:3", "2002:0", "2002:1"] {
-        let text = check(
-            &[
-                "analyze",
-                game,
-                "--db",
-                "testdata",
-                "--empties",
-                "14",
-                "--format",
-                "jsonl",
-            ],
-            0,
-        );
+    // The default depth on one game, a quicker one on the others.
+    for (game, depth) in [
+        ("2001:3", None),
+        ("2002:0", Some("6")),
+        ("2002:1", Some("6")),
+    ] {
+        let mut args = vec![
+            "analyze",
+            game,
+            "--db",
+            "testdata",
+            "--empties",
+            "14",
+            "--format",
+            "jsonl",
+        ];
+        args.extend(depth.map(|d| ["--estimate-depth", d]).into_iter().flatten());
+        let text = check(&args, 0);
+        let plies: u64 = depth.map_or(16, |d| d.parse().unwrap());
         assert_eq!(text.lines().count(), 1);
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["game"], game);
@@ -49,7 +54,7 @@ fn analyze_jsonl_holds_every_move_with_its_loss_and_the_check() {
         // exact move with any.
         assert_eq!(
             v["estimate"],
-            serde_json::json!({"search": "midgame", "depth": 16})
+            serde_json::json!({"search": "midgame", "depth": plies})
         );
         let moves = v["moves"].as_array().unwrap();
         assert!(moves.len() > 20, "{game}");
@@ -58,7 +63,7 @@ fn analyze_jsonl_holds_every_move_with_its_loss_and_the_check() {
                 assert!(m.get("depth").is_none(), "{game} {m}");
             } else {
                 let empties = m["empties"].as_u64().unwrap();
-                assert_eq!(m["depth"], empties.min(16), "{game} {m}");
+                assert_eq!(m["depth"], empties.min(plies), "{game} {m}");
             }
             let value = m["value"].as_i64().unwrap();
             let played = m["played"].as_i64().unwrap();
@@ -87,7 +92,12 @@ fn a_wrong_theoretical_score_is_reported_and_exits_1() {
     let file = dir.path().join("WTH_2001.wtb");
     std::fs::write(&file, bytes).unwrap();
     let f = file.to_str().unwrap();
-    let text = check(&["analyze", f, "3", "--empties", "16"], 1);
+    // (Shallow estimates: the check is of the exact part.)
+    let quick = ["--estimate-depth", "4"];
+    let text = check(
+        &[&["analyze", f, "3", "--empties", "16"][..], &quick].concat(),
+        1,
+    );
     assert!(
         text.contains(
             "theoretical score at 16 empties: stored black 55, solved black 57: mismatch"
@@ -95,7 +105,11 @@ fn a_wrong_theoretical_score_is_reported_and_exits_1() {
         "{text}"
     );
     let ok = check(
-        &["analyze", "testdata/WTH_2001.wtb", "3", "--empties", "16"],
+        &[
+            &["analyze", "testdata/WTH_2001.wtb", "3", "--empties", "16"][..],
+            &quick,
+        ]
+        .concat(),
         0,
     );
     assert!(ok.contains("stored black 57, solved black 57: ok"), "{ok}");

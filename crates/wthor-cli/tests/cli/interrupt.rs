@@ -205,6 +205,8 @@ fn an_analyze_batch_keeps_its_log_on_a_signal_and_resumes() {
         dir.path().to_str().unwrap(),
         "--empties",
         "16",
+        "--estimate-depth",
+        "4",
         "--threads",
         "1",
         "--results",
