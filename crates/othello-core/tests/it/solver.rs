@@ -598,7 +598,7 @@ fn solve_and_windows_equal_a_plain_search_at_13_to_16_empties() {
         tt_bits: 18,
     });
     let mut plain = GenericSolver::<Board8>::new();
-    for i in 0..40 {
+    for i in 0..28 {
         let (p, o) = random_position(&mut seed, 13 + i % 4);
         let b = Board8::from_discs(p, o, Color::Black).unwrap();
         let truth = plain.solve(&b).score;

@@ -436,7 +436,15 @@ fn the_graph_is_drawn_as_svg_and_png_for_one_game_only() {
 #[test]
 fn one_disc_and_one_empty_are_singular() {
     let game = ["--db", "testdata", "2001:2"];
-    let analysis = check(&[&["analyze"][..], &game, &["--empties", "1"]].concat(), 0);
+    let analysis = check(
+        &[
+            &["analyze"][..],
+            &game,
+            &["--empties", "1", "--estimate-depth", "4"],
+        ]
+        .concat(),
+        0,
+    );
     assert!(
         analysis.starts_with("game 2001:2: exact from 1 empty, estimated before"),
         "{analysis}"
