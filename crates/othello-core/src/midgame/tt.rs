@@ -119,6 +119,7 @@ impl Table {
         depth: u8,
         level: u8,
     ) {
+        self.0.written_to();
         let b = self.bucket(p, o);
         let date = self.0.date();
         let mut old = None;

@@ -9,7 +9,7 @@
 //! Each bucket holds two entries; a new entry replaces the one from an older
 //! search first, then the one with fewer empty squares (cheaper to redo).
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// One stored position and its bounds (the midgame search's table packs
 /// its own data in the same entries).
@@ -215,6 +215,11 @@ pub(crate) struct Table {
     /// `buckets.len() - 1`.
     mask: usize,
     date: AtomicU64,
+    /// Whether an entry may have been written since the table was made or
+    /// cleared: [`clear`](Self::clear) of a table still clean writes
+    /// nothing (a new table's pages are not touched: a first clear of
+    /// 2^20 entries cost 150 to 230 ms).
+    written: AtomicBool,
 }
 
 impl Table {
@@ -227,7 +232,17 @@ impl Table {
             buckets: Buckets::new(len)?,
             mask: len - 1,
             date: AtomicU64::new(1),
+            written: AtomicBool::new(false),
         })
+    }
+
+    /// Notes that an entry is being written (a load, and a store only the
+    /// first time: the line stays shared between the threads).
+    #[inline]
+    pub(crate) fn written_to(&self) {
+        if !self.written.load(Ordering::Relaxed) {
+            self.written.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Starts a new search: entries of older searches become first victims.
@@ -239,6 +254,9 @@ impl Table {
 
     /// Forgets everything.
     pub(crate) fn clear(&self) {
+        if !self.written.swap(false, Ordering::Relaxed) {
+            return;
+        }
         for e in self.buckets.iter().flat_map(|b| &b.0) {
             e.key_p.store(0, Ordering::Relaxed);
             e.key_o.store(0, Ordering::Relaxed);
@@ -308,6 +326,7 @@ impl Table {
         best: u8,
         level: u8,
     ) {
+        self.written_to();
         let b = self.bucket(p, o);
         let date = self.date();
         let unknown = Bounds {
@@ -416,6 +435,22 @@ mod tests {
             );
             let b = t.probe(p, o).unwrap();
             assert_eq!((b.lower, b.upper), (2 * (i % 32) - 32, 2 * (i % 32) - 32));
+        }
+    }
+
+    /// A clear after writes empties the table, each time; a clear of a
+    /// table not written since (which skips the work) too.
+    #[test]
+    fn clear_forgets_every_entry_each_time() {
+        let t = Table::new(8).unwrap();
+        let (p, o) = (0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        for _ in 0..3 {
+            t.clear();
+            assert_eq!(t.probe(p, o), None);
+            t.store(p, o, 60, (-64, 64), 6, 19, EXACT);
+            assert!(t.probe(p, o).is_some());
+            t.clear();
+            assert_eq!(t.probe(p, o), None);
         }
     }
 
