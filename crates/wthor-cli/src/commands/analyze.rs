@@ -52,11 +52,10 @@ use crate::verify::{Job, RunOptions, open_results, run_checks, say_interrupted, 
 #[command(after_help = "\
 Examples:
   wthor analyze testdata/WTH_2001.wtb 3
-  wthor analyze 2001:3 --db testdata --empties 16
   wthor analyze 2001:3 --db testdata --estimate-depth 10
   wthor analyze 2001:3 --db testdata --time 5
   wthor analyze testdata/WTH_2002.wtb 4 --format jsonl
-  wthor analyze 2003:7 --db testdata --empties 18 --svg graph.svg --png graph.png
+  wthor analyze 2003:7 --db testdata --empties 18 --estimate-depth 12 --svg graph.svg --png graph.png
   wthor analyze --db testdata --year 2001 --empties 14 --estimate-depth 8 --results analysed.jsonl
 
 Estimates (the moves before --empties) are the midgame search's at 16 plies by
