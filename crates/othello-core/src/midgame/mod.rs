@@ -702,12 +702,11 @@ impl Engine {
                 return found;
             };
             start = score;
-            let mut pv = Vec::new();
-            if best < 64 {
-                pv.push(Move::Play(Square::new_unchecked(best)));
-                let f = flips(p, o, usize::from(best));
-                pv.extend(self.solver.line(o ^ f, p | f | (1 << best)));
-            }
+            let pv = if best < 64 {
+                self.solver_line(p, o, best)
+            } else {
+                Vec::new()
+            };
             found = Some(Analysis {
                 value: score as f32,
                 exact: false,
@@ -724,6 +723,15 @@ impl Engine {
             }
         }
         self.exact(p, o, false, control, nodes).or(found)
+    }
+
+    /// `best`, then the rest of the line from the solver's table, as far
+    /// as it knows.
+    fn solver_line(&self, p: u64, o: u64, best: u8) -> Vec<Move> {
+        let mut pv = vec![Move::Play(Square::new_unchecked(best))];
+        let f = flips(p, o, usize::from(best));
+        pv.extend(self.solver.line(o ^ f, p | f | (1 << best)));
+        pv
     }
 
     /// The exact answer by the solver (every move's score with `all`), or
@@ -762,10 +770,7 @@ impl Engine {
             let s = s?;
             (s.score as f32, s.best_move?, Vec::new())
         };
-        let mut pv = vec![Move::Play(Square::new_unchecked(best))];
-        // The rest of the line from the solver's table, as far as it knows.
-        let f = flips(p, o, usize::from(best));
-        pv.extend(self.solver.line(o ^ f, p | f | (1 << best)));
+        let pv = self.solver_line(p, o, best);
         Some(Analysis {
             value,
             exact: true,

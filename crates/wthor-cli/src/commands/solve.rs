@@ -167,12 +167,8 @@ struct MoveReport {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let positions = positions(args)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| SolverOptions::default().threads)
-        .max(1);
     let mut solver = Solver::new(SolverOptions {
-        threads,
+        threads: threads(args),
         tt_bits: args.tt_bits,
     });
     let mut engine = None;
@@ -248,10 +244,6 @@ fn solve(
     let (p, o) = (board.player(), board.opponent());
     let before = solver.nodes();
     let t = Instant::now();
-    let threads = args
-        .threads
-        .unwrap_or_else(|| SolverOptions::default().threads)
-        .max(1);
     let limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
@@ -289,11 +281,7 @@ fn solve(
         if args.all_moves {
             query = query.all_moves();
         }
-        let engine = match engine {
-            Some(e) => e,
-            None => engine.insert(Engine::new(EngineOptions::default())?.with_threads(threads)?),
-        };
-        let a = engine.analyze(p, o, query)?;
+        let a = engine_of(engine, args)?.analyze(p, o, query)?;
         report.interrupted = stop.load(std::sync::atomic::Ordering::SeqCst);
         report.score = Some(a.value.round() as i32);
         report.estimate = !a.exact;
@@ -324,13 +312,7 @@ fn solve(
     } else {
         let Some(s) = solver.solve_until(p, o, stop) else {
             // Stopped: a quick estimate instead.
-            let engine = match engine {
-                Some(e) => e,
-                None => {
-                    engine.insert(Engine::new(EngineOptions::default())?.with_threads(threads)?)
-                }
-            };
-            let a = engine.analyze(p, o, Limits::depth(INTERRUPTED_DEPTH))?;
+            let a = engine_of(engine, args)?.analyze(p, o, Limits::depth(INTERRUPTED_DEPTH))?;
             report.score = Some(a.value.round() as i32);
             report.estimate = !a.exact;
             report.value = (!a.exact).then_some(a.value);
@@ -360,6 +342,21 @@ fn solve(
     }
     report.seconds = t.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The search threads asked for (`--threads`, else all cores).
+fn threads(args: &Args) -> usize {
+    args.threads
+        .unwrap_or_else(|| SolverOptions::default().threads)
+        .max(1)
+}
+
+/// The midgame engine, made on first use on [`threads`].
+fn engine_of<'a>(engine: &'a mut Option<Engine>, args: &Args) -> anyhow::Result<&'a mut Engine> {
+    Ok(match engine {
+        Some(e) => e,
+        None => engine.insert(Engine::new(EngineOptions::default())?.with_threads(threads(args))?),
+    })
 }
 
 /// The positions asked for, all parsed before any is solved (so that a bad
