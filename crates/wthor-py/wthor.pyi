@@ -144,9 +144,11 @@ class Database:
     Queries with a position filter (``search``, ``count``, ``stats``) use
     the position index ``wthor index build`` writes (``wthor.idx`` in the
     directory) when it is fresh, as ``wthor search`` does: ``index=PATH``
-    names another, ``index=False`` never uses one. An index that cannot be
-    used (stale, damaged, or missing at a path given) is a ``UserWarning``;
-    the answer is the same, by a scan.
+    names another, ``index=False`` never uses one. The index is opened and
+    checked fresh once per ``Database``, at its first query with a position
+    filter (not at each query). An index that cannot be used (stale,
+    damaged, or missing at a path given) is a ``UserWarning``; the answer
+    is the same, by a scan.
 
     Raises ``FileNotFoundError`` (or another ``OSError``) for a path that
     cannot be read, ``FormatError`` for a file that is no WTHOR file,

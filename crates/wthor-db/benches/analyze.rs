@@ -28,6 +28,7 @@ use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::{Board, Board8, Color, Move};
 use wthor_db::analysis::{AnalysisOptions, Analyzer, analyze_game, analyze_moves};
+use wthor_db::index::IndexChoice;
 use wthor_db::verify::median_p90;
 use wthor_db::{Database, GameId};
 
@@ -64,15 +65,18 @@ fn main() {
         db.game(*id)
             .is_some_and(|g| g.board_size() == wthor_format::BoardSize::Eight)
     };
-    let all: Vec<GameId> = db
+    let scan = db.searcher(IndexChoice::Never);
+    let all: Vec<GameId> = scan
         .search(&wthor_db::Query::new())
         .expect("every game")
+        .value
         .into_iter()
         .filter(eight)
         .collect();
-    let recent: Vec<GameId> = db
+    let recent: Vec<GameId> = scan
         .search(&wthor_db::Query::new().years(Some(2024), Some(2025)))
         .expect("the games of 2024-2025")
+        .value
         .into_iter()
         .filter(eight)
         .collect();

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use othello_core::Board8;
 use othello_core::replay::{replay_with, wthor_tokens};
-use wthor_db::index::PositionIndex;
+use wthor_db::index::{IndexChoice, PositionIndex};
 use wthor_db::query::Position;
 use wthor_db::stats::StatsOptions;
 use wthor_db::{Database, Query};
@@ -43,8 +43,11 @@ fn main() {
         report.bytes as f64 / 1e6,
         report.bytes
     );
-    let (ms, ix) = best(|| db.index_status(&path).fresh().expect("fresh index"));
+    let (ms, _) = best(|| db.index_status(&path).fresh().expect("fresh index"));
     println!("bench: index.open_and_check_fresh = {ms:.2} ms");
+    let indexed = db.searcher(IndexChoice::At(path.clone()));
+    assert!(indexed.index().is_some(), "{:?}", indexed.note());
+    let scan = db.searcher(IndexChoice::Never);
 
     let id = db.parse_game_id("2020:0").expect("a 2020 game");
     let moves = db.game(id).expect("game").moves_raw();
@@ -55,9 +58,9 @@ fn main() {
     };
     for ply in [10, 20, 40] {
         let q = Query::new().position(position(ply));
-        let (ms, n) = best(|| db.search_indexed(&q, &ix).expect("query").len());
+        let (ms, n) = best(|| indexed.search(&q).expect("query").value.len());
         println!("bench: index.position_{ply} = {ms:.3} ms ({n} games)");
-        let (ms, m) = best(|| db.search(&q).expect("query").len());
+        let (ms, m) = best(|| scan.search(&q).expect("query").value.len());
         assert_eq!(n, m);
         println!("bench: index.position_{ply}_scan = {ms:.2} ms");
     }
@@ -66,17 +69,17 @@ fn main() {
         next_moves: true,
         ..StatsOptions::default()
     };
-    let (ms, s) = best(|| db.stats(&q, &options).expect("stats"));
+    let (ms, s) = best(|| scan.stats(&q, &options).expect("stats").value);
     let moves = s.next_moves.as_ref().map_or(0, |n| n.moves.len());
     println!(
         "bench: stats.next_moves_10 = {ms:.2} ms ({} games, {moves} moves)",
         s.totals.results.games
     );
-    let (ms, t) = best(|| db.stats_indexed(&q, &options, &ix).expect("stats"));
+    let (ms, t) = best(|| indexed.stats(&q, &options).expect("stats").value);
     assert_eq!(s, t);
     println!("bench: stats.next_moves_10_indexed = {ms:.3} ms");
     let q = Query::new().position(position(4));
-    let (ms, s) = best(|| db.stats(&q, &options).expect("stats"));
+    let (ms, s) = best(|| scan.stats(&q, &options).expect("stats").value);
     println!(
         "bench: stats.next_moves_4 = {ms:.2} ms ({} games)",
         s.totals.results.games

@@ -14,6 +14,7 @@ use std::ops::ControlFlow;
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::{Board, Board8};
 use wthor_db::Query;
+use wthor_db::index::IndexChoice;
 use wthor_db::query::{Opening, Position};
 
 mod common;
@@ -48,13 +49,14 @@ fn main() {
     println!("bench: query.open = {open_only_ms:.2} ms");
     println!("bench: query.open_join = {open_ms:.2} ms");
 
+    let scan = db.searcher(IndexChoice::Never);
     let q = Query::new().player("tastet");
-    let (ms, n) = best(|| db.search(&q).expect("query").len());
+    let (ms, n) = best(|| scan.search(&q).expect("query").value.len());
     println!("bench: query.player = {ms:.2} ms ({n} games)");
 
     let opening = Opening::parse("f5d6c3d3c4", othello_core::Size::Eight).expect("opening");
     let q = Query::new().opening(opening);
-    let (ms, n) = best(|| db.search(&q).expect("query").len());
+    let (ms, n) = best(|| scan.search(&q).expect("query").value.len());
     println!("bench: query.opening_symmetric = {ms:.2} ms ({n} games)");
 
     let id = db.parse_game_id("2020:0").expect("a 2020 game");
@@ -62,7 +64,7 @@ fn main() {
     for ply in [10, 20, 40] {
         let r = replay_with::<Board8, _, _>(wthor_tokens::<Board8>(&moves[..ply]), |_| {});
         let q = Query::new().position(Position::Eight(r.board));
-        let (ms, n) = best(|| db.search(&q).expect("query").len());
+        let (ms, n) = best(|| scan.search(&q).expect("query").value.len());
         println!("bench: query.position_{ply} = {ms:.2} ms ({n} games)");
         let (replay_ms, _) = best(|| {
             db.par_fold(

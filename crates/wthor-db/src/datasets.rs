@@ -83,10 +83,11 @@ fn groups(c: &Columns) -> Vec<Vec<u32>> {
 /// One row per position of `c` up to symmetry (see [`Unique`]).
 ///
 /// ```
-/// use wthor_db::{Database, Query, datasets, positions};
+/// use wthor_db::{Database, Query, datasets, positions, index::IndexChoice};
 /// # let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
 /// let db = Database::open(&testdata)?;
-/// let ids = db.search(&Query::new().years(Some(2001), Some(2001)))?;
+/// let query = Query::new().years(Some(2001), Some(2001));
+/// let ids = db.searcher(IndexChoice::Never).search(&query)?.value;
 /// let rows = positions::collect(&db, &ids, |g| positions::GameRows {
 ///     view: g.game, depth: g.file.header().depth(), game: 0,
 /// });
@@ -183,9 +184,10 @@ pub struct Split {
 ///
 /// ```
 /// use wthor_db::{Database, Query, datasets::{self, SplitBy}, positions::GameRows, query::Span};
+/// use wthor_db::index::IndexChoice;
 /// # let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
 /// let db = Database::open(&testdata)?;
-/// let ids = db.search(&Query::new())?;
+/// let ids = db.searcher(IndexChoice::Never).search(&Query::new())?.value;
 /// let s = datasets::split(&db, &ids, &SplitBy::Years(Span::new(Some(2002), None)), |g| {
 ///     GameRows { view: g.game, depth: g.file.header().depth(), game: 0 }
 /// });

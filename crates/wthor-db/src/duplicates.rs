@@ -25,7 +25,8 @@
 //! ```
 //! # let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
 //! let db = wthor_db::Database::open(&testdata)?;
-//! let ids = db.search(&wthor_db::Query::new())?;
+//! let every = db.searcher(wthor_db::index::IndexChoice::Never);
+//! let ids = every.search(&wthor_db::Query::new())?.value;
 //! let dups = db.duplicates(&ids);
 //! assert_eq!(dups, db.duplicates_sequential(&ids));
 //! assert_eq!(db.dedupe(&ids).len(), ids.len() - dups.later_count());

@@ -11,10 +11,10 @@
 //! top-level archive (137,548 games, 8.3 M positions) gives a file of
 //! about 54 MB. The start position is not stored: every game reaches it.
 //!
-//! A lookup gives *candidates*: a hash can collide, so
-//! [`Database::search_indexed`] and [`Database::stats_indexed`] run the
-//! query's [`Matcher`](crate::query::Matcher) (which replays the game to
-//! the position) on each of them, and answer exactly as a scan does.
+//! A lookup gives *candidates* ([`PositionIndex::candidates`]): a hash can
+//! collide, so a [`Searcher`](crate::Searcher) runs the query's
+//! [`Matcher`](crate::query::Matcher) (which replays the game to the
+//! position) on each of them, and answers exactly as a scan does.
 //!
 //! # Staleness
 //!
@@ -62,8 +62,7 @@ use wthor_format::BoardSize;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::query::Position;
-use crate::stats::{Stats, StatsOptions};
-use crate::{Database, GameId, Query, QueryError};
+use crate::{Database, GameId};
 
 const MAGIC: &[u8; 8] = b"WTHORIX1";
 const VERSION: u32 = 1;
@@ -77,13 +76,19 @@ const MAX_DIR_BITS: u32 = 20;
 const MIN_DIR_BITS: u32 = 8;
 const BLOCK_BITS: u32 = 10;
 
-/// Which position index a query may use (see [`Database::index_for`]).
+/// Which position index a [`Searcher`](crate::Searcher) answers position
+/// filters with (the `--index PATH` / `--no-index` flags of the CLI, the
+/// server's, Python's `index=`): chosen once per searcher, at its first
+/// query with a position filter.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum IndexChoice {
-    /// The index at [`default_path`], when there is a fresh one.
+    /// The index at [`default_path`], when there is a fresh one (a note
+    /// when it is stale or damaged; none when there is no file: the index
+    /// is optional).
     #[default]
     Default,
-    /// The index at this path (a note when it cannot be used).
+    /// The index at this path (a note when it cannot be used: missing,
+    /// stale or damaged).
     At(PathBuf),
     /// Never an index: scan.
     Never,
@@ -823,7 +828,9 @@ fn parse_table(mut b: &[u8], count: usize) -> Option<Vec<IndexedFile>> {
 
 impl Database {
     /// The state of the index at `path` for this database: fresh (with the
-    /// index, ready to use), stale (why), missing or corrupt (why).
+    /// index, ready to use), stale (why), missing or corrupt (why): what
+    /// `wthor index status` says, and what a [`Searcher`](crate::Searcher)
+    /// asks once of the index it was given.
     #[must_use]
     pub fn index_status(&self, path: &Path) -> IndexStatus {
         if !path.exists() {
@@ -843,291 +850,4 @@ impl Database {
             }
         }
     }
-
-    /// The games matching `query`, the position filter answered by a fresh
-    /// `index`: equal to [`search`](Database::search). A query without a
-    /// position filter is a plain search.
-    ///
-    /// # Errors
-    /// [`IndexedError::Query`] as [`Database::matcher`];
-    /// [`IndexedError::Index`] when a block read is damaged or the index
-    /// does not belong to this database (the caller then scans).
-    pub fn search_indexed(
-        &self,
-        query: &Query,
-        index: &PositionIndex,
-    ) -> Result<Vec<GameId>, IndexedError> {
-        let Some(position) = query.position_filter() else {
-            return Ok(self.search(query)?);
-        };
-        let matcher = self.matcher(query)?;
-        let candidates = index.candidates(self, position)?;
-        Ok(self.search_among(query, &matcher, &candidates))
-    }
-
-    /// The number of games matching `query` with a fresh `index`: equal
-    /// to [`count`](Database::count).
-    ///
-    /// # Errors
-    /// As [`search_indexed`](Database::search_indexed).
-    pub fn count_indexed(
-        &self,
-        query: &Query,
-        index: &PositionIndex,
-    ) -> Result<usize, IndexedError> {
-        if query.position_filter().is_none() {
-            return Ok(self.count(query)?);
-        }
-        Ok(self.search_indexed(query, index)?.len())
-    }
-
-    /// Statistics of the games matching `query` with a fresh `index`:
-    /// equal to [`stats`](Database::stats).
-    ///
-    /// # Errors
-    /// As [`search_indexed`](Database::search_indexed).
-    pub fn stats_indexed(
-        &self,
-        query: &Query,
-        options: &StatsOptions,
-        index: &PositionIndex,
-    ) -> Result<Stats, IndexedError> {
-        let Some(position) = query.position_filter() else {
-            return Ok(self.stats(query, options)?);
-        };
-        let candidates = index.candidates(self, position)?;
-        Ok(self.stats_among(query, options, &candidates)?)
-    }
-
-    /// The index to answer `query` with — the rule every front end
-    /// follows: none when the query has no position filter or when
-    /// `index` is [`IndexChoice::Never`]; the index at the path asked for,
-    /// or at [`default_path`], when it is fresh. An index that cannot be
-    /// used (stale, damaged, or missing at a path asked for) gives `None`
-    /// and a note saying why, ending "scanning every game"; a missing
-    /// index at the default path says nothing (the index is optional: its
-    /// absence is the normal case, not news).
-    #[must_use]
-    pub fn index_for(
-        &self,
-        query: &Query,
-        index: &IndexChoice,
-    ) -> (Option<PositionIndex>, Option<String>) {
-        let asked = match index {
-            IndexChoice::Never => return (None, None),
-            IndexChoice::At(path) => Some(path.as_path()),
-            IndexChoice::Default => None,
-        };
-        if query.position_filter().is_none() {
-            return (None, None);
-        }
-        let path = asked.map_or_else(|| default_path(self), Path::to_path_buf);
-        let why = match self.index_status(&path) {
-            IndexStatus::Fresh(ix) => return (Some(ix), None),
-            IndexStatus::Missing if asked.is_none() => return (None, None),
-            IndexStatus::Missing => "missing".to_owned(),
-            IndexStatus::Stale(reason) => format!("stale: {reason}"),
-            IndexStatus::Corrupt(e) => format!("not used: {e}"),
-        };
-        (
-            None,
-            Some(format!(
-                "index {} {why}; scanning every game",
-                path.display()
-            )),
-        )
-    }
-
-    /// [`search`](Database::search) through `index` when one is given
-    /// and the query has a position filter, else a scan; an index that
-    /// fails while answering (damaged block, another database) is left
-    /// for a scan, the answer's note saying why. What the server, the CLI
-    /// and Python use, directly or through
-    /// [`search_with`](Database::search_with).
-    ///
-    /// # Errors
-    /// The query's, as [`search`](Database::search).
-    pub fn search_through(
-        &self,
-        query: &Query,
-        index: Option<&PositionIndex>,
-    ) -> Result<Answer<Vec<GameId>>, QueryError> {
-        self.through(
-            query.position_filter().is_some(),
-            index,
-            |ix| self.search_indexed(query, ix),
-            || self.search(query),
-        )
-    }
-
-    /// [`count`](Database::count) through `index`, as
-    /// [`search_through`](Database::search_through).
-    ///
-    /// # Errors
-    /// The query's, as [`count`](Database::count).
-    pub fn count_through(
-        &self,
-        query: &Query,
-        index: Option<&PositionIndex>,
-    ) -> Result<Answer<usize>, QueryError> {
-        self.through(
-            query.position_filter().is_some(),
-            index,
-            |ix| self.count_indexed(query, ix),
-            || self.count(query),
-        )
-    }
-
-    /// [`stats`](Database::stats) through `index`, as
-    /// [`search_through`](Database::search_through).
-    ///
-    /// # Errors
-    /// The query's, as [`stats`](Database::stats).
-    pub fn stats_through(
-        &self,
-        query: &Query,
-        options: &StatsOptions,
-        index: Option<&PositionIndex>,
-    ) -> Result<Answer<Stats>, QueryError> {
-        self.through(
-            query.position_filter().is_some(),
-            index,
-            |ix| self.stats_indexed(query, options, ix),
-            || self.stats(query, options),
-        )
-    }
-
-    /// [`count_reaching`](Database::count_reaching) through `index`: one
-    /// index lookup per position, or one scan for all of them (without an
-    /// index, or when it fails: the note says why).
-    ///
-    /// # Errors
-    /// The query's, as [`count`](Database::count).
-    pub fn count_reaching_through(
-        &self,
-        query: &Query,
-        positions: &[Position],
-        index: Option<&PositionIndex>,
-    ) -> Result<Answer<Vec<usize>>, QueryError> {
-        self.through(
-            !positions.is_empty(),
-            index,
-            |ix| {
-                positions
-                    .iter()
-                    .map(|p| self.count_indexed(&query.clone().position(*p), ix))
-                    .collect()
-            },
-            || self.count_reaching(query, positions),
-        )
-    }
-
-    /// The rule of the `*_through` queries: the index answers queries of
-    /// positions (`positional`); the scan answers the others, and takes
-    /// over when the index fails.
-    fn through<T>(
-        &self,
-        positional: bool,
-        index: Option<&PositionIndex>,
-        indexed: impl FnOnce(&PositionIndex) -> Result<T, IndexedError>,
-        scan: impl FnOnce() -> Result<T, QueryError>,
-    ) -> Result<Answer<T>, QueryError> {
-        let scanned = |note| {
-            scan().map(|value| Answer {
-                value,
-                indexed: false,
-                note,
-            })
-        };
-        match index {
-            Some(ix) if positional => match indexed(ix) {
-                Ok(value) => Ok(Answer {
-                    value,
-                    indexed: true,
-                    note: None,
-                }),
-                Err(IndexedError::Query(e)) => Err(e),
-                Err(IndexedError::Index(e)) => scanned(Some(format!("{e}; scanning every game"))),
-            },
-            _ => scanned(None),
-        }
-    }
-
-    /// [`search_through`](Database::search_through) the index
-    /// [`index_for`](Database::index_for) chooses, with its note when it
-    /// chose none.
-    ///
-    /// # Errors
-    /// As [`search`](Database::search).
-    pub fn search_with(
-        &self,
-        query: &Query,
-        index: &IndexChoice,
-    ) -> Result<Answer<Vec<GameId>>, QueryError> {
-        let (ix, note) = self.index_for(query, index);
-        Ok(self.search_through(query, ix.as_ref())?.noted(note))
-    }
-
-    /// [`count_through`](Database::count_through) the index
-    /// [`index_for`](Database::index_for) chooses.
-    ///
-    /// # Errors
-    /// As [`count`](Database::count).
-    pub fn count_with(
-        &self,
-        query: &Query,
-        index: &IndexChoice,
-    ) -> Result<Answer<usize>, QueryError> {
-        let (ix, note) = self.index_for(query, index);
-        Ok(self.count_through(query, ix.as_ref())?.noted(note))
-    }
-
-    /// [`stats_through`](Database::stats_through) the index
-    /// [`index_for`](Database::index_for) chooses.
-    ///
-    /// # Errors
-    /// As [`stats`](Database::stats).
-    pub fn stats_with(
-        &self,
-        query: &Query,
-        options: &StatsOptions,
-        index: &IndexChoice,
-    ) -> Result<Answer<Stats>, QueryError> {
-        let (ix, note) = self.index_for(query, index);
-        Ok(self.stats_through(query, options, ix.as_ref())?.noted(note))
-    }
-}
-
-/// A query's answer, and how it was found.
-#[derive(Clone, Debug)]
-pub struct Answer<T> {
-    /// The answer.
-    pub value: T,
-    /// Whether the position index answered (else every game was scanned).
-    pub indexed: bool,
-    /// Why an index was not used, when one was asked for or failed
-    /// (a sentence ending "scanning every game"), to show the user.
-    pub note: Option<String>,
-}
-
-impl<T> Answer<T> {
-    /// With the note of the index choice (the answer's own, if any, kept).
-    fn noted(mut self, note: Option<String>) -> Answer<T> {
-        if self.note.is_none() {
-            self.note = note;
-        }
-        self
-    }
-}
-
-/// Why an indexed query failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum IndexedError {
-    /// The query itself.
-    #[error(transparent)]
-    Query(#[from] QueryError),
-    /// The index (damaged, or not this database's).
-    #[error(transparent)]
-    Index(#[from] IndexError),
 }

@@ -24,9 +24,16 @@
 //!   [`Database::par_check_games`], every game replayed.
 //! * **Query** ([`query`]): a [`Query`] (players, tournament, years,
 //!   result, score ranges, opening under the 8 symmetries, position in any
-//!   orientation, sort, limit), run by [`Database::search`] (parallel) or
-//!   [`Database::search_sequential`].
-//! * **Statistics** ([`stats`]): [`Database::stats`] over any query:
+//!   orientation, sort, limit).
+//! * **Searcher** ([`searcher`]): the one entry point of queries. A
+//!   [`Searcher`] ([`Database::searcher`]) holds the database and the
+//!   position index chosen for it ([`IndexChoice`](index::IndexChoice),
+//!   checked once), and answers [`Searcher::search`], [`Searcher::count`],
+//!   [`Searcher::stats`] and [`Searcher::count_reaching`]: through the
+//!   index for a position filter, else (or when the index cannot serve,
+//!   with a note) by a scan, in parallel or
+//!   [`sequential`](Searcher::sequential); each an [`Answer`].
+//! * **Statistics** ([`stats`]): [`Searcher::stats`] over any query:
 //!   totals, the next moves from a position (in the orientation given, with
 //!   exact scores on request), player records, openings.
 //! * **Openings** ([`openings`]): the table of named openings (data,
@@ -39,8 +46,8 @@
 //!   [`Database::dedupe`] keeps the first copy of each.
 //! * **Index** ([`index`]): an optional [`PositionIndex`] file of the
 //!   positions of every game, which knows when it is stale
-//!   ([`Database::index_status`]); [`Database::search_indexed`] and
-//!   [`Database::stats_indexed`] answer position filters with it.
+//!   ([`Database::index_status`]); a [`Searcher`] answers position filters
+//!   with it.
 //! * **Import** ([`import`]): the whole pipeline of `wthor import` and
 //!   Python's `Database.import_games`, step by step and without printing:
 //!   inputs read and games checked, turned to start with f5
@@ -68,6 +75,7 @@
 //!
 //! ```
 //! use wthor_db::{Database, Query};
+//! use wthor_db::index::IndexChoice;
 //! use wthor_db::query::Outcome;
 //!
 //! # let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
@@ -78,8 +86,10 @@
 //!
 //! // Draws of 2001 and later, and who played them.
 //! let query = Query::new().years(Some(2001), None).result(Outcome::Draw);
-//! let draws = db.search(&query)?;
-//! assert_eq!(draws, db.search_sequential(&query)?);
+//! let searcher = db.searcher(IndexChoice::Default);
+//! let draws = searcher.search(&query)?.value;
+//! let sequential = db.searcher(IndexChoice::Default).sequential();
+//! assert_eq!(draws, sequential.search(&query)?.value);
 //! for &id in &draws {
 //!     let game = db.game(id).unwrap();
 //!     assert_eq!(game.real_score() * 2, if id_is_ten(&db, id) { 100 } else { 64 });
@@ -119,6 +129,7 @@ pub mod positions;
 pub mod query;
 pub mod ratings;
 pub mod scan;
+pub mod searcher;
 pub mod stats;
 pub mod text;
 pub mod verify;
@@ -128,10 +139,11 @@ pub use database::{Database, DatabaseBuilder, Join, OpenOptions};
 pub use error::{Error, message};
 pub use files::{DbFile, Reads, list_files, list_folder};
 pub use id::{GameId, GameIdError, GameName};
-pub use index::{Answer, IndexStatus, PositionIndex};
+pub use index::{IndexStatus, PositionIndex};
 pub use names::{NamePattern, NameRef, NameSet, NamesTable};
 pub use query::{Query, QueryError};
 pub use scan::GameRef;
+pub use searcher::{Answer, Searcher};
 pub use stats::{Stats, StatsOptions};
 
 /// The rules' board size ([`othello_core::Size`]) of a file's board size

@@ -1,8 +1,10 @@
 //! Queries: which games match a set of filters (all combined with AND).
 //!
-//! A [`Query`] is built with its methods and run by [`Database::search`]
-//! (parallel), [`Database::search_sequential`] or [`Database::count`]; all
-//! give games in database order unless sorted. [`Database::matcher`]
+//! A [`Query`] is built with its methods and run by a
+//! [`Searcher`](crate::Searcher) ([`Database::searcher`]: `search`,
+//! `count`, `stats`, in parallel or one game after the other, through a
+//! position index when one is chosen); games come in database order
+//! unless sorted. [`Database::matcher`]
 //! compiles a query once for a database (names matched against each names
 //! table, giving sets of player and tournament numbers; opening images;
 //! position images), and [`Matcher::matches`] then tests one game, which is
@@ -789,35 +791,34 @@ impl Database {
         })
     }
 
-    /// The games matching `query`, found in parallel, sorted and limited
-    /// as it asks. Equal to [`search_sequential`](Database::search_sequential).
+    /// The games matching `query`, sorted and limited as it asks: found
+    /// in parallel, or one after the other (stopping at the limit when
+    /// unsorted); the same answer. What
+    /// [`Searcher::search`](crate::Searcher::search) runs without an index.
     ///
     /// # Errors
     /// As [`matcher`](Database::matcher).
-    pub fn search(&self, query: &Query) -> Result<Vec<GameId>, QueryError> {
+    pub(crate) fn scan_search(
+        &self,
+        query: &Query,
+        parallel: bool,
+    ) -> Result<Vec<GameId>, QueryError> {
         let m = self.matcher(query)?;
-        let ids = self.par_fold(
-            Vec::new,
-            |acc: &mut Vec<GameId>, g| {
-                if m.matches(&g) {
-                    acc.push(g.id);
-                }
-            },
-            |mut a, b| {
-                a.extend(b);
-                a
-            },
-        );
-        Ok(self.finish(query, ids))
-    }
-
-    /// The games matching `query`, one after the other (stopping at the
-    /// limit when unsorted).
-    ///
-    /// # Errors
-    /// As [`matcher`](Database::matcher).
-    pub fn search_sequential(&self, query: &Query) -> Result<Vec<GameId>, QueryError> {
-        let m = self.matcher(query)?;
+        if parallel {
+            let ids = self.par_fold(
+                Vec::new,
+                |acc: &mut Vec<GameId>, g| {
+                    if m.matches(&g) {
+                        acc.push(g.id);
+                    }
+                },
+                |mut a, b| {
+                    a.extend(b);
+                    a
+                },
+            );
+            return Ok(self.finish(query, ids));
+        }
         let stop = if query.sort.is_none() {
             query.limit
         } else {
@@ -837,13 +838,15 @@ impl Database {
     }
 
     /// The number of games matching `query` (its limit applied), counted
-    /// in parallel.
+    /// in parallel or one game after the other. What
+    /// [`Searcher::count`](crate::Searcher::count) runs without an index.
     ///
     /// # Errors
     /// As [`matcher`](Database::matcher).
-    pub fn count(&self, query: &Query) -> Result<usize, QueryError> {
+    pub(crate) fn scan_count(&self, query: &Query, parallel: bool) -> Result<usize, QueryError> {
         let m = self.matcher(query)?;
-        let n = self.par_fold(
+        let n = self.fold(
+            parallel,
             || 0usize,
             |n, g| *n += usize::from(m.matches(&g)),
             |a, b| a + b,
@@ -852,25 +855,25 @@ impl Database {
     }
 
     /// For each of `positions`, the number of games matching `query` that
-    /// reach it (in any orientation and move order, as a position filter
-    /// finds them; `query`'s own position filter is left aside, its limit
-    /// applied to each count): what [`count`](Database::count) gives with
-    /// each position as the filter, in one parallel scan for all of them
-    /// (the explorer's transpositions: the games reaching the position
-    /// after each next move).
+    /// reach it (`query`'s own position filter left aside, its limit
+    /// applied to each count), in one scan for all of them. What
+    /// [`Searcher::count_reaching`](crate::Searcher::count_reaching) runs
+    /// without an index.
     ///
     /// # Errors
     /// As [`matcher`](Database::matcher).
-    pub fn count_reaching(
+    pub(crate) fn scan_count_reaching(
         &self,
         query: &Query,
         positions: &[Position],
+        parallel: bool,
     ) -> Result<Vec<usize>, QueryError> {
         let mut rest = query.clone();
         rest.position = None;
         let m = self.matcher(&rest)?;
         let targets: Vec<PositionTarget> = positions.iter().map(PositionTarget::of).collect();
-        let counts = self.par_fold(
+        let counts = self.fold(
+            parallel,
             || vec![0usize; targets.len()],
             |counts, g| {
                 if m.matches(&g) {

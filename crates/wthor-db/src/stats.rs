@@ -1,10 +1,11 @@
 //! Statistics over a query: totals, the next moves from a position, player
 //! records, the most frequent openings.
 //!
-//! [`Database::stats`] folds the games matching a [`Query`] (in parallel,
-//! on [`Database::par_fold`]; [`Database::stats_sequential`] on
-//! [`Database::scan`] gives the same answer) into a [`Stats`]: typed
-//! numbers, nothing printed. A query with a sort or a limit is first run as
+//! [`Searcher::stats`](crate::Searcher::stats) folds the games matching a
+//! [`Query`] (in parallel, on [`Database::par_fold`]; a
+//! [`sequential`](crate::Searcher::sequential) searcher's, on
+//! [`Database::scan`], gives the same answer; through a position index,
+//! the games it names) into a [`Stats`]: typed numbers, nothing printed. A query with a sort or a limit is first run as
 //! a search, and the statistics are those of the games it returns.
 //!
 //! **Next moves.** The position is the query's position filter (or the 8x8
@@ -24,6 +25,7 @@
 //!
 //! ```
 //! use wthor_db::{Database, Query};
+//! use wthor_db::index::IndexChoice;
 //! use wthor_db::query::Position;
 //! use wthor_db::stats::StatsOptions;
 //! use othello_core::Size;
@@ -32,8 +34,9 @@
 //! let db = Database::open(&testdata)?;
 //! let options = StatsOptions { next_moves: true, ..StatsOptions::default() };
 //! let start = Query::new().position(Position::after_transcript("", Size::Eight)?);
-//! let stats = db.stats(&start, &options)?;
-//! assert_eq!(stats, db.stats_sequential(&start, &options)?);
+//! let stats = db.searcher(IndexChoice::Never).stats(&start, &options)?.value;
+//! let sequential = db.searcher(IndexChoice::Never).sequential();
+//! assert_eq!(stats, sequential.stats(&start, &options)?.value);
 //! let next = stats.next_moves.unwrap();
 //! // From the start, the four first moves are one.
 //! assert_eq!(next.moves.len(), 1);
@@ -232,6 +235,7 @@ impl NextMoves {
     /// ```
     /// use othello_core::{Board, Size};
     /// use wthor_db::query::Position;
+    /// use wthor_db::index::IndexChoice;
     /// use wthor_db::stats::StatsOptions;
     /// use wthor_db::{Database, Query};
     ///
@@ -240,7 +244,8 @@ impl NextMoves {
     /// let options = StatsOptions { next_moves: true, ..StatsOptions::default() };
     /// let position = Position::after_transcript("f5d6c3d3c4", Size::Eight)?;
     /// let query = Query::new().position(position);
-    /// let mut next = db.stats(&query, &options)?.next_moves.unwrap();
+    /// let stats = db.searcher(IndexChoice::Default).stats(&query, &options)?.value;
+    /// let mut next = stats.next_moves.unwrap();
     /// let played = next.moves.len();
     /// next.add_legal_moves();
     /// // A position without symmetry: a row per legal move.
@@ -633,44 +638,13 @@ enum Scope<'a> {
 }
 
 impl Database {
-    /// Statistics of the games matching `query`, folded in parallel.
-    /// Equal to [`stats_sequential`](Database::stats_sequential).
-    ///
-    /// # Errors
-    /// As [`Database::matcher`].
-    pub fn stats(&self, query: &Query, options: &StatsOptions) -> Result<Stats, QueryError> {
-        self.stats_in(query, options, None, true)
-    }
-
-    /// Statistics of the games matching `query`, one game after the other.
-    ///
-    /// # Errors
-    /// As [`Database::matcher`].
-    pub fn stats_sequential(
-        &self,
-        query: &Query,
-        options: &StatsOptions,
-    ) -> Result<Stats, QueryError> {
-        self.stats_in(query, options, None, false)
-    }
-
-    /// Statistics of the games among `candidates` (in database order, e.g.
-    /// from a [`PositionIndex`](crate::index::PositionIndex)) that match
-    /// `query`: equal to [`stats`](Database::stats) when every game
-    /// matching the query is a candidate.
-    ///
-    /// # Errors
-    /// As [`Database::matcher`].
-    pub fn stats_among(
-        &self,
-        query: &Query,
-        options: &StatsOptions,
-        candidates: &[GameId],
-    ) -> Result<Stats, QueryError> {
-        self.stats_in(query, options, Some(candidates), true)
-    }
-
-    fn stats_in(
+    /// Statistics of the games among `candidates` (in database order, from
+    /// a [`PositionIndex`](crate::index::PositionIndex) lookup: every game
+    /// matching the query, and perhaps a few more) that match `query`, or
+    /// of every game that does when there are no candidates; folded in
+    /// parallel or one game after the other (the same answer): what
+    /// [`Searcher::stats`](crate::Searcher::stats) runs.
+    pub(crate) fn stats_in(
         &self,
         query: &Query,
         options: &StatsOptions,
@@ -682,8 +656,7 @@ impl Database {
         let scope = if query.sort_key().is_some() || query.limit_value().is_some() {
             ids = match candidates {
                 Some(c) => self.search_among(query, &matcher, c),
-                None if parallel => self.search(query)?,
-                None => self.search_sequential(query)?,
+                None => self.scan_search(query, parallel)?,
             };
             Scope::Exactly(&ids)
         } else {
@@ -710,25 +683,10 @@ impl Database {
             start10: start_stabilizer::<Board10>(),
         };
         let visit = |acc: &mut Acc, g: GameRef<'_>| plan.visit(self, acc, g);
-        let acc = match (scope, parallel) {
-            (Scope::All, true) => self.par_fold(Acc::default, visit, Acc::merge),
-            (Scope::All, false) => {
-                let mut acc = Acc::default();
-                let _ = self.scan(|g| {
-                    visit(&mut acc, g);
-                    std::ops::ControlFlow::<()>::Continue(())
-                });
-                acc
-            }
-            (Scope::Among(ids) | Scope::Exactly(ids), true) => {
-                self.par_fold_ids(ids, Acc::default, visit, Acc::merge)
-            }
-            (Scope::Among(ids) | Scope::Exactly(ids), false) => {
-                let mut acc = Acc::default();
-                for g in ids.iter().filter_map(|&id| self.game_ref(id)) {
-                    visit(&mut acc, g);
-                }
-                acc
+        let acc = match scope {
+            Scope::All => self.fold(parallel, Acc::default, visit, Acc::merge),
+            Scope::Among(ids) | Scope::Exactly(ids) => {
+                self.fold_ids(parallel, ids, Acc::default, visit, Acc::merge)
             }
         };
         Ok(self.finish_stats(acc, options, position))

@@ -530,7 +530,10 @@ mod tests {
     }
 
     fn all(db: &Database) -> Vec<GameId> {
-        db.search(&wthor_db::Query::new()).unwrap()
+        db.searcher(wthor_db::index::IndexChoice::Never)
+            .search(&wthor_db::Query::new())
+            .unwrap()
+            .value
     }
 
     /// The rows of a Parquet file in memory and its number of row groups,

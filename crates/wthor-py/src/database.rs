@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wthor_db::index::IndexChoice;
 use wthor_db::stats::StatsOptions;
-use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError};
+use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError, Searcher};
 use wthor_format::{BoardSize, GameView};
 
 use crate::errors::{db_error, notation_error, query_error};
@@ -37,7 +37,9 @@ struct GameFile {
 /// Not frozen: `import_games` opens it again in place once it has written.
 #[pyclass(name = "Database", module = "wthor")]
 pub struct PyDatabase {
-    db: Database,
+    /// The database and the position index its queries use (chosen, and
+    /// checked fresh, once: at the first query with a position filter).
+    searcher: Searcher<Database>,
     /// What it was opened with, to open it again.
     opened: Opened,
     /// The game files, in database order.
@@ -63,7 +65,7 @@ struct Opened {
     paths: Vec<PathBuf>,
     players: Option<PathBuf>,
     tournaments: Option<PathBuf>,
-    /// The position index queries may use (see `Database::index_for`).
+    /// The position index queries may use (see `wthor_db::Searcher`).
     index: IndexChoice,
 }
 
@@ -136,12 +138,17 @@ impl PyDatabase {
             start += len;
         }
         PyDatabase {
-            db,
+            searcher: Searcher::new(db, opened.index.clone()),
             opened,
             files,
             slot,
             len: start,
         }
+    }
+
+    /// The database.
+    fn db(&self) -> &Database {
+        self.searcher.database()
     }
 
     /// The game of database-wide number `number`.
@@ -163,16 +170,16 @@ impl PyDatabase {
     }
 
     fn view(&self, id: GameId) -> GameView<'_> {
-        self.db.game(id).expect("a game of this database")
+        self.db().game(id).expect("a game of this database")
     }
 
     fn game(&self, id: GameId) -> PyGame {
         let v = self.view(id);
         let g = self.file_of(id);
-        let file = &self.db.files()[g.file];
+        let file = &self.db().files()[g.file];
         let name = |n: wthor_db::NameRef<'_>| n.name.map(str::to_owned);
         PyGame {
-            id: self.db.game_name(id).to_string(),
+            id: self.db().game_name(id).to_string(),
             file: file.file_name(),
             index: id.index(),
             number: g.start + id.index(),
@@ -182,9 +189,9 @@ impl PyDatabase {
             tournament_number: v.tournament(),
             black_number: v.black(),
             white_number: v.white(),
-            tournament: name(self.db.tournament(id)),
-            black: name(self.db.black(id)),
-            white: name(self.db.white(id)),
+            tournament: name(self.db().tournament(id)),
+            black: name(self.db().black(id)),
+            white: name(self.db().white(id)),
             real_score: v.real_score(),
             theoretical_score: v.theoretical_score(),
             record: v.as_bytes().to_vec(),
@@ -204,7 +211,7 @@ impl PyDatabase {
     /// `NotationError` when it is no identity, `KeyError` when no game has
     /// it.
     fn id_by_text(&self, text: &str) -> PyResult<GameId> {
-        self.db.parse_game_id(text).map_err(|e| match e {
+        self.db().parse_game_id(text).map_err(|e| match e {
             GameIdError::Syntax(_) => notation_error(e),
             _ => PyKeyError::new_err(e.to_string()),
         })
@@ -254,7 +261,7 @@ impl PyDatabase {
     ) -> PyResult<Vec<GameId>> {
         let query = query_of(method, filters)?;
         let ids = py
-            .detach(|| self.db.search_with(&query, &self.opened.index))
+            .detach(|| self.searcher.search(&query))
             .map_err(|e| query_error(&e))?;
         warn_note(py, ids.note)?;
         Ok(ids.value)
@@ -287,7 +294,7 @@ impl PyDatabase {
     fn ids_8x8(&self) -> Vec<GameId> {
         let mut out = Vec::with_capacity(self.len);
         for g in &self.files {
-            if self.db.files()[g.file].board_size() != Some(BoardSize::Eight) {
+            if self.db().files()[g.file].board_size() != Some(BoardSize::Eight) {
                 continue;
             }
             out.extend((0..g.len).map(|i| GameId::new(g.file, i)));
@@ -358,7 +365,7 @@ fn build<'py>(
     augment: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let c = py.detach(|| {
-        let c = positions::collect(&db.db, ids, |g| db.game_rows(g.id));
+        let c = positions::collect(db.db(), ids, |g| db.game_rows(g.id));
         if augment { positions::augment(&c) } else { c }
     });
     columns_dict(py, c)
@@ -392,7 +399,8 @@ impl PyDatabase {
     /// Queries with a position filter use the position index `wthor index
     /// build` writes (`wthor.idx` in the directory) when it is fresh, as
     /// `wthor search` does; `index=PATH` names another, `index=False`
-    /// never uses one. An index that cannot be used is a `UserWarning`
+    /// never uses one (chosen and checked once, at the first query with a
+    /// position filter). An index that cannot be used is a `UserWarning`
     /// (the answer is the same, by a scan).
     #[pyo3(signature = (path_or_paths, *, players = None, tournaments = None, index = None))]
     fn new(
@@ -460,7 +468,7 @@ impl PyDatabase {
     fn __repr__(&self) -> String {
         format!(
             "Database({:?}, {} games in {} game files)",
-            self.db.root().display().to_string(),
+            self.db().root().display().to_string(),
             self.len,
             self.files.len()
         )
@@ -469,7 +477,7 @@ impl PyDatabase {
     /// The paths of every file opened (games, names, puzzles), in order.
     #[getter]
     fn paths(&self) -> Vec<String> {
-        self.db
+        self.db()
             .files()
             .iter()
             .map(|f| f.path().display().to_string())
@@ -517,11 +525,11 @@ impl PyDatabase {
         })?;
         let ids = self.find(py, "export", filters)?;
         if let Some(e) = empties {
-            wthor_db::text::check_empties(&self.db, &ids, e)
+            wthor_db::text::check_empties(self.db(), &ids, e)
                 .map_err(|err| PyValueError::new_err(format!("empties={e}: {err}")))?;
         }
         let counts = py
-            .detach(|| export.to_file(&self.db, &ids, &path))
+            .detach(|| export.to_file(self.db(), &ids, &path))
             .map_err(|e| crate::errors::write_error(&e))?;
         let d = PyDict::new(py);
         d.set_item("written", counts.written)?;
@@ -611,7 +619,7 @@ impl PyDatabase {
     fn count(&self, py: Python<'_>, filters: Option<&Bound<'_, PyDict>>) -> PyResult<usize> {
         let query = query_of("count", filters)?;
         let n = py
-            .detach(|| self.db.count_with(&query, &self.opened.index))
+            .detach(|| self.searcher.count(&query))
             .map_err(|e| query_error(&e))?;
         warn_note(py, n.note)?;
         Ok(n.value)
@@ -646,13 +654,13 @@ impl PyDatabase {
         }
         let ids = self.chosen(py, "positions", games, filters)?;
         let ids = if dedupe {
-            py.detach(|| self.db.dedupe(&ids))
+            py.detach(|| self.db().dedupe(&ids))
         } else {
             ids
         };
         if unique {
             let u = py.detach(|| {
-                datasets::unique(&positions::collect(&self.db, &ids, |g| {
+                datasets::unique(&positions::collect(self.db(), &ids, |g| {
                     self.game_rows(g.id)
                 }))
             });
@@ -704,8 +712,8 @@ impl PyDatabase {
         };
         let ids = self.chosen(py, "split", games, filters)?;
         let s = py.detach(|| {
-            let ids = if dedupe { self.db.dedupe(&ids) } else { ids };
-            datasets::split(&self.db, &ids, &by, |g| self.game_rows(g.id))
+            let ids = if dedupe { self.db().dedupe(&ids) } else { ids };
+            datasets::split(self.db(), &ids, &by, |g| self.game_rows(g.id))
         });
         Ok((columns_dict(py, s.train)?, columns_dict(py, s.test)?))
     }
@@ -753,7 +761,7 @@ impl PyDatabase {
             query.position_filter().is_some(),
         );
         let stats = py
-            .detach(|| self.db.stats_with(&query, &options, &self.opened.index))
+            .detach(|| self.searcher.stats(&query, &options))
             .map_err(|e| query_error(&e))?;
         warn_note(py, stats.note)?;
         crate::stats::to_dict(py, &stats.value, &parsed.player_patterns(), by_year, top)
@@ -784,7 +792,7 @@ impl PyDatabase {
             ids.retain(|&id| self.view(id).board_size() == BoardSize::Eight);
         }
         let number = |id: GameId| u32::try_from(self.number_of(id)).unwrap_or(u32::MAX);
-        crate::analysis::of_games(py, &self.db, &ids, number, &options)
+        crate::analysis::of_games(py, self.db(), &ids, number, &options)
     }
 
     /// Endgame accuracy per player (`wthor stats --accuracy`) from the
@@ -813,7 +821,7 @@ impl PyDatabase {
         };
         let selected: std::collections::HashSet<_> = ids
             .into_iter()
-            .filter_map(|id| wthor_db::verify::RecordKey::of_game(&self.db, id))
+            .filter_map(|id| wthor_db::verify::RecordKey::of_game(self.db(), id))
             .collect();
         crate::analysis::table(
             py,
@@ -842,12 +850,12 @@ impl PyDatabase {
         let (mut tournament, mut black, mut white) = (Vec::new(), Vec::new(), Vec::new());
         let (mut real, mut theo, mut moves) = (Vec::new(), Vec::new(), Vec::new());
         for g in &self.files {
-            let f = &self.db.files()[g.file];
+            let f = &self.db().files()[g.file];
             let name = f.file_name();
             for i in 0..g.len {
                 let gid = GameId::new(g.file, i);
                 let v = self.view(gid);
-                id.push(self.db.game_name(gid).to_string());
+                id.push(self.db().game_name(gid).to_string());
                 file.push(name.clone());
                 index.push(i as u32);
                 year.push(f.year());
@@ -856,9 +864,9 @@ impl PyDatabase {
                 tn.push(v.tournament());
                 bn.push(v.black());
                 wn.push(v.white());
-                tournament.push(self.db.tournament(gid).name);
-                black.push(self.db.black(gid).name);
-                white.push(self.db.white(gid).name);
+                tournament.push(self.db().tournament(gid).name);
+                black.push(self.db().black(gid).name);
+                white.push(self.db().white(gid).name);
                 real.push(v.real_score());
                 theo.push(v.theoretical_score());
                 moves.push(v.move_count() as u8);

@@ -78,7 +78,11 @@ fn main() {
     let dir = std::path::Path::new(&data).join("wthor");
     let db = open(&dir);
     // Positions of 10 to 20 moves from real games, spread over the archive.
-    let ids = db.search(&Query::new().years(Some(1980), None)).unwrap();
+    let ids = db
+        .searcher(IndexChoice::Never)
+        .search(&Query::new().years(Some(1980), None))
+        .unwrap()
+        .value;
     let plays: Vec<String> = (0..60)
         .filter_map(|i| {
             let id = ids[(i * 2_311 + 17) % ids.len()];

@@ -1,5 +1,5 @@
-//! What every request shares: the database, its position index (checked
-//! once, when the server starts), the player names for autocompletion,
+//! What every request shares: the searcher (the database and its position
+//! index, checked once, when the server starts), the player names for autocompletion,
 //! the bound on concurrent queries, the cache of costly answers and the
 //! explorer's values (their searches, engines and cache).
 
@@ -7,13 +7,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use othello_core::{Board, Board8};
 use tokio::sync::Semaphore;
 use wthor_db::index::IndexChoice;
 use wthor_db::names::fold;
-use wthor_db::query::Position;
 use wthor_db::stats::StatsOptions;
-use wthor_db::{Database, PositionIndex, Query};
+use wthor_db::{Database, Query, Searcher};
 
 use crate::api::error::ApiError;
 use crate::values::Evaluator;
@@ -71,8 +69,8 @@ pub(crate) struct PlayerEntry {
 
 /// The state of the server.
 pub struct AppState {
-    pub(crate) db: Database,
-    pub(crate) index: Option<PositionIndex>,
+    /// Every query goes through it.
+    pub(crate) searcher: Searcher<Database>,
     pub(crate) players: Vec<PlayerEntry>,
     pub(crate) config: Config,
     limit: Arc<Semaphore>,
@@ -81,16 +79,15 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state over `db`: the position index `index` chooses (by the
-    /// library's rule, [`Database::index_for`], checked once now) and the
-    /// players' names with their games. The second value says why an
+    /// The state over `db`: its searcher with the position index `index`
+    /// chooses (by the library's rule, [`Searcher`], checked once now) and
+    /// the players' names with their games. The second value says why an
     /// index asked for is not used.
     #[must_use]
     pub fn new(db: Database, index: &IndexChoice, config: Config) -> (AppState, Option<String>) {
-        // The rule of `index_for` for any position query: the start will do.
-        let probe = Query::new().position(Position::Eight(Board8::start()));
-        let (index, note) = db.index_for(&probe, index);
-        let players = db
+        let searcher = Searcher::new(db, index.clone());
+        let note = searcher.note().map(str::to_owned);
+        let players = searcher
             .stats(
                 &Query::new(),
                 &StatsOptions {
@@ -98,7 +95,7 @@ impl AppState {
                     ..StatsOptions::default()
                 },
             )
-            .map(|s| s.players)
+            .map(|s| s.value.players)
             .unwrap_or_default()
             .into_iter()
             .filter(|p| p.known)
@@ -109,8 +106,7 @@ impl AppState {
             })
             .collect();
         let state = AppState {
-            db,
-            index,
+            searcher,
             players,
             limit: Arc::new(Semaphore::new(config.concurrent.max(1))),
             cache: Mutex::new(HashMap::new()),
@@ -123,13 +119,13 @@ impl AppState {
     /// The database served.
     #[must_use]
     pub fn database(&self) -> &Database {
-        &self.db
+        self.searcher.database()
     }
 
     /// Whether a position index answers the position queries.
     #[must_use]
     pub fn has_index(&self) -> bool {
-        self.index.is_some()
+        self.searcher.index().is_some()
     }
 
     /// A cached answer.

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use wthor_db::analysis::{AccuracyOptions, GameAnalysis, PlayerAccuracy, accuracy, read_selected};
+use wthor_db::index::IndexChoice;
 use wthor_db::query::Filters;
 use wthor_db::verify::RecordKey;
 
@@ -40,9 +41,12 @@ pub(crate) fn run(args: &Args<'_>, out: &mut dyn Write) -> anyhow::Result<ExitCo
         None
     } else {
         let db = args.db.open()?;
-        let ids = db.search(&args.query.build()?)?;
+        let ids = db
+            .searcher(IndexChoice::Never)
+            .search(&args.query.build()?)?;
         Some(
-            ids.into_iter()
+            ids.value
+                .into_iter()
                 .filter_map(|id| RecordKey::of_game(&db, id))
                 .collect(),
         )

@@ -39,6 +39,7 @@ use wthor_db::analysis::{
     Analysis, AnalysisError, AnalysisOptions, Analyzer, DEFAULT_ESTIMATE_DEPTH, Ending,
     GameAnalysis, Judged,
 };
+use wthor_db::index::IndexChoice;
 use wthor_db::verify::{RecordKey, Shard, TheoryStatus, Workers};
 
 use crate::db_args::DbArgs;
@@ -396,7 +397,8 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let db = args.db.open()?;
     let query = args.query.build()?;
     // 8x8 games only: there is no 10x10 endgame solver.
-    let ids = db.search(&query)?.into_iter().filter(|&id| {
+    let found = db.searcher(IndexChoice::Never).search(&query)?;
+    let ids = found.value.into_iter().filter(|&id| {
         db.game(id)
             .is_some_and(|g| g.board_size() == wthor_format::BoardSize::Eight)
     });

@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use wthor_db::duplicates::{Duplicates, Kind};
+use wthor_db::index::IndexChoice;
 use wthor_db::text::GameRecord;
 use wthor_db::{Database, GameId};
 
@@ -38,7 +39,11 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let query = args.query.build()?;
     let db = args.db.open()?;
-    let ids = db.search(&query).context("searching")?;
+    let ids = db
+        .searcher(IndexChoice::Never)
+        .search(&query)
+        .context("searching")?
+        .value;
     let dups = db.duplicates(&ids);
     match args.format {
         Format::Table => table(&db, &dups, out)?,

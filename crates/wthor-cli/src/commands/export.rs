@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use wthor_db::index::IndexChoice;
 use wthor_db::{Database, GameId, OpenOptions};
 
 use crate::db_args::DbArgs;
@@ -97,7 +98,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let db = args
         .db
         .open_with_options(&[], open_options(args.encoding.as_deref())?)?;
-    let mut ids = db.search(&query)?;
+    let mut ids = db.searcher(IndexChoice::Never).search(&query)?.value;
     if args.dedupe {
         ids = db.dedupe(&ids);
     }

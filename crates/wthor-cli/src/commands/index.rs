@@ -80,7 +80,7 @@ impl IndexArgs {
     }
 
     /// The library's index choice of these flags (see
-    /// [`Database::index_for`] for the rule).
+    /// [`wthor_db::Searcher`] for the rule).
     pub(crate) fn choice(&self) -> IndexChoice {
         match (&self.index, self.no_index) {
             (_, true) => IndexChoice::Never,

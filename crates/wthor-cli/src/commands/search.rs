@@ -42,14 +42,14 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let query = args.query.build()?;
     let db = args.db.open()?;
-    let choice = args.index.choice();
+    let searcher = db.searcher(args.index.choice());
     if args.count {
-        let n = db.count_with(&query, &choice).context("searching")?;
+        let n = searcher.count(&query).context("searching")?;
         show_note(n.note);
         writeln!(out, "{}", n.value)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let ids = db.search_with(&query, &choice).context("searching")?;
+    let ids = searcher.search(&query).context("searching")?;
     show_note(ids.note);
     print(&db, &ids.value, args.format, out)?;
     Ok(ExitCode::SUCCESS)

@@ -130,7 +130,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         query.position_filter().is_some(),
     );
     let answer = db
-        .stats_with(&query, &options, &args.index.choice())
+        .searcher(args.index.choice())
+        .stats(&query, &options)
         .context("statistics")?;
     super::search::show_note(answer.note);
     let stats = answer.value;

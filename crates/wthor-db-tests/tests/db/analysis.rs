@@ -10,6 +10,7 @@ use othello_core::solver::{Solver, SolverOptions};
 use othello_core::{Board, Board8, Move, Size, Square};
 use rayon::prelude::*;
 use wthor_db::analysis::*;
+use wthor_db::index::IndexChoice;
 use wthor_db::{Database, GameId, Query};
 use wthor_format::BoardSize;
 
@@ -30,8 +31,10 @@ fn fifty_real_games_have_the_values_of_cold_solves() {
     let data = crate::wthor_data();
     let db = Database::open(data.join("wthor")).expect("the real database");
     let all: Vec<GameId> = db
+        .searcher(IndexChoice::Never)
         .search(&Query::new())
         .unwrap()
+        .value
         .into_iter()
         .filter(|&id| db.game(id).unwrap().board_size() == BoardSize::Eight)
         .collect();

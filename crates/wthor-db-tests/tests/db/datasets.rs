@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use othello_core::symmetry::Symmetry;
 use wthor_db::datasets::{self, SplitBy};
+use wthor_db::index::IndexChoice;
 use wthor_db::positions::{self, Columns, GameRows, NO_SCORE};
 use wthor_db::query::Span;
 use wthor_db::{Database, GameId, Query};
@@ -39,7 +40,11 @@ type Sums = (usize, u32, i64, i64, u32);
 #[test]
 fn unique_equals_a_hash_map_of_the_eight_images() {
     let db = testdata();
-    let ids = db.search(&Query::new()).unwrap();
+    let ids = db
+        .searcher(IndexChoice::Never)
+        .search(&Query::new())
+        .unwrap()
+        .value;
     let c = rows(&db, &ids);
     let u = datasets::unique(&c);
     // key -> (first row, count, sum of final, theoretical sum and count)
@@ -84,7 +89,11 @@ fn unique_equals_a_hash_map_of_the_eight_images() {
 #[test]
 fn split_sides_share_no_position_in_any_orientation() {
     let db = testdata();
-    let ids = db.search(&Query::new()).unwrap();
+    let ids = db
+        .searcher(IndexChoice::Never)
+        .search(&Query::new())
+        .unwrap()
+        .value;
     let make = |by: &SplitBy| {
         datasets::split(&db, &ids, by, |g| GameRows {
             view: g.game,
@@ -152,7 +161,11 @@ fn split_sides_share_no_position_in_any_orientation() {
 fn real_archive_year_split() {
     let data = super::wthor_data();
     let db = Database::open(data.join("wthor")).unwrap();
-    let ids = db.search(&Query::new()).unwrap();
+    let ids = db
+        .searcher(IndexChoice::Never)
+        .search(&Query::new())
+        .unwrap()
+        .value;
     let s = datasets::split(
         &db,
         &ids,

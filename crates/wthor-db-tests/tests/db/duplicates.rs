@@ -5,6 +5,7 @@
 use othello_core::symmetry::Symmetry;
 use othello_core::{Size, Square};
 use wthor_db::duplicates::{Kind, Later, canonical_moves};
+use wthor_db::index::IndexChoice;
 use wthor_db::{Database, GameId, Query};
 use wthor_format::{BoardSize, Game, Header, write_game_file};
 
@@ -83,7 +84,11 @@ fn copies_are_grouped_by_kind_within_and_across_files() {
         ],
     );
     let db = Database::open(dir.path()).unwrap();
-    let ids = db.search(&Query::new()).unwrap();
+    let ids = db
+        .searcher(IndexChoice::Never)
+        .search(&Query::new())
+        .unwrap()
+        .value;
     let d = db.duplicates(&ids);
     assert_eq!(d, db.duplicates_sequential(&ids));
     // Games without moves are not compared.
@@ -137,7 +142,11 @@ fn copies_are_grouped_by_kind_within_and_across_files() {
 fn fixtures_parallel_equals_sequential() {
     let testdata = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
     let db = Database::open(testdata).unwrap();
-    let ids = db.search(&Query::new()).unwrap();
+    let ids = db
+        .searcher(IndexChoice::Never)
+        .search(&Query::new())
+        .unwrap()
+        .value;
     let d = db.duplicates(&ids);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(3)
@@ -157,7 +166,11 @@ fn fixtures_parallel_equals_sequential() {
 fn real_archive_parallel_equals_sequential() {
     let data = super::wthor_data();
     let db = Database::open(data.join("wthor")).unwrap();
-    let ids = db.search(&Query::new()).unwrap();
+    let ids = db
+        .searcher(IndexChoice::Never)
+        .search(&Query::new())
+        .unwrap()
+        .value;
     let d = db.duplicates(&ids);
     assert_eq!(d, db.duplicates_sequential(&ids));
     eprintln!(
@@ -228,7 +241,11 @@ fn the_images_of_a_game_share_its_key() {
     games.push(game(13, 14, &[], BoardSize::Eight));
     file(dir.path(), "WTH_2001.wtb", 2001, BoardSize::Eight, &games);
     let db = Database::open(dir.path()).unwrap();
-    let ids = db.search(&Query::new()).unwrap();
+    let ids = db
+        .searcher(IndexChoice::Never)
+        .search(&Query::new())
+        .unwrap()
+        .value;
     assert_eq!(ids.len(), 11);
     let d = db.duplicates(&ids);
     assert_eq!(d.games, 9);

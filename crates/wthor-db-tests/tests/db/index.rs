@@ -9,10 +9,10 @@ use std::collections::BTreeMap;
 use othello_core::replay::{Step, replay_with, wthor_tokens};
 use othello_core::symmetry::{PositionKey, Symmetry, canonical};
 use othello_core::{Bitboard, Board, Board8, Board10, Color, Move, Size};
-use wthor_db::index::{IndexError, PositionIndex, StaleReason};
+use wthor_db::index::{IndexChoice, IndexError, PositionIndex, StaleReason};
 use wthor_db::query::Position;
 use wthor_db::stats::StatsOptions;
-use wthor_db::{Database, GameId, IndexStatus, Query};
+use wthor_db::{Answer, Database, GameId, IndexStatus, Query, QueryError};
 use wthor_format::BoardSize;
 
 fn testdata() -> PathBuf {
@@ -96,6 +96,25 @@ fn fresh(db: &Database, path: &Path) -> PositionIndex {
     }
 }
 
+/// The value of an answer the index gave (not the scan).
+#[track_caller]
+fn by_index<T>(answer: Result<Answer<T>, QueryError>) -> T {
+    let answer = answer.unwrap();
+    assert!(answer.indexed, "{:?}", answer.note);
+    answer.value
+}
+
+/// The games of `db` reaching `p` by `ix`'s lookup, confirmed by the
+/// query's matcher (as a searcher confirms them).
+fn looked_up(db: &Database, ix: &PositionIndex, p: &Position) -> Result<Vec<GameId>, IndexError> {
+    let m = db.matcher(&Query::new().position(*p)).unwrap();
+    Ok(ix
+        .candidates(db, p)?
+        .into_iter()
+        .filter(|&id| db.game_ref(id).is_some_and(|g| m.matches(&g)))
+        .collect())
+}
+
 /// Copies the fixture database's files (not `malformed/`) into a new
 /// directory.
 fn copy_fixtures() -> tempfile::TempDir {
@@ -121,6 +140,8 @@ fn the_index_answers_as_the_scan_on_every_fixture_position() {
     assert_eq!(report.bytes, std::fs::metadata(&path).unwrap().len());
     let ix = fresh(&db, &path);
     ix.verify().unwrap();
+    let indexed = db.searcher(IndexChoice::Default);
+    let scan = db.searcher(IndexChoice::Never);
     // The index file is not taken for a database file.
     assert_eq!(
         Database::open(dir.path()).unwrap().files().len(),
@@ -135,10 +156,10 @@ fn the_index_answers_as_the_scan_on_every_fixture_position() {
     assert!(reference.len() > 50_000, "{}", reference.len());
     for (n, (p, games)) in reference.values().enumerate() {
         let q = Query::new().position(*p);
-        let found = db.search_indexed(&q, &ix).unwrap();
+        let found = by_index(indexed.search(&q));
         assert_eq!(&found, games, "{}", p.to_obf());
         if n % 256 == 0 {
-            assert_eq!(&db.search(&q).unwrap(), games, "{}", p.to_obf());
+            assert_eq!(&scan.search(&q).unwrap().value, games, "{}", p.to_obf());
         }
     }
     for p in [
@@ -147,10 +168,10 @@ fn the_index_answers_as_the_scan_on_every_fixture_position() {
         Position::Eight(Board8::start().pass()),
     ] {
         let q = Query::new().position(p);
-        let scan = db.search(&q).unwrap();
-        assert_eq!(db.search_indexed(&q, &ix).unwrap(), scan, "{}", p.to_obf());
+        let scanned = scan.search(&q).unwrap().value;
+        assert_eq!(by_index(indexed.search(&q)), scanned, "{}", p.to_obf());
         if !matches!(p, Position::Eight(b) if b == Board8::start().pass()) {
-            assert!(!scan.is_empty(), "{}", p.to_obf());
+            assert!(!scanned.is_empty(), "{}", p.to_obf());
         }
     }
     // With other filters and statistics too.
@@ -166,10 +187,10 @@ fn the_index_answers_as_the_scan_on_every_fixture_position() {
         Query::new().position(p).years(Some(2002), None),
         Query::new().position(p).limit(1),
     ] {
-        assert_eq!(db.count_indexed(&q, &ix).unwrap(), db.count(&q).unwrap());
+        assert_eq!(by_index(indexed.count(&q)), scan.count(&q).unwrap().value);
         assert_eq!(
-            db.stats_indexed(&q, &options, &ix).unwrap(),
-            db.stats(&q, &options).unwrap()
+            by_index(indexed.stats(&q, &options)),
+            scan.stats(&q, &options).unwrap().value
         );
     }
 }
@@ -265,19 +286,32 @@ fn a_corrupt_index_is_detected_and_not_used() {
     std::fs::write(&path, &bytes).unwrap();
     let ix = fresh(&db, &path);
     assert!(matches!(ix.verify(), Err(IndexError::Corrupt { .. })));
-    // Lookups in the damaged block fail (and are reported); the others
-    // answer as the scan.
+    // Lookups in the damaged block fail (and are reported: a searcher
+    // with the index says so, and the scan answers); the others answer as
+    // the scan.
+    let indexed = db.searcher(IndexChoice::At(path.clone()));
     let mut failed = 0;
     for (p, games) in reference(&db).values() {
-        let q = Query::new().position(*p);
-        {
-            match db.search_indexed(&q, &ix) {
-                Ok(found) => assert_eq!(&found, games, "{}", p.to_obf()),
-                Err(wthor_db::index::IndexedError::Index(IndexError::Corrupt { .. })) => {
-                    failed += 1;
+        match looked_up(&db, &ix, p) {
+            Ok(found) => assert_eq!(&found, games, "{}", p.to_obf()),
+            Err(IndexError::Corrupt { .. }) => {
+                failed += 1;
+                if failed == 1 {
+                    let found = indexed.search(&Query::new().position(*p)).unwrap();
+                    assert!(!found.indexed);
+                    assert!(
+                        found
+                            .note
+                            .as_deref()
+                            .is_some_and(|n| n.contains("corrupt index")
+                                && n.ends_with("scanning every game")),
+                        "{:?}",
+                        found.note
+                    );
+                    assert_eq!(&found.value, games, "{}", p.to_obf());
                 }
-                Err(e) => panic!("{e}"),
             }
+            Err(e) => panic!("{e}"),
         }
     }
     assert!(failed > 0);
@@ -297,6 +331,8 @@ fn index_and_scan_agree_on_the_real_archive() {
     assert_eq!(report.games, 137_548);
     let ix = fresh(&db, &path);
     ix.verify().unwrap();
+    let indexed = db.searcher(IndexChoice::At(path.clone()));
+    let scan = db.searcher(IndexChoice::Never);
     // 1,200 positions: every 115th game, at a ply spread over 1..=60.
     let mut checked = 0;
     let mut n = 0usize;
@@ -307,9 +343,9 @@ fn index_and_scan_agree_on_the_real_archive() {
             if !all.is_empty() {
                 let p = all[(n / 115 * 7) % all.len()];
                 let q = Query::new().position(p);
-                let scan = db.search(&q).unwrap();
-                assert!(scan.contains(&g.id));
-                assert_eq!(db.search_indexed(&q, &ix).unwrap(), scan, "{}", p.to_obf());
+                let scanned = scan.search(&q).unwrap().value;
+                assert!(scanned.contains(&g.id));
+                assert_eq!(by_index(indexed.search(&q)), scanned, "{}", p.to_obf());
                 checked += 1;
             }
         }
@@ -325,8 +361,8 @@ fn index_and_scan_agree_on_the_real_archive() {
         ..StatsOptions::default()
     };
     assert_eq!(
-        db.stats_indexed(&q, &options, &ix).unwrap(),
-        db.stats(&q, &options).unwrap()
+        by_index(indexed.stats(&q, &options)),
+        scan.stats(&q, &options).unwrap().value
     );
 }
 
@@ -339,13 +375,17 @@ fn an_index_opened_by_hand_checks_freshness_on_first_use() {
     let ix = PositionIndex::open(&path).unwrap();
     let p = game_positions(&db, db.parse_game_id("2001:1").unwrap())[3];
     let q = Query::new().position(p);
-    assert_eq!(db.search_indexed(&q, &ix).unwrap(), db.search(&q).unwrap());
+    let scan = db.searcher(IndexChoice::Never);
+    assert_eq!(
+        looked_up(&db, &ix, &p).unwrap(),
+        scan.search(&q).unwrap().value
+    );
     // Another database (one file fewer): refused, not misread.
     std::fs::remove_file(dir.path().join("WTH_2001.wtd")).unwrap();
     let other = Database::open(dir.path()).unwrap();
     assert!(matches!(
-        other.search_indexed(&q, &ix),
-        Err(wthor_db::index::IndexedError::Index(IndexError::Stale(_)))
+        looked_up(&other, &ix, &p),
+        Err(IndexError::Stale(_))
     ));
 }
 
@@ -355,7 +395,6 @@ fn through_an_index_that_fails_the_scan_answers_with_a_note() {
     let db = Database::open(dir.path()).unwrap();
     let path = dir.path().join("x.idx");
     PositionIndex::build(&db, &path).unwrap();
-    let ix = PositionIndex::open(&path).unwrap();
     let p = game_positions(&db, db.parse_game_id("2002:3").unwrap())[5];
     let q = Query::new().position(p);
     let options = StatsOptions {
@@ -363,22 +402,26 @@ fn through_an_index_that_fails_the_scan_answers_with_a_note() {
         ..StatsOptions::default()
     };
     // Its own database: the index answers.
-    let found = db.search_through(&q, Some(&ix)).unwrap();
+    let indexed = db.searcher(IndexChoice::At(path.clone()));
+    let scan = db.searcher(IndexChoice::Never);
+    let found = indexed.search(&q).unwrap();
     assert!(found.indexed && found.note.is_none());
-    assert_eq!(found.value, db.search(&q).unwrap());
-    let n = db.count_through(&q, Some(&ix)).unwrap();
+    assert_eq!(found.value, scan.search(&q).unwrap().value);
+    let n = indexed.count(&q).unwrap();
     assert!(n.indexed);
     assert_eq!(n.value, found.value.len());
-    let stats = db.stats_through(&q, &options, Some(&ix)).unwrap();
+    let stats = indexed.stats(&q, &options).unwrap();
     assert!(stats.indexed);
-    assert_eq!(stats.value, db.stats(&q, &options).unwrap());
+    assert_eq!(stats.value, scan.stats(&q, &options).unwrap().value);
     // No position filter: a scan, without a note.
-    let plain = db.search_through(&Query::new(), Some(&ix)).unwrap();
+    let plain = indexed.search(&Query::new()).unwrap();
     assert!(!plain.indexed && plain.note.is_none());
     // Another database: the scan answers and the note says why.
     std::fs::remove_file(dir.path().join("WTH_2001.wtd")).unwrap();
     let other = Database::open(dir.path()).unwrap();
-    let found = other.search_through(&q, Some(&ix)).unwrap();
+    let indexed = other.searcher(IndexChoice::At(path));
+    let scan = other.searcher(IndexChoice::Never);
+    let found = indexed.search(&q).unwrap();
     assert!(!found.indexed);
     assert!(
         found
@@ -388,42 +431,68 @@ fn through_an_index_that_fails_the_scan_answers_with_a_note() {
         "{:?}",
         found.note
     );
-    assert_eq!(found.value, other.search(&q).unwrap());
-    let stats = other.stats_through(&q, &options, Some(&ix)).unwrap();
+    assert_eq!(found.value, scan.search(&q).unwrap().value);
+    let stats = indexed.stats(&q, &options).unwrap();
     assert!(!stats.indexed && stats.note.is_some());
-    assert_eq!(stats.value, other.stats(&q, &options).unwrap());
-    let n = other.count_through(&q, Some(&ix)).unwrap();
+    assert_eq!(stats.value, scan.stats(&q, &options).unwrap().value);
+    let n = indexed.count(&q).unwrap();
     assert!(!n.indexed && n.note.is_some());
-    assert_eq!(n.value, other.count(&q).unwrap());
+    assert_eq!(n.value, scan.count(&q).unwrap().value);
 }
 
 #[test]
 fn extra_candidates_as_from_a_hash_collision_change_nothing() {
     // An index lookup may return games that do not reach the position (a
-    // 40-bit hash collision): they are confirmed by replay, so even every
-    // game as a candidate gives the scan's answer.
-    let db = Database::open(testdata()).unwrap();
-    let mut every = Vec::new();
-    let _ = db.scan(|g| {
-        every.push(g.id);
-        std::ops::ControlFlow::<()>::Continue(())
-    });
+    // 40-bit hash collision): they are confirmed by replay. The start
+    // position is not stored: every game of its size is its candidate, so
+    // the index answers a query of the start (or of the start with the
+    // other side to move, which no game reaches) with every game as a
+    // candidate, and gives the scan's answer only if the extra ones are
+    // rejected.
+    let dir = copy_fixtures();
+    let db = Database::open(dir.path()).unwrap();
+    let path = dir.path().join("x.idx");
+    PositionIndex::build(&db, &path).unwrap();
+    let indexed = db.searcher(IndexChoice::At(path));
+    let scan = db.searcher(IndexChoice::Never);
     let options = StatsOptions {
         next_moves: true,
         players: true,
         openings: 2,
         ..StatsOptions::default()
     };
+    let start = Position::Eight(Board8::start());
+    let mut queries = vec![
+        (
+            "the start, nakamura".to_owned(),
+            Query::new().position(start).player("nakamura"),
+        ),
+        (
+            "the start, 2002-".to_owned(),
+            Query::new().position(start).years(Some(2002), None),
+        ),
+        (
+            "the start after a pass".to_owned(),
+            Query::new().position(Position::Eight(Board8::start().pass())),
+        ),
+        (
+            "the 10x10 start, 2002-".to_owned(),
+            Query::new()
+                .position(Position::Ten(Board10::start()))
+                .years(Some(2002), None),
+        ),
+    ];
     for (name, ply) in [("2001:2", 7), ("2002:9", 20), ("WTH_2002.wtd:1", 11)] {
         let p = game_positions(&db, db.parse_game_id(name).unwrap())[ply];
-        let q = Query::new().position(p);
-        let stats = db.stats(&q, &options).unwrap();
-        assert_eq!(stats.totals.results.games, db.count(&q).unwrap() as u64);
+        queries.push((name.to_owned(), Query::new().position(p)));
+    }
+    for (name, q) in queries {
+        let stats = scan.stats(&q, &options).unwrap().value;
         assert_eq!(
-            db.stats_among(&q, &options, &every).unwrap(),
-            stats,
-            "{name}"
+            stats.totals.results.games,
+            scan.count(&q).unwrap().value as u64
         );
+        assert_eq!(by_index(indexed.stats(&q, &options)), stats, "{name}");
     }
 }
 
@@ -433,7 +502,9 @@ fn transpositions_counted_in_one_scan_equal_a_count_per_position() {
     let db = Database::open(dir.path()).unwrap();
     let path = dir.path().join("x.idx");
     PositionIndex::build(&db, &path).unwrap();
-    let ix = PositionIndex::open(&path).unwrap();
+    let indexed = db.searcher(IndexChoice::At(path));
+    let scan = db.searcher(IndexChoice::Never);
+    let seq = db.searcher(IndexChoice::Never).sequential();
     // Positions of both sizes, early (reached by many) and late.
     let mut positions = Vec::new();
     for (name, plies) in [
@@ -454,16 +525,14 @@ fn transpositions_counted_in_one_scan_equal_a_count_per_position() {
     ] {
         let each: Vec<usize> = positions
             .iter()
-            .map(|p| db.count(&query.clone().position(*p)).unwrap())
+            .map(|p| scan.count(&query.clone().position(*p)).unwrap().value)
             .collect();
         assert!(each.iter().any(|&n| n > 1), "{each:?}");
-        assert_eq!(db.count_reaching(&query, &positions).unwrap(), each);
-        let scanned = db.count_reaching_through(&query, &positions, None).unwrap();
+        assert_eq!(seq.count_reaching(&query, &positions).unwrap().value, each);
+        let scanned = scan.count_reaching(&query, &positions).unwrap();
         assert!(!scanned.indexed && scanned.note.is_none());
         assert_eq!(scanned.value, each);
-        let indexed = db
-            .count_reaching_through(&query, &positions, Some(&ix))
-            .unwrap();
+        let indexed = indexed.count_reaching(&query, &positions).unwrap();
         assert!(indexed.indexed);
         assert_eq!(indexed.value, each);
     }
@@ -490,16 +559,13 @@ fn the_hash_does_not_depend_on_orientation() {
     let db = Database::open(dir.path()).unwrap();
     let path = dir.path().join("wthor.idx");
     PositionIndex::build(&db, &path).unwrap();
-    let ix = fresh(&db, &path);
+    let indexed = db.searcher(IndexChoice::Default);
     let q = |b: Board8| Query::new().position(Position::Eight(b));
-    let found = db.search_indexed(&q(b), &ix).unwrap();
+    let found = by_index(indexed.search(&q(b)));
     assert!(!found.is_empty());
-    assert_eq!(found, db.search(&q(b)).unwrap());
+    let scan = db.searcher(IndexChoice::Never);
+    assert_eq!(found, scan.search(&q(b)).unwrap().value);
     for s in Symmetry::ALL {
-        assert_eq!(
-            db.search_indexed(&q(s.board(&b)), &ix).unwrap(),
-            found,
-            "{s:?}"
-        );
+        assert_eq!(by_index(indexed.search(&q(s.board(&b)))), found, "{s:?}");
     }
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::symmetry::Symmetry;
 use othello_core::{Board, Board8, Board10, Size};
+use wthor_db::index::IndexChoice;
 use wthor_db::query::{Opening, Outcome, PlayerKind, Position, SortKey};
 use wthor_db::{Database, DatabaseBuilder, GameId, Query};
 
@@ -90,10 +91,12 @@ fn queries() -> Vec<Query> {
 #[test]
 fn parallel_search_equals_sequential() {
     let db = fixtures();
+    let scan = db.searcher(IndexChoice::Never);
+    let seq = db.searcher(IndexChoice::Never).sequential();
     for q in queries() {
-        let par = db.search(&q).unwrap();
-        assert_eq!(par, db.search_sequential(&q).unwrap(), "{q:?}");
-        let count = db.count(&q.clone().limit(usize::MAX)).unwrap();
+        let par = scan.search(&q).unwrap().value;
+        assert_eq!(par, seq.search(&q).unwrap().value, "{q:?}");
+        let count = scan.count(&q.clone().limit(usize::MAX)).unwrap().value;
         assert!(count >= par.len(), "{q:?}");
     }
 }
@@ -101,9 +104,13 @@ fn parallel_search_equals_sequential() {
 #[test]
 fn filters_do_what_they_say_on_fixtures() {
     let db = fixtures();
-    let all = db.search(&Query::new()).unwrap();
+    let scan = db.searcher(IndexChoice::Never);
+    let all = scan.search(&Query::new()).unwrap().value;
     assert_eq!(all.len(), db.game_count());
-    let draws = db.search(&Query::new().result(Outcome::Draw)).unwrap();
+    let draws = scan
+        .search(&Query::new().result(Outcome::Draw))
+        .unwrap()
+        .value;
     assert!(!draws.is_empty());
     for id in &draws {
         let g = db.game(*id).unwrap();
@@ -114,18 +121,27 @@ fn filters_do_what_they_say_on_fixtures() {
         };
         assert_eq!(g.real_score(), half);
     }
-    let sorted = db.search(&Query::new().sort(SortKey::Score)).unwrap();
+    let sorted = scan
+        .search(&Query::new().sort(SortKey::Score))
+        .unwrap()
+        .value;
     let scores: Vec<u8> = sorted
         .iter()
         .map(|&id| db.game(id).unwrap().real_score())
         .collect();
     assert!(scores.windows(2).all(|w| w[0] <= w[1]));
     assert!(matches!(
-        db.search(&Query::new().years(Some(2002), Some(2001))),
+        scan.search(&Query::new().years(Some(2002), Some(2001))),
         Err(wthor_db::QueryError::EmptyRange { .. })
     ));
-    let programs = db.search(&Query::new().kind(PlayerKind::Program)).unwrap();
-    let humans = db.search(&Query::new().kind(PlayerKind::Human)).unwrap();
+    let programs = scan
+        .search(&Query::new().kind(PlayerKind::Program))
+        .unwrap()
+        .value;
+    let humans = scan
+        .search(&Query::new().kind(PlayerKind::Human))
+        .unwrap()
+        .value;
     assert_eq!(programs.len() + humans.len(), db.game_count());
 }
 
@@ -138,14 +154,16 @@ fn position_of<B: Board>(db: &Database, id: GameId, ply: usize) -> B {
 #[test]
 fn a_played_position_is_found_in_each_orientation() {
     let db = fixtures();
+    let scan = db.searcher(IndexChoice::Never);
+    let seq = db.searcher(IndexChoice::Never).sequential();
     for (name, ply) in [("2001:3", 20), ("2002:7", 12), ("2001:5", 1)] {
         let id = db.parse_game_id(name).unwrap();
         let b: Board8 = position_of(&db, id, ply);
         for s in Symmetry::ALL {
             let q = Query::new().position(Position::Eight(s.board(&b)));
-            let found = db.search(&q).unwrap();
+            let found = scan.search(&q).unwrap().value;
             assert!(found.contains(&id), "{name} after {ply}, {s:?}");
-            assert_eq!(found, db.search_sequential(&q).unwrap());
+            assert_eq!(found, seq.search(&q).unwrap().value);
             // Where and in which orientation: the symmetry maps the
             // position as given to the game's.
             let m = db.matcher(&q).unwrap();
@@ -165,7 +183,7 @@ fn a_played_position_is_found_in_each_orientation() {
         for s in Symmetry::ALL {
             let q = Query::new().position(Position::Ten(s.board(&b)));
             assert!(
-                db.search(&q).unwrap().contains(&id),
+                scan.search(&q).unwrap().value.contains(&id),
                 "{name} after {ply}, {s:?}"
             );
         }
@@ -408,10 +426,17 @@ fn every_windows_1252_letter_folds_to_ascii() {
 #[test]
 fn a_name_typed_without_its_ligature_finds_the_same_games() {
     let db = fixtures();
-    let typed = db.count(&Query::new().player("duboeuf")).unwrap();
+    let scan = db.searcher(IndexChoice::Never);
+    let typed = scan.count(&Query::new().player("duboeuf")).unwrap().value;
     assert!(typed > 0);
-    assert_eq!(typed, db.count(&Query::new().player("Dubœuf")).unwrap());
-    assert_eq!(typed, db.count(&Query::new().player("DUBŒUF")).unwrap());
+    assert_eq!(
+        typed,
+        scan.count(&Query::new().player("Dubœuf")).unwrap().value
+    );
+    assert_eq!(
+        typed,
+        scan.count(&Query::new().player("DUBŒUF")).unwrap().value
+    );
 }
 
 mod filters {

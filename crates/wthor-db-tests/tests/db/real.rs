@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use othello_core::mailbox::Mailbox8;
 use othello_core::{Bitboard, Board, Board8, Color, Size, Square};
+use wthor_db::index::IndexChoice;
 use wthor_db::query::{Opening, Outcome, PlayerKind, Position, SortKey};
 use wthor_db::{Database, DatabaseBuilder, Query};
 use wthor_format::{NameKind, ReadOptions};
@@ -187,6 +188,8 @@ fn ids(db: &Database, found: &[wthor_db::GameId]) -> Vec<(String, usize)> {
 
 #[track_caller]
 fn check(db: &Database, plain: &PlainDb, query: &Query, expect: impl Fn(&Plain) -> bool) {
+    let scan = db.searcher(IndexChoice::Never);
+    let seq = db.searcher(IndexChoice::Never).sequential();
     let want: Vec<(String, usize)> = plain
         .games
         .iter()
@@ -197,10 +200,10 @@ fn check(db: &Database, plain: &PlainDb, query: &Query, expect: impl Fn(&Plain) 
         !want.is_empty(),
         "a query that finds nothing proves little: {query:?}"
     );
-    let got = db.search(query).unwrap();
+    let got = scan.search(query).unwrap().value;
     assert_eq!(ids(db, &got), want, "{query:?}");
-    assert_eq!(got, db.search_sequential(query).unwrap(), "{query:?}");
-    assert_eq!(db.count(query).unwrap(), want.len(), "{query:?}");
+    assert_eq!(got, seq.search(query).unwrap().value, "{query:?}");
+    assert_eq!(scan.count(query).unwrap().value, want.len(), "{query:?}");
 }
 
 #[test]
@@ -209,6 +212,8 @@ fn real_queries_equal_a_plain_scan() {
     let data = crate::wthor_data();
     let dir = data.join("wthor");
     let db = DatabaseBuilder::new().source(&dir).open().unwrap();
+    let scan = db.searcher(IndexChoice::Never);
+    let seq = db.searcher(IndexChoice::Never).sequential();
     let p = plain(&dir);
     assert_eq!(db.game_count(), p.games.len());
     // Every game file is joined with the 2026 release's names.
@@ -356,7 +361,7 @@ fn real_queries_equal_a_plain_scan() {
     want.sort_by_key(|g| g.score);
     want.truncate(50);
     let want: Vec<(String, usize)> = want.iter().map(|g| (g.file.clone(), g.index)).collect();
-    let got = db.search(&q).unwrap();
+    let got = scan.search(&q).unwrap().value;
     assert_eq!(ids(&db, &got), want);
-    assert_eq!(got, db.search_sequential(&q).unwrap());
+    assert_eq!(got, seq.search(&q).unwrap().value);
 }

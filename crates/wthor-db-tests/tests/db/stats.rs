@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::symmetry::Symmetry;
 use othello_core::{Board, Board8, Move, Size, Square};
+use wthor_db::index::IndexChoice;
 use wthor_db::query::{Outcome, Position, SortKey};
 use wthor_db::stats::{Results, Solved, StatsOptions};
 use wthor_db::{Database, NamePattern, Query};
@@ -63,6 +64,8 @@ fn half(size: BoardSize) -> u8 {
 #[test]
 fn parallel_stats_equal_sequential() {
     let db = fixtures();
+    let scan = db.searcher(IndexChoice::Never);
+    let seq = db.searcher(IndexChoice::Never).sequential();
     let after = |t: &str| Position::after_transcript(t, Size::Eight).unwrap();
     for q in [
         Query::new(),
@@ -73,16 +76,17 @@ fn parallel_stats_equal_sequential() {
         Query::new().player("e").sort(SortKey::Score).limit(7),
     ] {
         let options = all_options();
-        let par = db.stats(&q, &options).unwrap();
-        assert_eq!(par, db.stats_sequential(&q, &options).unwrap(), "{q:?}");
+        let par = scan.stats(&q, &options).unwrap().value;
+        assert_eq!(par, seq.stats(&q, &options).unwrap().value, "{q:?}");
     }
 }
 
 #[test]
 fn totals_players_and_openings_equal_a_plain_count() {
     let db = fixtures();
+    let scan = db.searcher(IndexChoice::Never);
     let games = plain(&db);
-    let stats = db.stats(&Query::new(), &all_options()).unwrap();
+    let stats = scan.stats(&Query::new(), &all_options()).unwrap().value;
     // Totals.
     let t = &stats.totals.results;
     assert_eq!(t.games as usize, games.len());
@@ -241,12 +245,13 @@ fn plain_next(db: &Database, position: &Board8) -> BTreeMap<Square, Results> {
 }
 
 fn table(db: &Database, position: Board8) -> BTreeMap<Square, Results> {
+    let scan = db.searcher(IndexChoice::Never);
     let q = Query::new().position(Position::Eight(position));
     let options = StatsOptions {
         next_moves: true,
         ..StatsOptions::default()
     };
-    let next = db.stats(&q, &options).unwrap().next_moves.unwrap();
+    let next = scan.stats(&q, &options).unwrap().value.next_moves.unwrap();
     let shares: f64 = next.moves.iter().map(|m| m.share).sum();
     assert!(next.moves.is_empty() || (shares - 1.0).abs() < 1e-9);
     next.moves.iter().map(|m| (m.square, m.results)).collect()
@@ -295,7 +300,8 @@ fn next_moves_are_named_in_the_orientation_given() {
 #[test]
 fn equivalent_moves_of_a_symmetric_position_are_one_row() {
     let db = fixtures();
-    let start = db
+    let scan = db.searcher(IndexChoice::Never);
+    let start = scan
         .stats(
             &Query::new().position(Position::Eight(Board8::start())),
             &StatsOptions {
@@ -303,7 +309,8 @@ fn equivalent_moves_of_a_symmetric_position_are_one_row() {
                 ..StatsOptions::default()
             },
         )
-        .unwrap();
+        .unwrap()
+        .value;
     let next = start.next_moves.unwrap();
     let eight = db
         .games()
@@ -318,6 +325,7 @@ fn equivalent_moves_of_a_symmetric_position_are_one_row() {
 #[test]
 fn solving_scores_every_legal_move() {
     let db = fixtures();
+    let scan = db.searcher(IndexChoice::Never);
     // A position of a fixture game with 14 empties.
     let id = db.parse_game_id("2001:3").unwrap();
     let raw = db.game(id).unwrap().moves_raw();
@@ -330,7 +338,7 @@ fn solving_scores_every_legal_move() {
         ..StatsOptions::default()
     };
     let q = Query::new().position(Position::Eight(b));
-    let next = db.stats(&q, &options).unwrap().next_moves.unwrap();
+    let next = scan.stats(&q, &options).unwrap().value.next_moves.unwrap();
     assert_eq!(next.solved, Solved::Yes);
     let mut solver = othello_core::solver::Solver::new(othello_core::solver::SolverOptions {
         threads: 1,
@@ -348,17 +356,23 @@ fn solving_scores_every_legal_move() {
     }
     assert!(next.moves.iter().any(|m| m.results.games > 0));
     let early = Query::new().position(Position::Eight(Board8::start()));
-    let next = db.stats(&early, &options).unwrap().next_moves.unwrap();
+    let next = scan
+        .stats(&early, &options)
+        .unwrap()
+        .value
+        .next_moves
+        .unwrap();
     assert_eq!(next.solved, Solved::TooManyEmpties(60));
 }
 
 #[test]
 fn a_head_to_head_is_the_two_records_over_their_games() {
     let db = fixtures();
+    let scan = db.searcher(IndexChoice::Never);
     let games = plain(&db);
     let (a, b) = (&games[0].black, &games[0].white);
     let q = Query::new().player(a).player(b).exact(true);
-    let stats = db
+    let stats = scan
         .stats(
             &q,
             &StatsOptions {
@@ -366,7 +380,8 @@ fn a_head_to_head_is_the_two_records_over_their_games() {
                 ..StatsOptions::default()
             },
         )
-        .unwrap();
+        .unwrap()
+        .value;
     let ra = stats.records_of(&NamePattern::exact(a));
     let rb = stats.records_of(&NamePattern::exact(b));
     assert_eq!((ra.len(), rb.len()), (1, 1));
@@ -413,11 +428,17 @@ fn db_of(size: BoardSize, games: &[(u8, &[&str])]) -> (tempfile::TempDir, Databa
 fn median(scores: &[u8]) -> Option<f64> {
     let games: Vec<(u8, &[&str])> = scores.iter().map(|&s| (s, &["f5"][..])).collect();
     let (_dir, db) = db_of(BoardSize::Eight, &games);
-    let s = db.stats(&Query::new(), &StatsOptions::default()).unwrap();
+    let scan = db.searcher(IndexChoice::Never);
+    let seq = db.searcher(IndexChoice::Never).sequential();
+    let s = scan
+        .stats(&Query::new(), &StatsOptions::default())
+        .unwrap()
+        .value;
     assert_eq!(
         s,
-        db.stats_sequential(&Query::new(), &StatsOptions::default())
+        seq.stats(&Query::new(), &StatsOptions::default())
             .unwrap()
+            .value
     );
     s.totals.median_black_discs
 }
@@ -450,8 +471,10 @@ fn openings_are_canonical_with_f5_first() {
         &["f5"],
     ];
     let (_dir, db) = db_of(BoardSize::Eight, &lines.map(|m| (33, m)));
-    let s = db.stats(&Query::new(), &options).unwrap();
-    assert_eq!(s, db.stats_sequential(&Query::new(), &options).unwrap());
+    let scan = db.searcher(IndexChoice::Never);
+    let seq = db.searcher(IndexChoice::Never).sequential();
+    let s = scan.stats(&Query::new(), &options).unwrap().value;
+    assert_eq!(s, seq.stats(&Query::new(), &options).unwrap().value);
     assert_eq!(s.openings.len(), 1);
     let f5d6 = &s.openings[0];
     assert_eq!(f5d6.results.games, 4);
@@ -462,11 +485,12 @@ fn openings_are_canonical_with_f5_first() {
     assert_eq!(s.openings_shorter, 1);
     // 10x10: e4 is g6.
     let (_dir, db) = db_of(BoardSize::Ten, &[(50, &["e4"])]);
+    let scan = db.searcher(IndexChoice::Never);
     let options = StatsOptions {
         openings: 1,
         ..StatsOptions::default()
     };
-    let s = db.stats(&Query::new(), &options).unwrap();
+    let s = scan.stats(&Query::new(), &options).unwrap().value;
     assert_eq!(s.openings.len(), 1);
     assert_eq!(s.openings[0].size, Size::Ten);
     let g6: Vec<String> = s.openings[0]
@@ -481,15 +505,17 @@ fn openings_are_canonical_with_f5_first() {
 fn openings_and_next_moves_carry_their_names() {
     let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
     let db = Database::open(&testdata).unwrap();
+    let scan = db.searcher(IndexChoice::Never);
     let options = StatsOptions {
         openings: 5,
         next_moves: true,
         ..StatsOptions::default()
     };
     let after_f5 = Position::after_transcript("f5", Size::Eight).unwrap();
-    let s = db
+    let s = scan
         .stats(&Query::new().position(after_f5), &options)
-        .unwrap();
+        .unwrap()
+        .value;
     let next = s.next_moves.unwrap();
     let named: Vec<(String, Option<&str>)> = next
         .moves
@@ -519,7 +545,7 @@ fn openings_and_next_moves_carry_their_names() {
     assert!(some > 0);
     // 10x10: no names.
     let ten = Query::new().position(Position::after_transcript("g6", Size::Ten).unwrap());
-    let s = db.stats(&ten, &options).unwrap();
+    let s = scan.stats(&ten, &options).unwrap().value;
     assert!(s.next_moves.unwrap().moves.iter().all(|m| m.name.is_none()));
     assert!(s.openings.iter().all(|o| o.name.is_none()));
 }
@@ -532,6 +558,7 @@ fn openings_and_next_moves_carry_their_names() {
 #[test]
 fn added_legal_moves_cover_every_legal_move_once() {
     let db = fixtures();
+    let scan = db.searcher(IndexChoice::Never);
     let options = StatsOptions {
         next_moves: true,
         ..StatsOptions::default()
@@ -549,7 +576,7 @@ fn added_legal_moves_cover_every_legal_move_once() {
             let next_side = othello_core::position::forced_pass(&b).unwrap_or(b);
             passes += usize::from(next_side != b);
             let q = Query::new().position(Position::Eight(b));
-            let before = db.stats(&q, &options).unwrap().next_moves.unwrap();
+            let before = scan.stats(&q, &options).unwrap().value.next_moves.unwrap();
             let mut after = before.clone();
             after.add_legal_moves();
             assert_eq!(
@@ -590,7 +617,7 @@ fn added_legal_moves_cover_every_legal_move_once() {
                     solve: true,
                     ..options
                 };
-                let solved = db.stats(&q, &solve).unwrap().next_moves.unwrap();
+                let solved = scan.stats(&q, &solve).unwrap().value.next_moves.unwrap();
                 let squares = |n: &wthor_db::stats::NextMoves| -> Vec<Square> {
                     n.moves.iter().map(|m| m.square).collect()
                 };

@@ -7,6 +7,7 @@ use othello_core::replay::{Token, replay_with, wthor_tokens};
 use othello_core::{Board8, Color, Move, Size};
 use proptest::prelude::*;
 use std::path::Path;
+use wthor_db::index::IndexChoice;
 use wthor_db::text::ggf::{parse_ggf, parse_ggf_growing};
 use wthor_db::text::read::{NamesFiles, read_input};
 use wthor_db::text::{ExportOptions, Format, export};
@@ -17,8 +18,10 @@ fn testdata_8x8() -> (Database, Vec<GameId>) {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
     let db = Database::open(dir).unwrap();
     let ids: Vec<GameId> = db
+        .searcher(IndexChoice::Never)
         .search(&wthor_db::Query::new())
         .unwrap()
+        .value
         .into_iter()
         .filter(|&id| db.file_of(id).unwrap().board_size() == Some(wthor_format::BoardSize::Eight))
         .collect();
@@ -149,7 +152,11 @@ fn digits_formats_and_extensions_choose_formats() {
         std::fs::write(dir.path().join(name), &bytes).unwrap();
     }
     let db = Database::open(dir.path()).unwrap();
-    let ids = db.search(&wthor_db::Query::new()).unwrap();
+    let ids = db
+        .searcher(IndexChoice::Never)
+        .search(&wthor_db::Query::new())
+        .unwrap()
+        .value;
     let run = |format| {
         let mut out = Vec::new();
         let options = ExportOptions {
@@ -345,6 +352,7 @@ mod follow {
 mod record {
     use wthor_db::text::record::*;
 
+    use wthor_db::index::IndexChoice;
     use wthor_db::text::{ExportOptions, Format, export};
     use wthor_db::{Database, GameId};
 
@@ -353,7 +361,11 @@ mod record {
     fn the_export_writers_write_the_record() {
         let testdata = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata");
         let db = Database::open(testdata).unwrap();
-        let ids: Vec<GameId> = db.search(&wthor_db::Query::new()).unwrap();
+        let ids: Vec<GameId> = db
+            .searcher(IndexChoice::Never)
+            .search(&wthor_db::Query::new())
+            .unwrap()
+            .value;
         assert!(ids.len() > 3000);
         let records: Vec<GameRecord> = ids
             .iter()

@@ -6,12 +6,13 @@
 //!
 //! ```
 //! use wthor_db::{Database, Query};
+//! use wthor_db::index::IndexChoice;
 //! use wthor_db::stats::{StatsOptions, StatsReport};
 //!
 //! # let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
 //! let db = Database::open(&testdata)?;
 //! let options = StatsOptions { players: true, ..StatsOptions::default() };
-//! let stats = db.stats(&Query::new(), &options)?;
+//! let stats = db.searcher(IndexChoice::Default).stats(&Query::new(), &options)?.value;
 //! let report = StatsReport::new(&stats, &[], false, Some(3));
 //! assert_eq!(report.players.len(), 3);
 //! let json = serde_json::to_value(&report)?;

@@ -275,8 +275,8 @@ fn explore(st: &AppState, mut params: Params) -> Result<(Explorer, ValuesAsk), A
         return Err(ApiError::bad_request("no next-move table for this query"));
     };
     let transpositions = st
-        .db
-        .count_reaching_through(&query, &children, st.index.as_ref())
+        .searcher
+        .count_reaching(&query, &children)
         .map_err(|e| ApiError::bad_request(e.to_string()))?
         .value;
     let rows = next
@@ -426,23 +426,23 @@ fn opening_name(o: &openings::Opening) -> OpeningName {
 /// The statistics of a query, through the index when there is one; and
 /// whether it answered.
 fn stats(st: &AppState, query: &Query, options: &StatsOptions) -> Result<(Stats, bool), ApiError> {
-    st.db
-        .stats_through(query, options, st.index.as_ref())
+    st.searcher
+        .stats(query, options)
         .map(|a| (a.value, a.indexed))
         .map_err(|e| ApiError::bad_request(e.to_string()))
 }
 
 /// The games of a query, through the index when there is one.
 fn search_ids(st: &AppState, query: &Query) -> Result<Vec<GameId>, ApiError> {
-    st.db
-        .search_through(query, st.index.as_ref())
+    st.searcher
+        .search(query)
         .map(|a| a.value)
         .map_err(|e| ApiError::bad_request(e.to_string()))
 }
 
 fn records(st: &AppState, ids: &[GameId]) -> Vec<GameRecord> {
     ids.iter()
-        .filter_map(|&id| GameRecord::new(&st.db, id))
+        .filter_map(|&id| GameRecord::new(st.database(), id))
         .collect()
 }
 
@@ -526,14 +526,15 @@ async fn game(
 }
 
 fn lookup(st: &AppState, id: &str) -> Result<GameId, ApiError> {
-    st.db
+    st.database()
         .parse_game_id(id)
         .map_err(|e| ApiError::not_found(format!("game {:?}: {e}", clip(id))))
 }
 
 fn game_detail(st: &AppState, id: &str) -> Result<GameDetail, ApiError> {
     let gid = lookup(st, id)?;
-    let (Some(record), Some(view)) = (GameRecord::new(&st.db, gid), st.db.game(gid)) else {
+    let db = st.database();
+    let (Some(record), Some(view)) = (GameRecord::new(db, gid), db.game(gid)) else {
         return Err(ApiError::not_found(format!(
             "game {:?}: no such game",
             clip(id)
@@ -563,7 +564,8 @@ fn game_detail(st: &AppState, id: &str) -> Result<GameDetail, ApiError> {
 /// `wthor analyze`'s analysis of a game, as JSON.
 fn analyse(st: &AppState, id: &str) -> Result<Arc<serde_json::Value>, ApiError> {
     let gid = lookup(st, id)?;
-    let (Some(view), Some(file)) = (st.db.game(gid), st.db.file_of(gid)) else {
+    let db = st.database();
+    let (Some(view), Some(file)) = (db.game(gid), db.file_of(gid)) else {
         return Err(ApiError::not_found(format!(
             "game {:?}: no such game",
             clip(id)
@@ -758,7 +760,7 @@ async fn export(State(st): St, RawQuery(raw): RawQuery) -> Response {
                 empties: None,
             };
             // A client gone away ends the export: nothing else to do.
-            if wthor_db::text::export(&st.db, &ids, &options, &mut out).is_ok() {
+            if wthor_db::text::export(st.database(), &ids, &options, &mut out).is_ok() {
                 let _ = std::io::Write::flush(&mut out);
             }
         });
@@ -843,7 +845,7 @@ async fn game_export(
                 format,
                 empties: None,
             };
-            wthor_db::text::export(&s.db, &[gid], &options, &mut out)
+            wthor_db::text::export(s.database(), &[gid], &options, &mut out)
                 .map_err(|e| ApiError::bad_request(e.to_string()))?;
             Ok(out)
         })
@@ -873,9 +875,10 @@ async fn game_png(
         let name = format!("{id}.png");
         let body = run_blocking(&st, move |s| {
             let gid = lookup(s, &id)?;
-            let view =
-                s.db.game(gid)
-                    .ok_or_else(|| ApiError::not_found("no such game"))?;
+            let view = s
+                .database()
+                .game(gid)
+                .ok_or_else(|| ApiError::not_found("no such game"))?;
             let size = wthor_db::rules_size(view.board_size());
             let tokens: Vec<_> = match size {
                 Size::Eight => wthor_tokens::<Board8>(view.moves_raw()).collect(),

@@ -1,6 +1,7 @@
 //! Each endpoint's answer on the fixtures, pinned.
 
 use axum::http::StatusCode;
+use wthor_db::index::IndexChoice;
 use wthor_db::query::Filters;
 use wthor_db::stats::{StatsOptions, StatsReport};
 
@@ -107,6 +108,7 @@ async fn explorer_rows_are_the_next_move_statistics_and_transpositions_agree() {
         let query = f.to_query().unwrap();
         let stats = state()
             .database()
+            .searcher(IndexChoice::Never)
             .stats(
                 &query,
                 &StatsOptions {
@@ -114,7 +116,8 @@ async fn explorer_rows_are_the_next_move_statistics_and_transpositions_agree() {
                     ..StatsOptions::default()
                 },
             )
-            .unwrap();
+            .unwrap()
+            .value;
         let played = stats.next_moves.as_ref().unwrap().moves.len();
         let mut stats = stats;
         stats.next_moves.as_mut().unwrap().add_legal_moves();
@@ -258,7 +261,12 @@ async fn export_is_the_library_export() {
         }
         .to_query()
         .unwrap();
-        let ids = db.database().search(&query).unwrap();
+        let ids = db
+            .database()
+            .searcher(IndexChoice::Never)
+            .search(&query)
+            .unwrap()
+            .value;
         assert!(!ids.is_empty());
         let mut want = Vec::new();
         wthor_db::text::export(
