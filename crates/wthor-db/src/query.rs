@@ -847,6 +847,7 @@ impl Database {
         let m = self.matcher(query)?;
         let n = self.fold(
             parallel,
+            None,
             || 0usize,
             |n, g| *n += usize::from(m.matches(&g)),
             |a, b| a + b,
@@ -874,6 +875,7 @@ impl Database {
         let targets: Vec<PositionTarget> = positions.iter().map(PositionTarget::of).collect();
         let counts = self.fold(
             parallel,
+            None,
             || vec![0usize; targets.len()],
             |counts, g| {
                 if m.matches(&g) {

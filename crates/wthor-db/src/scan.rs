@@ -105,34 +105,15 @@ impl Database {
             .reduce(&init, &merge)
     }
 
-    /// [`par_fold`](Database::par_fold) when `parallel`, else the same
-    /// fold one game after the other on [`scan`](Database::scan) (the
-    /// answer the parallel one is tested against): how a
-    /// [`Searcher`](crate::Searcher) walks every game.
-    pub(crate) fn fold<'a, T, I, V, M>(&'a self, parallel: bool, init: I, visit: V, merge: M) -> T
-    where
-        T: Send,
-        I: Fn() -> T + Sync + Send,
-        V: Fn(&mut T, GameRef<'a>) + Sync + Send,
-        M: Fn(T, T) -> T + Sync + Send,
-    {
-        if parallel {
-            return self.par_fold(init, visit, merge);
-        }
-        let mut acc = init();
-        let _ = self.scan(|g| {
-            visit(&mut acc, g);
-            ControlFlow::<()>::Continue(())
-        });
-        acc
-    }
-
-    /// [`par_fold_ids`](Database::par_fold_ids) when `parallel`, else the
-    /// games `ids` folded one after the other.
-    pub(crate) fn fold_ids<'a, T, I, V, M>(
+    /// Folds every game (`ids` `None`) or the games `ids`: in parallel as
+    /// [`par_fold`](Database::par_fold) and
+    /// [`par_fold_ids`](Database::par_fold_ids) do, or (not `parallel`)
+    /// one game after the other, the answer the parallel one is tested
+    /// against. How a [`Searcher`](crate::Searcher) walks the games.
+    pub(crate) fn fold<'a, T, I, V, M>(
         &'a self,
         parallel: bool,
-        ids: &[GameId],
+        ids: Option<&[GameId]>,
         init: I,
         visit: V,
         merge: M,
@@ -143,14 +124,25 @@ impl Database {
         V: Fn(&mut T, GameRef<'a>) + Sync + Send,
         M: Fn(T, T) -> T + Sync + Send,
     {
-        if parallel {
-            return self.par_fold_ids(ids, init, visit, merge);
+        match (parallel, ids) {
+            (true, None) => self.par_fold(init, visit, merge),
+            (true, Some(ids)) => self.par_fold_ids(ids, init, visit, merge),
+            (false, None) => {
+                let mut acc = init();
+                let _ = self.scan(|g| {
+                    visit(&mut acc, g);
+                    ControlFlow::<()>::Continue(())
+                });
+                acc
+            }
+            (false, Some(ids)) => {
+                let mut acc = init();
+                for g in ids.iter().filter_map(|&id| self.game_ref(id)) {
+                    visit(&mut acc, g);
+                }
+                acc
+            }
         }
-        let mut acc = init();
-        for g in ids.iter().filter_map(|&id| self.game_ref(id)) {
-            visit(&mut acc, g);
-        }
-        acc
     }
 
     /// The game `id` as a scan meets it, `None` when it is no game of this

@@ -683,12 +683,11 @@ impl Database {
             start10: start_stabilizer::<Board10>(),
         };
         let visit = |acc: &mut Acc, g: GameRef<'_>| plan.visit(self, acc, g);
-        let acc = match scope {
-            Scope::All => self.fold(parallel, Acc::default, visit, Acc::merge),
-            Scope::Among(ids) | Scope::Exactly(ids) => {
-                self.fold_ids(parallel, ids, Acc::default, visit, Acc::merge)
-            }
+        let games = match scope {
+            Scope::All => None,
+            Scope::Among(ids) | Scope::Exactly(ids) => Some(ids),
         };
+        let acc = self.fold(parallel, games, Acc::default, visit, Acc::merge);
         Ok(self.finish_stats(acc, options, position))
     }
 
