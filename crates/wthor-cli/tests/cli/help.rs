@@ -115,7 +115,7 @@ fn help_examples_on_the_fixtures_run() {
             {
                 continue;
             }
-            let args: Vec<&str> = line.split_whitespace().skip(1).collect();
+            let args = shallow(line.split_whitespace().skip(1).collect());
             let out = wthor_in(dir.path(), &args);
             assert!(
                 out.status.code() == Some(0),
@@ -278,6 +278,20 @@ fn shell_words(line: &str) -> Vec<String> {
 /// fixtures; with it, those naming `path/to/wthor`, the real archive
 /// (`real`), or for `install --into` an empty directory (a dry run).
 /// `serve` runs until stopped: tests/cli/serve.rs asks one.
+/// An example's arguments, with `--estimate-depth 8` added to an analysis
+/// that names no depth or time. These tests check that each example runs
+/// (its flags, its files, its output paths); an analysis at the default
+/// depth costs about 2 s a fixture game in a test build, and
+/// `analyze.rs` checks that default on its own.
+fn shallow(mut args: Vec<&str>) -> Vec<&str> {
+    if args.first() == Some(&"analyze")
+        && !args.iter().any(|a| *a == "--estimate-depth" || *a == "--time")
+    {
+        args.extend(["--estimate-depth", "8"]);
+    }
+    args
+}
+
 fn run_readme_examples(real: Option<&Path>) -> usize {
     let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
     let dir = testdata_copy();
@@ -306,7 +320,7 @@ fn run_readme_examples(real: Option<&Path>) -> usize {
                 }
             }
         }
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let args = shallow(args.iter().map(String::as_str).collect());
         let out = wthor_in(dir.path(), &args);
         assert_eq!(
             out.status.code(),
