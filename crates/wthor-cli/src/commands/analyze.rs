@@ -603,10 +603,8 @@ fn write_summary(
     Ok(findings)
 }
 
-/// The solver's table for exact parts of `empties`: 2^21 entries (32 MiB)
-/// from 19 empties, fewer below (a 12-empty part touched a page of the
-/// 32 MiB in most of its nodes: 60 ms of the kernel's time for a 5 ms
-/// solve).
+/// The solver's table for exact parts of `empties`: at most 2^21 entries
+/// (64 MiB).
 fn table_bits(empties: u8) -> u32 {
-    (u32::from(empties) + 2).clamp(16, 21)
+    crate::limits::table_bits(u32::from(empties), 21)
 }

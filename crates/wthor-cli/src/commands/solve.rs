@@ -119,9 +119,10 @@ pub(crate) struct Args {
     all_moves: bool,
     /// Transposition table of 2^BITS entries (32 bytes each: two 24-byte
     /// entries share a 64-byte bucket); BITS from 4 to 32, within the
-    /// machine's memory.
-    #[arg(long, value_name = "BITS", default_value_t = 22, value_parser = crate::limits::parse_tt_bits)]
-    tt_bits: u32,
+    /// machine's memory [default: by the positions' empty squares, 16 up
+    /// to 14 empties, one more for each empty square above, at most 22]
+    #[arg(long, value_name = "BITS", value_parser = crate::limits::parse_tt_bits)]
+    tt_bits: Option<u32>,
 }
 
 /// One solved position, as printed with `--json`.
@@ -167,9 +168,12 @@ struct MoveReport {
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let positions = positions(args)?;
+    let most_empties = positions.iter().map(|b| b.empty_count()).max().unwrap_or(0);
     let mut solver = Solver::new(SolverOptions {
         threads: threads(args),
-        tt_bits: args.tt_bits,
+        tt_bits: args
+            .tt_bits
+            .unwrap_or_else(|| crate::limits::table_bits(most_empties, 22)),
     });
     let mut engine = None;
     let _armed = crate::interrupt::arm_saying(
