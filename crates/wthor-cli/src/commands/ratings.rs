@@ -13,7 +13,8 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde_json::json;
-use wthor_db::query::Span;
+use wthor_db::Query;
+use wthor_db::query::{Filters, Span};
 use wthor_db::ratings::{EvaluateOptions, Evaluation, Params, PlayerRatings, Ratings, YearRating};
 
 use crate::db_args::DbArgs;
@@ -54,6 +55,12 @@ pub(crate) struct Args {
     /// Glicko-2 and a constant, scored by log-loss.
     #[arg(long, value_name = "A..B", value_parser = str::parse::<Span<u16>>, conflicts_with = "player")]
     evaluate: Option<Span<u16>>,
+    /// Where the ratings of the whole database are kept between runs
+    /// (fitted once per database content, read back afterwards) [default:
+    /// ratings-KEY.json in the user's cache directory, never the data
+    /// folder]. Ratings of filtered games are fitted each time.
+    #[arg(long = "ratings", value_name = "FILE", conflicts_with = "evaluate")]
+    ratings_file: Option<std::path::PathBuf>,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -80,7 +87,18 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             .context("evaluation")?;
         return evaluation_out(&evaluation, args.format, out).map(|()| ExitCode::SUCCESS);
     }
-    let ratings = db.ratings(&query, &Params::FITTED).context("ratings")?;
+    let ratings = if filters == Filters::default() {
+        whole(&db, args.ratings_file.as_deref())?
+    } else {
+        if let Some(file) = &args.ratings_file {
+            anyhow::bail!(
+                "--ratings {}: the file keeps the whole database's ratings; with filters the \
+                 ratings are fitted on the games chosen (drop --ratings or the filters)",
+                file.display()
+            );
+        }
+        db.ratings(&query, &Params::FITTED).context("ratings")?
+    };
     if args.similar_names {
         similar_out(&ratings, args.format, out)?;
         return Ok(ExitCode::SUCCESS);
@@ -116,6 +134,28 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     };
     lists_out(&ratings, &shown, args.top, args.format, out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The ratings of every game of `db`: kept in `file`, or in the user's
+/// cache directory, and read back when they are this database's; a file
+/// that cannot be used or written is a warning.
+fn whole(db: &wthor_db::Database, file: Option<&std::path::Path>) -> anyhow::Result<Ratings> {
+    let path = match file {
+        Some(f) => Some(f.to_owned()),
+        None => wthor_db::ratings::default_cache_path(db),
+    };
+    let Some(path) = path else {
+        return db
+            .ratings(&Query::new(), &Params::FITTED)
+            .context("ratings");
+    };
+    let kept = db
+        .cached_ratings(&Params::FITTED, &path)
+        .context("ratings")?;
+    if let Some(note) = &kept.note {
+        eprintln!("warning: {note}");
+    }
+    Ok(kept.ratings)
 }
 
 /// The player of `name`: the whole name (as written, or folded), else the

@@ -285,7 +285,9 @@ fn shell_words(line: &str) -> Vec<String> {
 /// `analyze.rs` checks that default on its own.
 fn shallow(mut args: Vec<&str>) -> Vec<&str> {
     if args.first() == Some(&"analyze")
-        && !args.iter().any(|a| *a == "--estimate-depth" || *a == "--time")
+        && !args
+            .iter()
+            .any(|a| *a == "--estimate-depth" || *a == "--time")
     {
         args.extend(["--estimate-depth", "8"]);
     }

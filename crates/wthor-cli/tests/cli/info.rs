@@ -17,6 +17,7 @@ pub(crate) fn wthor_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wthor"))
         .args(args)
         .current_dir(dir)
+        .env("XDG_CACHE_HOME", crate::test_cache())
         .output()
         .expect("the wthor binary runs")
 }

@@ -33,8 +33,15 @@ pub(crate) fn wthor(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wthor"))
         .args(args)
         .current_dir(workspace_root())
+        .env("XDG_CACHE_HOME", test_cache())
         .output()
         .expect("the wthor binary runs")
+}
+
+/// The user's cache directory of the commands the tests run (the kept
+/// ratings go there): under the build's folder for tests, not the home.
+pub(crate) fn test_cache() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cache")
 }
 
 /// Runs `wthor ARGS`, checks its exit code (showing both outputs when it

@@ -221,3 +221,63 @@ fn real_archive_ratings() {
     let out = check(&["ratings", "--db", db, "--player", "Edax (delorme)"], 0);
     assert!(out.contains("Edax (delorme) (program)"), "{out}");
 }
+
+/// The whole database's ratings are kept in a file (`--ratings FILE`, or
+/// the user's cache directory) and read back: the same list, from a file
+/// that exists after the first run; a damaged file is a warning, fitted
+/// again and replaced; with filters the option is refused.
+#[test]
+fn the_whole_database_s_ratings_are_kept_and_read_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("kept.json");
+    let file_arg = file.to_str().unwrap();
+    let args = [
+        "ratings",
+        "--db",
+        "testdata",
+        "--top",
+        "5",
+        "--ratings",
+        file_arg,
+    ];
+    let fitted = wthor(&args);
+    assert_eq!(fitted.status.code(), Some(0), "{}", stderr(&fitted));
+    let kept = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        kept.contains("\"format\":1") && kept.contains("\"database\":\""),
+        "{kept}"
+    );
+    let read = wthor(&args);
+    assert_eq!(stdout(&read), stdout(&fitted));
+    assert_eq!(stderr(&read), "");
+    // The list without --ratings (fitted, or read from the tests' cache
+    // directory) is the same list.
+    assert_eq!(
+        check(&["ratings", "--db", "testdata", "--top", "5"], 0),
+        stdout(&fitted)
+    );
+    std::fs::write(&file, "{\"format\":1,").unwrap();
+    let damaged = wthor(&args);
+    assert_eq!(stdout(&damaged), stdout(&fitted));
+    assert!(
+        stderr(&damaged).contains("were damaged: fitted again and replaced"),
+        "{}",
+        stderr(&damaged)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), kept);
+    // Filters choose other games: their ratings are not the kept ones.
+    let filtered = wthor(&[
+        "ratings",
+        "--db",
+        "testdata",
+        "--human",
+        "--ratings",
+        file_arg,
+    ]);
+    assert_ne!(filtered.status.code(), Some(0));
+    assert!(
+        stderr(&filtered).contains("keeps the whole database's ratings"),
+        "{}",
+        stderr(&filtered)
+    );
+}

@@ -651,3 +651,65 @@ fn real_archive_ratings() {
         );
     }
 }
+
+/// The whole database's ratings kept in a file: fitted and written the
+/// first time, read back the same afterwards; a changed database, other
+/// parameters or a damaged file give a new fit that replaces the file; a
+/// file that cannot be written is a note, never an error.
+#[test]
+fn kept_ratings_are_read_back_until_the_database_changes() {
+    let (dir, db) = database(
+        &["Ann", "Bob", "Cid"],
+        &[(2001, vec![(0, 0, 1, 40), (0, 1, 2, 30), (0, 2, 0, 33)])],
+    );
+    let file = dir.path().join("cache").join("kept.json");
+    let first = db.cached_ratings(&Params::FITTED, &file).unwrap();
+    assert!(!first.read && first.note.is_none());
+    let again = db.cached_ratings(&Params::FITTED, &file).unwrap();
+    assert!(again.read && again.note.is_none());
+    assert_eq!(again.ratings.players(), first.ratings.players());
+    assert_eq!(again.ratings.similar_names(), first.ratings.similar_names());
+    assert_eq!(again.ratings.games(), first.ratings.games());
+    assert_eq!(again.ratings.params(), first.ratings.params());
+    assert_eq!(
+        again.ratings.black_advantage(),
+        first.ratings.black_advantage()
+    );
+    // The look-up by name works on ratings read back.
+    assert!(again.ratings.player("bob").is_some());
+    // Other parameters: fitted again, the file replaced.
+    let other = Params {
+        margin: 0.0,
+        ..Params::FITTED
+    };
+    let refit = db.cached_ratings(&other, &file).unwrap();
+    assert!(!refit.read);
+    assert!(refit.note.unwrap().contains("of other parameters"));
+    assert!(db.cached_ratings(&other, &file).unwrap().read);
+    // Another database (one more game): another key, fitted again.
+    let (_dir2, db2) = database(
+        &["Ann", "Bob", "Cid"],
+        &[(
+            2001,
+            vec![(0, 0, 1, 40), (0, 1, 2, 30), (0, 2, 0, 33), (0, 0, 2, 50)],
+        )],
+    );
+    assert_ne!(db2.content_key(), db.content_key());
+    let changed = db2.cached_ratings(&other, &file).unwrap();
+    assert!(!changed.read);
+    assert!(changed.note.unwrap().contains("another database"));
+    assert_eq!(changed.ratings.games(), 4);
+    // Damaged.
+    std::fs::write(&file, b"{\"format\":").unwrap();
+    let damaged = db2.cached_ratings(&other, &file).unwrap();
+    assert!(!damaged.read && damaged.note.unwrap().contains("damaged"));
+    // A file under a file cannot be written: a note, the ratings fitted.
+    let blocked = file.join("under.json");
+    let unwritable = db.cached_ratings(&Params::FITTED, &blocked).unwrap();
+    assert!(unwritable.note.unwrap().contains("could not be kept"));
+    assert_eq!(unwritable.ratings.players(), first.ratings.players());
+    // The default file is named by the database's key.
+    if let Some(path) = wthor_db::ratings::default_cache_path(&db) {
+        assert!(path.ends_with(format!("wthor/ratings-{}.json", db.content_key())));
+    }
+}

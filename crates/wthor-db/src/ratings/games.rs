@@ -73,7 +73,7 @@ pub(crate) struct Tournament {
 }
 
 /// Why games were left out of the ratings.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LeftOut {
     /// Games with an unknown player ([`is_unknown_player`], or a number
     /// beyond the players file).

@@ -11,7 +11,7 @@ use crate::names::fold;
 use crate::openings::close_to;
 
 /// A player's rating in one year in which they played.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct YearRating {
     /// The year.
     pub year: u16,
@@ -33,7 +33,7 @@ pub struct YearRating {
 }
 
 /// One player's ratings.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PlayerRatings {
     /// The name, as the players files write it.
     pub name: String,
@@ -98,12 +98,14 @@ pub struct Ranked<'a> {
 
 /// The ratings of every rated player of a set of games, with the
 /// parameters they were fitted with.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Ratings {
     params: Params,
     black_advantage: f64,
     newcomer: f64,
     players: Vec<PlayerRatings>,
+    /// Each name's player, made again when read back ([`Ratings::reindex`]).
+    #[serde(skip)]
     by_name: HashMap<String, usize>,
     similar: Vec<SimilarNames>,
     games: usize,
@@ -182,24 +184,32 @@ impl Ratings {
                 players[p].years[i].rank = Some(u32::try_from(rank + 1).unwrap_or(u32::MAX));
             }
         }
-        let by_name = players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.name.clone(), i))
-            .collect();
         let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
         let similar = similar::similar_names(&names);
-        Ratings {
+        let mut ratings = Ratings {
             params: *params,
             black_advantage: model.h * ELO_PER_NATURAL,
             newcomer: MEAN_RATING - mean * ELO_PER_NATURAL,
             players,
-            by_name,
+            by_name: HashMap::new(),
             similar,
             games: games.games.len(),
             left_out: games.left_out,
             newton_steps,
-        }
+        };
+        ratings.reindex();
+        ratings
+    }
+
+    /// Makes the look-up of players by name (after a fit, or when read
+    /// back from a file, which does not hold it).
+    pub(super) fn reindex(&mut self) {
+        self.by_name = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.name.clone(), i))
+            .collect();
     }
 
     /// The parameters the ratings were fitted with.

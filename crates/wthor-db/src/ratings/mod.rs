@@ -75,6 +75,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod cache;
 mod evaluate;
 mod games;
 mod list;
@@ -82,6 +83,7 @@ mod similar;
 mod tune;
 pub mod whr;
 
+pub use cache::{CachedRatings, default_cache_path};
 pub use evaluate::{Baselines, EvaluateOptions, Evaluation, MARGIN_TRIED};
 pub use games::{LeftOut, is_unknown_player};
 pub use list::{PlayerRatings, Ranked, Ratings, YearRating};

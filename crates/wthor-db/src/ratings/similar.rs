@@ -6,7 +6,9 @@ use crate::names::fold;
 use crate::openings::edit_distance;
 
 /// Why two names are probably one person's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Similar {
     /// The same name once [folded](fold) (case, accents, spaces around).
@@ -20,7 +22,9 @@ pub enum Similar {
 /// Two rated names that are probably the same person's. The ratings keep
 /// them apart: the archive may hold two people whose names differ by a
 /// letter, and only a person who knows them can say.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct SimilarNames {
     /// The two names, in byte order.
     pub names: [String; 2],
