@@ -519,6 +519,28 @@ class Database:
         ``pyarrow.Table`` (``ImportError`` when that package is missing;
         neither is required otherwise).
         """
+    def ratings(
+        self,
+        year: Optional[int] = None,
+        *,
+        to: Optional[str] = None,
+        ratings: Optional[Union[str, os.PathLike[str]]] = None,
+    ) -> object:
+        """Every rated player's rating per year (Whole-History Rating over
+        the 8x8 games, as ``wthor ratings``), one row per player and year
+        played, or the players of ``year`` only, as columns: ``name`` (str),
+        ``program`` (bool), ``year`` (uint16), ``rating`` and ``sd``
+        (float64, Elo points, the mean rated human at 1500), ``games``
+        (uint32), ``points`` (float64, a draw half a point),
+        ``provisional`` (bool: ``sd`` above 100), ``rank`` (uint32, among
+        the year's ratings that are not provisional, from 1; 0 for a
+        provisional one).
+
+        The ratings are fitted once per database content and kept in the
+        user's cache directory, or in the file ``ratings``; a file that
+        cannot be used or written is a ``UserWarning``. ``to`` as for
+        :meth:`games_table`.
+        """
 
 class Game:
     """One game of a database, with its names joined. Immutable and

@@ -890,6 +890,59 @@ impl PyDatabase {
         d.set_item("moves", PyArray1::from_vec(py, moves))?;
         convert(py, d, to)
     }
+
+    /// Every rated player's rating per year (Whole-History Rating over the
+    /// database's 8x8 games; see `wthor ratings`), one row per player and
+    /// year played, or the players of `year` only: kept between runs in
+    /// the user's cache directory or in `ratings` (a file path), fitted
+    /// once per database content.
+    #[pyo3(signature = (year = None, *, to = None, ratings = None))]
+    fn ratings<'py>(
+        &self,
+        py: Python<'py>,
+        year: Option<u16>,
+        to: Option<&str>,
+        ratings: Option<PathBuf>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let kept = py
+            .detach(|| {
+                self.db()
+                    .kept_ratings(&wthor_db::ratings::Params::FITTED, ratings.as_deref())
+            })
+            .map_err(|e| PyValueError::new_err(format!("ratings: {e}")))?;
+        warn_note(py, kept.note)?;
+        let (mut name, mut program, mut years) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut rating, mut sd, mut games, mut points) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut provisional, mut rank) = (Vec::new(), Vec::new());
+        for p in kept.ratings.players() {
+            for y in &p.years {
+                if year.is_some_and(|want| want != y.year) {
+                    continue;
+                }
+                name.push(p.name.clone());
+                program.push(p.program);
+                years.push(y.year);
+                rating.push(y.rating);
+                sd.push(y.sd);
+                games.push(y.games);
+                points.push(y.points);
+                provisional.push(y.provisional);
+                rank.push(y.rank.unwrap_or(0));
+            }
+        }
+        let d = PyDict::new(py);
+        d.set_item("name", PyList::new(py, name)?)?;
+        d.set_item("program", PyArray1::from_vec(py, program))?;
+        d.set_item("year", PyArray1::from_vec(py, years))?;
+        d.set_item("rating", PyArray1::from_vec(py, rating))?;
+        d.set_item("sd", PyArray1::from_vec(py, sd))?;
+        d.set_item("games", PyArray1::from_vec(py, games))?;
+        d.set_item("points", PyArray1::from_vec(py, points))?;
+        d.set_item("provisional", PyArray1::from_vec(py, provisional))?;
+        d.set_item("rank", PyArray1::from_vec(py, rank))?;
+        convert(py, d, to)
+    }
 }
 
 /// An iterator over the games of a database.

@@ -13,7 +13,6 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde_json::json;
-use wthor_db::Query;
 use wthor_db::query::{Filters, Span};
 use wthor_db::ratings::{EvaluateOptions, Evaluation, Params, PlayerRatings, Ratings, YearRating};
 
@@ -136,22 +135,10 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-/// The ratings of every game of `db`: kept in `file`, or in the user's
-/// cache directory, and read back when they are this database's; a file
-/// that cannot be used or written is a warning.
+/// The ratings of every game of `db`, kept between runs; a file that
+/// cannot be used or written is a warning.
 fn whole(db: &wthor_db::Database, file: Option<&std::path::Path>) -> anyhow::Result<Ratings> {
-    let path = match file {
-        Some(f) => Some(f.to_owned()),
-        None => wthor_db::ratings::default_cache_path(db),
-    };
-    let Some(path) = path else {
-        return db
-            .ratings(&Query::new(), &Params::FITTED)
-            .context("ratings");
-    };
-    let kept = db
-        .cached_ratings(&Params::FITTED, &path)
-        .context("ratings")?;
+    let kept = db.kept_ratings(&Params::FITTED, file).context("ratings")?;
     if let Some(note) = &kept.note {
         eprintln!("warning: {note}");
     }

@@ -89,6 +89,31 @@ impl Database {
         format!("{:016x}", h.digest())
     }
 
+    /// The ratings of every game of the database fitted with `params`,
+    /// kept in `file` or, without one, in the [default
+    /// file](default_cache_path) (fitted each time on a system without a
+    /// cache directory): what the front ends use.
+    ///
+    /// # Errors
+    /// As [`Database::cached_ratings`].
+    pub fn kept_ratings(
+        &self,
+        params: &Params,
+        file: Option<&Path>,
+    ) -> Result<CachedRatings, RatingsError> {
+        match file
+            .map(Path::to_owned)
+            .or_else(|| default_cache_path(self))
+        {
+            Some(path) => self.cached_ratings(params, &path),
+            None => Ok(CachedRatings {
+                ratings: self.ratings(&Query::new(), params)?,
+                read: false,
+                note: None,
+            }),
+        }
+    }
+
     /// The ratings of every game of the database fitted with `params`:
     /// read from `file` when it holds this database's at these parameters,
     /// else fitted and written there (a temporary file renamed, its
