@@ -36,7 +36,9 @@ use crate::{Database, GameId};
 
 mod filters;
 
-pub use filters::{Filters, FiltersError, Found, Span, SpanError, SpanValue, TextFilter};
+pub use filters::{
+    Filters, FiltersError, Found, Span, SpanError, SpanValue, TextFilter, flag, keys_of,
+};
 
 /// The result of a game for black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

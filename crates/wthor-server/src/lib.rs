@@ -68,7 +68,11 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 pub fn router(state: Arc<AppState>) -> Router {
     api::routes()
         .merge(assets::routes())
-        .with_state(state)
+        .with_state(Arc::clone(&state))
+        .layer(axum::middleware::from_fn_with_state(
+            state,
+            api::error::log_faults,
+        ))
         .layer(axum::middleware::from_fn(api::error::limit_uri))
         .layer(RequestBodyLimitLayer::new(MAX_BODY_BYTES))
         .layer(SetResponseHeaderLayer::if_not_present(

@@ -14,6 +14,7 @@ use wthor_db::stats::StatsOptions;
 use wthor_db::{Database, Query, Searcher};
 
 use crate::api::error::ApiError;
+use crate::api::response::AnalysisReport;
 use crate::values::Evaluator;
 
 /// The limits of the server.
@@ -75,7 +76,9 @@ pub struct AppState {
     pub(crate) config: Config,
     limit: Arc<Semaphore>,
     cache: Mutex<HashMap<String, Arc<serde_json::Value>>>,
+    analyses: Mutex<HashMap<String, AnalysisReport>>,
     pub(crate) values: Evaluator,
+    log: Box<dyn Fn(&str) + Send + Sync>,
 }
 
 impl AppState {
@@ -110,10 +113,28 @@ impl AppState {
             players,
             limit: Arc::new(Semaphore::new(config.concurrent.max(1))),
             cache: Mutex::new(HashMap::new()),
+            analyses: Mutex::new(HashMap::new()),
             values: Evaluator::new(&config),
             config,
+            log: Box::new(|_| {}),
         };
         (state, note)
+    }
+
+    /// The state that hands each internal fault (a 500: the request and
+    /// the message) to `log`, which the `wthor` command prints on stderr;
+    /// by default they go nowhere (the libraries print nothing).
+    #[must_use]
+    pub fn on_fault(self, log: impl Fn(&str) + Send + Sync + 'static) -> AppState {
+        AppState {
+            log: Box::new(log),
+            ..self
+        }
+    }
+
+    /// Logs an internal fault.
+    pub(crate) fn fault(&self, what: &str) {
+        (self.log)(what);
     }
 
     /// The database served.
@@ -144,6 +165,23 @@ impl AppState {
     }
 }
 
+impl AppState {
+    /// A cached analysis.
+    pub(crate) fn analysis(&self, game: &str) -> Option<AnalysisReport> {
+        self.analyses.lock().ok()?.get(game).cloned()
+    }
+
+    /// Keeps an analysis (emptied when full).
+    pub(crate) fn keep_analysis(&self, game: String, report: AnalysisReport) {
+        if let Ok(mut cache) = self.analyses.lock() {
+            if cache.len() >= self.config.cache_entries {
+                cache.clear();
+            }
+            cache.insert(game, report);
+        }
+    }
+}
+
 /// Runs `work` on the blocking threads once a turn is free, under the
 /// time cap: 503 when the cap passes first (the work still finishes, its
 /// turn held until then, so that slow queries cannot pile up).
@@ -165,7 +203,7 @@ where
             work(&state)
         })
         .await
-        .map_err(|_| ApiError::unavailable("the query failed; try again"))?
+        .map_err(|e| ApiError::internal(format!("the query failed: {e}")))?
     };
     match tokio::time::timeout(cap, job).await {
         Ok(answer) => answer,

@@ -48,6 +48,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     }
     let db = args.db.open()?;
     let (state, note) = AppState::new(db, &args.index.choice(), Config::default());
+    // The server's internal faults (500), each with its request.
+    let state = state.on_fault(|what| eprintln!("wthor: {what}"));
     if let Some(note) = note {
         eprintln!("wthor: {note}");
     }

@@ -205,6 +205,62 @@ impl<'de, T: SpanValue> Deserialize<'de> for Span<T> {
     }
 }
 
+/// The one grammar of a flag in a query string (the filters' `exact`,
+/// `human`, `program`, `as_played`, `reverse`, and a front end's own
+/// flags): `true`, `1`, `yes` or nothing (`exact=`) is true; `false`, `0`
+/// or `no` false; a JSON boolean or the numbers 0 and 1 too. For
+/// `#[serde(deserialize_with = "wthor_db::query::flag")]`.
+///
+/// ```
+/// #[derive(serde::Deserialize)]
+/// struct Q {
+///     #[serde(deserialize_with = "wthor_db::query::flag")]
+///     solve: bool,
+/// }
+/// let q: Q = serde_json::from_str(r#"{"solve": "yes"}"#)?;
+/// assert!(q.solve);
+/// let e = serde_json::from_str::<Q>(r#"{"solve": "perhaps"}"#).unwrap_err();
+/// assert!(e.to_string().starts_with("expected true or false (or 1, 0, yes, no), got \"perhaps\""));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+///
+/// # Errors
+/// Any other value.
+pub fn flag<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    struct Flag;
+    impl serde::de::Visitor<'_> for Flag {
+        type Value = bool;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("true or false (or 1, 0, yes, no)")
+        }
+        fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<bool, E> {
+            Ok(v)
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<bool, E> {
+            match v {
+                0 => Ok(false),
+                1 => Ok(true),
+                _ => Err(E::custom(format_args!(
+                    "expected true or false (or 1, 0, yes, no), got {v}"
+                ))),
+            }
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<bool, E> {
+            match v.trim() {
+                "" | "1" | "true" | "yes" => Ok(true),
+                "0" | "false" | "no" => Ok(false),
+                other => {
+                    let shown: String = other.chars().take(40).collect();
+                    Err(E::custom(format_args!(
+                        "expected true or false (or 1, 0, yes, no), got {shown:?}"
+                    )))
+                }
+            }
+        }
+    }
+    d.deserialize_any(Flag)
+}
+
 /// One name or several: `player=a` once or repeated in a query string, a
 /// string or a list in JSON.
 fn one_or_more<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -237,7 +293,7 @@ fn one_or_more<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error>
 /// # let _ = query;
 /// # Ok::<(), wthor_db::query::FiltersError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Filters {
     /// Games where each name plays either colour (two: games between the
@@ -249,10 +305,13 @@ pub struct Filters {
     /// Games where this name has white.
     pub white: Option<String>,
     /// Names match whole names, not substrings.
+    #[serde(deserialize_with = "flag")]
     pub exact: bool,
     /// Only games with a program.
+    #[serde(deserialize_with = "flag")]
     pub program: bool,
     /// Only games between humans (excludes `program`).
+    #[serde(deserialize_with = "flag")]
     pub human: bool,
     /// Games of tournaments whose name matches.
     pub tournament: Option<String>,
@@ -271,6 +330,7 @@ pub struct Filters {
     /// symmetries unless `as_played`.
     pub opening: Option<String>,
     /// Match `opening` as played (no symmetry); needs an `opening`.
+    #[serde(deserialize_with = "flag")]
     pub as_played: bool,
     /// Games through the named opening of this name or alias (case- and
     /// accent-insensitive), its sub-lines included; see
@@ -290,7 +350,7 @@ pub struct Filters {
     #[serde(deserialize_with = "from_text_opt")]
     pub sort: Option<SortKey>,
     /// Sort in descending order.
-    #[serde(rename = "reverse")]
+    #[serde(rename = "reverse", deserialize_with = "flag")]
     pub descending: bool,
     /// At most this many games (after sorting).
     #[serde(deserialize_with = "from_text_opt")]
@@ -398,7 +458,40 @@ fn found_suffix(found: Option<Found>) -> String {
     }
 }
 
+impl TextFilter {
+    /// Its key in a query string ([`Filters::keys`]).
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            TextFilter::Opening => "opening",
+            TextFilter::Position => "position",
+            TextFilter::PositionAfter => "position_after",
+        }
+    }
+}
+
 impl FiltersError {
+    /// The key ([`Filters::keys`]) of the filter the error is about, for
+    /// a front end to name it its own way (a query string's key, a flag,
+    /// a keyword): the last of two that exclude each other.
+    #[must_use]
+    pub fn key(&self) -> &'static str {
+        match self {
+            FiltersError::ProgramAndHuman => "human",
+            FiltersError::TooManyPlayers(_) => "player",
+            FiltersError::AsPlayedWithoutOpening => "as_played",
+            FiltersError::TwoPositions => "position_after",
+            FiltersError::PastTheBoard { what, .. } => {
+                if what.starts_with("black") {
+                    "black_discs"
+                } else {
+                    "theoretical"
+                }
+            }
+            FiltersError::Text { filter, .. } => filter.key(),
+        }
+    }
+
     fn text(filter: TextFilter, text: &str, error: PositionError) -> FiltersError {
         let at = match &error {
             PositionError::Obf(o) => Some(o.position()),
@@ -421,6 +514,23 @@ impl FiltersError {
 }
 
 impl Filters {
+    /// The keys of the filters as a query string, a JSON object or a
+    /// front end's flags name them (the `Deserialize` field names:
+    /// `player`, `black`, …, `year`, …, `reverse`, `limit`), in the order
+    /// of the fields; read from the derived `Deserialize` itself, so that
+    /// the list cannot drift from what it reads.
+    ///
+    /// ```
+    /// let keys = wthor_db::query::Filters::keys();
+    /// assert!(keys.contains(&"player") && keys.contains(&"year") && keys.contains(&"reverse"));
+    /// assert!(!keys.contains(&"players"));
+    /// ```
+    #[must_use]
+    pub fn keys() -> &'static [&'static str] {
+        static KEYS: std::sync::OnceLock<&'static [&'static str]> = std::sync::OnceLock::new();
+        KEYS.get_or_init(keys_of::<Filters>)
+    }
+
     /// The query: every check made here, once for every front end (more
     /// than two players, `program` with `human`, `as_played` without
     /// `opening`, `position` with `position_after`, a disc range past the
@@ -545,4 +655,61 @@ impl Filters {
             })
             .collect()
     }
+}
+
+/// The keys a query type reads: the field names (as renamed) that its
+/// derived `Deserialize` hands to `deserialize_struct`, so that a front
+/// end lists the keys it takes without a list to keep beside the type
+/// ([`Filters::keys`] is this for the filters). An empty list for
+/// anything but a struct.
+///
+/// ```
+/// #[derive(serde::Deserialize)]
+/// struct Page {
+///     limit: usize,
+///     #[serde(rename = "from")]
+///     offset: usize,
+/// }
+/// assert_eq!(wthor_db::query::keys_of::<Page>(), ["limit", "from"]);
+/// ```
+#[must_use]
+pub fn keys_of<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    struct Fields(&'static [&'static str]);
+    #[derive(Debug)]
+    struct Found;
+    impl fmt::Display for Found {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("fields found")
+        }
+    }
+    impl std::error::Error for Found {}
+    impl serde::de::Error for Found {
+        fn custom<M: fmt::Display>(_: M) -> Found {
+            Found
+        }
+    }
+    struct Probe<'a>(&'a mut Fields);
+    impl<'de> Deserializer<'de> for Probe<'_> {
+        type Error = Found;
+        fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Found> {
+            Err(Found)
+        }
+        fn deserialize_struct<V: serde::de::Visitor<'de>>(
+            self,
+            _name: &'static str,
+            fields: &'static [&'static str],
+            _visitor: V,
+        ) -> Result<V::Value, Found> {
+            self.0.0 = fields;
+            Err(Found)
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut fields = Fields(&[]);
+    let _ = T::deserialize(Probe(&mut fields));
+    fields.0
 }

@@ -11,9 +11,10 @@ pub mod response;
 
 use std::sync::Arc;
 
+use axum::Json;
 use axum::Router;
 use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderValue, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -27,13 +28,16 @@ use wthor_db::names::NamePattern;
 use wthor_db::position_line::{PositionLine, game_positions};
 use wthor_db::query::{Filters, Position, PositionError, SortKey};
 use wthor_db::stats::{RecordRow, Solved, SolvedField, Stats, StatsOptions, StatsReport, YearRow};
-use wthor_db::text::{ExportOptions, Format, GameRecord};
+use wthor_db::text::{ExportOptions, GameRecord};
 use wthor_db::{GameId, Query, openings};
 
 use crate::state::{AppState, run_blocking};
 use crate::values::{EXACT_EMPTIES, Values};
 use error::ApiError;
-use query::{Params, clip, to_query};
+use query::{
+    ExplorerQuery, ExportQuery, GameExportQuery, GamePngQuery, GameQuery, Params, PlayerQuery,
+    PlayersQuery, SearchQuery, clip, to_query,
+};
 use response::{
     AnalysisReport, Explorer, ExplorerRow, GameDetail, OpeningName, Opponent, PlayerName,
     PlayerOpening, PlayerPage, PositionInfo, SearchPage, ValuesInfo,
@@ -41,9 +45,6 @@ use response::{
 
 /// The most empty squares the explorer solves (`solve=1`).
 pub const SOLVE_MAX_EMPTIES: usize = 22;
-
-/// The most games a search page holds.
-pub const SEARCH_MAX_LIMIT: usize = 500;
 
 /// The closest opening names suggested for a name that names nothing (as
 /// many as the CLI's note gives).
@@ -74,38 +75,10 @@ async fn unknown(uri: Uri) -> ApiError {
     ))
 }
 
-/// A JSON answer.
-fn json<T: serde::Serialize>(answer: Result<T, ApiError>) -> Response {
-    match answer {
-        Ok(v) => axum::Json(v).into_response(),
-        Err(e) => e.into_response(),
-    }
-}
-
 /// A path parameter, or a 400 naming it.
 fn path_param(p: Result<Path<String>, PathRejection>, what: &str) -> Result<String, ApiError> {
     p.map(|Path(s)| s)
-        .map_err(|e| ApiError::bad_request(format!("{what}: {}", e.body_text())))
-}
-
-/// What each endpoint takes (the error for another key lists it).
-mod takes {
-    use super::query::Takes;
-
-    /// The filters the explorer refuses: the position comes from `play=`
-    /// or `position=`, and the games are the latest ones.
-    pub(super) const EXPLORER_REFUSES: &[&str] = &["position_after", "limit", "sort", "reverse"];
-    pub(super) const EXPLORER: Takes = Takes::with_filters(
-        &["play", "position", "solve", "games"],
-        &["position", "position_after", "limit", "sort", "reverse"],
-    );
-    pub(super) const SEARCH: Takes = Takes::with_filters(&["limit", "offset"], &["limit"]);
-    pub(super) const EXPORT: Takes = Takes::with_filters(&["format"], &[]);
-    pub(super) const GAME: Takes = Takes::only(&["analysis"]);
-    pub(super) const GAME_EXPORT: Takes = Takes::only(&["format"]);
-    pub(super) const GAME_PNG: Takes = Takes::only(&["ply"]);
-    pub(super) const PLAYERS: Takes = Takes::only(&["prefix", "limit"]);
-    pub(super) const PLAYER: Takes = Takes::only(&[]);
+        .map_err(|e| ApiError::parameter(what, e.body_text()))
 }
 
 // ---------------------------------------------------------------- explorer
@@ -116,53 +89,49 @@ mod takes {
 /// game).
 pub const VALUES_HEADER: &str = "x-wthor-values";
 
-async fn explorer(State(st): St, RawQuery(raw): RawQuery) -> Response {
-    let answer: Result<(Arc<serde_json::Value>, &'static str), ApiError> = async {
-        let params = Params::parse(raw.as_deref())?;
-        let key = format!("explorer?{}", params.normalized());
-        if let Some(v) = st.cached(&key) {
+async fn explorer(
+    State(st): St,
+    Params(query): Params<ExplorerQuery>,
+) -> Result<Response, ApiError> {
+    let key = format!("explorer:{query:?}");
+    let (value, source) = match st.cached(&key) {
+        Some(v) => {
             let source = if v["values"].is_null() {
                 "none"
             } else {
                 "cached"
             };
-            return Ok((v, source));
+            (v, source)
         }
-        let (mut answer, ask) = run_blocking(&st, move |s| explore(s, params)).await?;
-        let values = match ask.board {
-            Some((p, o)) => Some(st.values.values(p, o, ask.exact, st.config.time_cap).await),
-            None => None,
-        };
-        let source = match &values {
-            None => "none",
-            Some(v) if v.searched => "searched",
-            Some(_) => "cached",
-        };
-        let complete = values.as_ref().is_none_or(|v| v.complete);
-        if let Some(values) = &values {
-            add_values(&mut answer, &ask, values);
+        None => {
+            let (mut answer, ask) = run_blocking(&st, move |s| explore(s, query)).await?;
+            let values = match ask.board {
+                Some((p, o)) => Some(st.values.values(p, o, ask.exact, st.config.time_cap).await),
+                None => None,
+            };
+            let source = match &values {
+                None => "none",
+                Some(v) if v.searched => "searched",
+                Some(_) => "cached",
+            };
+            let complete = values.as_ref().is_none_or(|v| v.complete);
+            if let Some(values) = &values {
+                add_values(&mut answer, &ask, values);
+            }
+            let value = Arc::new(serde_json::to_value(answer)?);
+            // Values stopped by the time are not kept: the next request
+            // searches again.
+            if complete {
+                st.keep(key, Arc::clone(&value));
+            }
+            (value, source)
         }
-        let value = serde_json::to_value(answer)
-            .map(Arc::new)
-            .map_err(|e| ApiError::bad_request(e.to_string()))?;
-        // Values stopped by the time are not kept: the next request
-        // searches again.
-        if complete {
-            st.keep(key, Arc::clone(&value));
-        }
-        Ok((value, source))
-    }
-    .await;
-    match answer {
-        Ok((value, source)) => {
-            let mut response = axum::Json((*value).clone()).into_response();
-            response
-                .headers_mut()
-                .insert(VALUES_HEADER, HeaderValue::from_static(source));
-            response
-        }
-        Err(e) => e.into_response(),
-    }
+    };
+    let mut response = Json((*value).clone()).into_response();
+    response
+        .headers_mut()
+        .insert(VALUES_HEADER, HeaderValue::from_static(source));
+    Ok(response)
 }
 
 /// What the explorer's values need besides its answer.
@@ -179,24 +148,19 @@ struct ValuesAsk {
 
 /// The explorer's answer for `params`, without the moves' values, and
 /// what they need.
-fn explore(st: &AppState, mut params: Params) -> Result<(Explorer, ValuesAsk), ApiError> {
-    let play = params.take("play").filter(|s| !s.trim().is_empty());
-    let obf = params.take("position").filter(|s| !s.trim().is_empty());
-    let solve = params.take_flag("solve")?;
-    let top = params.take_count("games", 10, 100)?;
-    for &key in takes::EXPLORER_REFUSES {
-        if params.has(key) {
-            return Err(ApiError::bad_request(format!(
-                "{key}: not a parameter of the explorer (give the moves with play=, a position with position=)"
-            )));
-        }
-    }
-    let mut filters = params.filters(&takes::EXPLORER)?;
+fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk), ApiError> {
+    let ExplorerQuery {
+        play,
+        position: obf,
+        solve,
+        games: query::Count(top),
+        mut filters,
+    } = query;
     match (&obf, &play) {
         // The moves played from the position given.
         (Some(obf), Some(play)) => {
             let base = Position::from_obf(obf)
-                .map_err(|e| ApiError::bad_request(format!("position: {e}")))?;
+                .map_err(|e| ApiError::parameter("position", e.to_string()))?;
             let now = base
                 .then_play(play)
                 .map_err(|e| play_error(play, base.size(), &e))?;
@@ -259,7 +223,7 @@ fn explore(st: &AppState, mut params: Params) -> Result<(Explorer, ValuesAsk), A
     };
     let (mut stats, indexed) = stats(st, &query, &options)?;
     let Some(moves) = stats.next_moves.as_mut() else {
-        return Err(ApiError::bad_request("no next-move table for this query"));
+        return Err(ApiError::internal("no next-move table for this query"));
     };
     moves.add_legal_moves();
     let squares: Vec<Square> = moves.moves.iter().map(|m| m.square).collect();
@@ -269,16 +233,12 @@ fn explore(st: &AppState, mut params: Params) -> Result<(Explorer, ValuesAsk), A
         .iter()
         .map(|&sq| position.play(sq))
         .collect::<Result<Vec<Position>, _>>()
-        .map_err(|e| ApiError::bad_request(format!("a next move is illegal: {e}")))?;
+        .map_err(|e| ApiError::internal(format!("a next move is illegal: {e}")))?;
     let report = StatsReport::new(&stats, &[], false, None);
     let Some(next) = report.next_moves else {
-        return Err(ApiError::bad_request("no next-move table for this query"));
+        return Err(ApiError::internal("no next-move table for this query"));
     };
-    let transpositions = st
-        .searcher
-        .count_reaching(&query, &children)
-        .map_err(|e| ApiError::bad_request(e.to_string()))?
-        .value;
+    let transpositions = st.searcher.count_reaching(&query, &children)?.value;
     let rows = next
         .moves
         .into_iter()
@@ -381,7 +341,6 @@ fn add_values(answer: &mut Explorer, ask: &ValuesAsk, values: &Values) {
 /// The error of `play=` (moves of `size`): an illegal move comes with the
 /// moves before it.
 fn play_error(play: &str, size: Size, e: &PositionError) -> ApiError {
-    let error = ApiError::bad_request(format!("play: {e}"));
     match (e, parse_transcript(play, size)) {
         (PositionError::Illegal { number, .. }, Ok(moves)) => {
             let mut before = Vec::new();
@@ -390,9 +349,12 @@ fn play_error(play: &str, size: Size, e: &PositionError) -> ApiError {
                 moves.into_iter().take(number.saturating_sub(1)),
                 size,
             );
-            error.with_legal_play(String::from_utf8_lossy(&before).into_owned())
+            ApiError::IllegalPlay {
+                message: e.to_string(),
+                legal_play: String::from_utf8_lossy(&before).into_owned(),
+            }
         }
-        _ => error,
+        _ => ApiError::parameter("play", e.to_string()),
     }
 }
 
@@ -426,18 +388,13 @@ fn opening_name(o: &openings::Opening) -> OpeningName {
 /// The statistics of a query, through the index when there is one; and
 /// whether it answered.
 fn stats(st: &AppState, query: &Query, options: &StatsOptions) -> Result<(Stats, bool), ApiError> {
-    st.searcher
-        .stats(query, options)
-        .map(|a| (a.value, a.indexed))
-        .map_err(|e| ApiError::bad_request(e.to_string()))
+    let answer = st.searcher.stats(query, options)?;
+    Ok((answer.value, answer.indexed))
 }
 
 /// The games of a query, through the index when there is one.
 fn search_ids(st: &AppState, query: &Query) -> Result<Vec<GameId>, ApiError> {
-    st.searcher
-        .search(query)
-        .map(|a| a.value)
-        .map_err(|e| ApiError::bad_request(e.to_string()))
+    Ok(st.searcher.search(query)?.value)
 }
 
 fn records(st: &AppState, ids: &[GameId]) -> Vec<GameRecord> {
@@ -448,20 +405,19 @@ fn records(st: &AppState, ids: &[GameId]) -> Vec<GameRecord> {
 
 // ------------------------------------------------------------------ search
 
-async fn search(State(st): St, RawQuery(raw): RawQuery) -> Response {
-    json(
-        async {
-            let params = Params::parse(raw.as_deref())?;
-            run_blocking(&st, move |s| find(s, params)).await
-        }
-        .await,
-    )
+async fn search(
+    State(st): St,
+    Params(query): Params<SearchQuery>,
+) -> Result<Json<SearchPage>, ApiError> {
+    run_blocking(&st, move |s| find(s, query)).await.map(Json)
 }
 
-fn find(st: &AppState, mut params: Params) -> Result<SearchPage, ApiError> {
-    let limit = params.take_count("limit", 50, SEARCH_MAX_LIMIT)?;
-    let offset = params.take_count("offset", 0, usize::MAX)?;
-    let filters = params.filters(&takes::SEARCH)?;
+fn find(st: &AppState, query: SearchQuery) -> Result<SearchPage, ApiError> {
+    let SearchQuery {
+        limit: query::Count(limit),
+        offset: query::Count(offset),
+        filters,
+    } = query;
     let query = to_query(&filters, "position_after")?;
     let ids = search_ids(st, &query)?;
     let page: Vec<GameId> = ids.iter().skip(offset).take(limit).copied().collect();
@@ -492,43 +448,27 @@ fn find(st: &AppState, mut params: Params) -> Result<SearchPage, ApiError> {
 async fn game(
     State(st): St,
     id: Result<Path<String>, PathRejection>,
-    RawQuery(raw): RawQuery,
-) -> Response {
-    let answer = async {
-        let id = path_param(id, "game")?;
-        let mut params = Params::parse(raw.as_deref())?;
-        let analysis = params.take_flag("analysis")?;
-        params.no_more(&takes::GAME)?;
-        let key = format!("analysis:{id}");
-        let cached = if analysis { st.cached(&key) } else { None };
-        let st2 = Arc::clone(&st);
-        let mut detail = run_blocking(&st, move |s| game_detail(s, &id)).await?;
-        if analysis {
-            let value = match cached {
-                Some(v) => v,
-                None => {
-                    let name = detail.record.game.clone();
-                    let v = run_blocking(&st2, move |s| analyse(s, &name)).await?;
-                    st2.keep(key, Arc::clone(&v));
-                    v
-                }
-            };
-            let mut out =
-                serde_json::to_value(&detail).map_err(|e| ApiError::bad_request(e.to_string()))?;
-            out["analysis"] = (*value).clone();
-            return Ok(out);
-        }
-        detail.analysis = None;
-        serde_json::to_value(&detail).map_err(|e| ApiError::bad_request(e.to_string()))
+    Params(query): Params<GameQuery>,
+) -> Result<Json<GameDetail>, ApiError> {
+    let id = path_param(id, "game")?;
+    let mut detail = run_blocking(&st, move |s| game_detail(s, &id)).await?;
+    if query.analysis {
+        let name = detail.record.game.clone();
+        let report = match st.analysis(&name) {
+            Some(report) => report,
+            None => {
+                let report = run_blocking(&st, move |s| analyse(s, &name)).await?;
+                st.keep_analysis(detail.record.game.clone(), report.clone());
+                report
+            }
+        };
+        detail.analysis = Some(report);
     }
-    .await;
-    json(answer)
+    Ok(Json(detail))
 }
 
 fn lookup(st: &AppState, id: &str) -> Result<GameId, ApiError> {
-    st.database()
-        .parse_game_id(id)
-        .map_err(|e| ApiError::not_found(format!("game {:?}: {e}", clip(id))))
+    Ok(st.database().parse_game_id(id)?)
 }
 
 fn game_detail(st: &AppState, id: &str) -> Result<GameDetail, ApiError> {
@@ -561,8 +501,8 @@ fn game_detail(st: &AppState, id: &str) -> Result<GameDetail, ApiError> {
     })
 }
 
-/// `wthor analyze`'s analysis of a game, as JSON.
-fn analyse(st: &AppState, id: &str) -> Result<Arc<serde_json::Value>, ApiError> {
+/// `wthor analyze`'s analysis of a game.
+fn analyse(st: &AppState, id: &str) -> Result<AnalysisReport, ApiError> {
     let gid = lookup(st, id)?;
     let db = st.database();
     let (Some(view), Some(file)) = (db.game(gid), db.file_of(gid)) else {
@@ -574,8 +514,7 @@ fn analyse(st: &AppState, id: &str) -> Result<Arc<serde_json::Value>, ApiError> 
     let mut analyzer = Analyzer::new(SolverOptions {
         threads: 1,
         tt_bits: 20,
-    })
-    .map_err(|e| ApiError::unavailable(format!("analysis: {e}")))?;
+    })?;
     let analysis = analyze_game(
         &view,
         file.header().depth(),
@@ -584,67 +523,56 @@ fn analyse(st: &AppState, id: &str) -> Result<Arc<serde_json::Value>, ApiError> 
             ..AnalysisOptions::default()
         },
         &mut analyzer,
-    )
-    .map_err(|e| ApiError::bad_request(format!("analysis: {e}")))?;
-    let report = AnalysisReport {
+    )?;
+    Ok(AnalysisReport {
         exact_from: st.config.analysis_empties,
         black_line: analysis.black_line(),
         analysis,
-    };
-    serde_json::to_value(report)
-        .map(Arc::new)
-        .map_err(|e| ApiError::bad_request(e.to_string()))
+    })
 }
 
 // ----------------------------------------------------------------- players
 
-async fn players(State(st): St, RawQuery(raw): RawQuery) -> Response {
-    json(
-        async {
-            let mut params = Params::parse(raw.as_deref())?;
-            let prefix = params.take("prefix").unwrap_or_default();
-            let top = params.take_count("limit", 15, 100)?;
-            params.no_more(&takes::PLAYERS)?;
-            if prefix.chars().count() > 100 {
-                return Err(ApiError::bad_request("prefix: at most 100 characters"));
-            }
-            let q = wthor_db::names::fold(prefix.trim());
-            let mut found: Vec<PlayerName> = st
-                .players
-                .iter()
-                .filter(|p| {
-                    p.folded.starts_with(&q)
-                        || p.folded
-                            .split(|c: char| !c.is_alphanumeric())
-                            .any(|w| w.starts_with(&q))
-                })
-                .map(|p| PlayerName {
-                    name: p.name.clone(),
-                    games: p.games,
-                })
-                .collect();
-            found.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.name.cmp(&b.name)));
-            found.truncate(top);
-            Ok(found)
-        }
-        .await,
-    )
+async fn players(
+    State(st): St,
+    Params(query): Params<PlayersQuery>,
+) -> Result<Json<Vec<PlayerName>>, ApiError> {
+    let PlayersQuery {
+        prefix,
+        limit: query::Count(top),
+    } = query;
+    if prefix.chars().count() > 100 {
+        return Err(ApiError::parameter("prefix", "at most 100 characters"));
+    }
+    let q = wthor_db::names::fold(prefix.trim());
+    let mut found: Vec<PlayerName> = st
+        .players
+        .iter()
+        .filter(|p| {
+            p.folded.starts_with(&q)
+                || p.folded
+                    .split(|c: char| !c.is_alphanumeric())
+                    .any(|w| w.starts_with(&q))
+        })
+        .map(|p| PlayerName {
+            name: p.name.clone(),
+            games: p.games,
+        })
+        .collect();
+    found.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.name.cmp(&b.name)));
+    found.truncate(top);
+    Ok(Json(found))
 }
 
 async fn player(
     State(st): St,
     name: Result<Path<String>, PathRejection>,
-    RawQuery(raw): RawQuery,
-) -> Response {
-    json(
-        async {
-            let name = path_param(name, "player")?;
-            let params = Params::parse(raw.as_deref())?;
-            params.no_more(&takes::PLAYER)?;
-            run_blocking(&st, move |s| player_page(s, &name)).await
-        }
-        .await,
-    )
+    Params(PlayerQuery {}): Params<PlayerQuery>,
+) -> Result<Json<PlayerPage>, ApiError> {
+    let name = path_param(name, "player")?;
+    run_blocking(&st, move |s| player_page(s, &name))
+        .await
+        .map(Json)
 }
 
 /// The openings of this many moves on a player's page.
@@ -741,73 +669,49 @@ fn player_page(st: &AppState, name: &str) -> Result<PlayerPage, ApiError> {
 
 // ------------------------------------------------------------------ export
 
-async fn export(State(st): St, RawQuery(raw): RawQuery) -> Response {
-    let answer: Result<Response, ApiError> = async {
-        let mut params = Params::parse(raw.as_deref())?;
-        let (format, mime, ext) = text_format(&mut params)?;
-        let filters = params.filters(&takes::EXPORT)?;
-        let query = to_query(&filters, "position_after")?;
-        let ids = run_blocking(&st, move |s| search_ids(s, &query)).await?;
-        let (tx, rx) = tokio::sync::mpsc::channel::<bytes::Bytes>(8);
-        let st = Arc::clone(&st);
-        tokio::task::spawn_blocking(move || {
-            let mut out = ChannelWriter {
-                tx,
-                buf: Vec::with_capacity(CHUNK),
-            };
-            let options = ExportOptions {
-                format,
-                empties: None,
-            };
-            // A client gone away ends the export: nothing else to do.
-            if wthor_db::text::export(st.database(), &ids, &options, &mut out).is_ok() {
-                let _ = std::io::Write::flush(&mut out);
-            }
-        });
-        // Fused: the compression layer may poll the body once more after
-        // its end, which a bare `unfold` answers with a panic.
-        let stream =
-            futures_util::StreamExt::fuse(futures_util::stream::unfold(rx, |mut rx| async move {
-                rx.recv()
-                    .await
-                    .map(|b| (Ok::<_, std::convert::Infallible>(b), rx))
-            }));
-        let mut response = axum::body::Body::from_stream(stream).into_response();
-        let headers = response.headers_mut();
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
-        if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"wthor.{ext}\"")) {
-            headers.insert(header::CONTENT_DISPOSITION, v);
+async fn export(State(st): St, Params(query): Params<ExportQuery>) -> Result<Response, ApiError> {
+    let format = query.format;
+    let filters = to_query(&query.filters, "position_after")?;
+    let ids = run_blocking(&st, move |s| search_ids(s, &filters)).await?;
+    let (tx, rx) = tokio::sync::mpsc::channel::<bytes::Bytes>(8);
+    let st = Arc::clone(&st);
+    tokio::task::spawn_blocking(move || {
+        let mut out = ChannelWriter {
+            tx,
+            buf: Vec::with_capacity(CHUNK),
+        };
+        let options = ExportOptions {
+            format: format.format(),
+            empties: None,
+        };
+        // A client gone away ends the export: nothing else to do.
+        if wthor_db::text::export(st.database(), &ids, &options, &mut out).is_ok() {
+            let _ = std::io::Write::flush(&mut out);
         }
-        Ok(response)
-    }
-    .await;
-    match answer {
-        Ok(r) => r,
-        Err(e) => e.into_response(),
-    }
-}
-
-/// The `format=` of an export: the library's format, its media type and
-/// its file extension (CSV by default).
-fn text_format(params: &mut Params) -> Result<(Format, &'static str, &'static str), ApiError> {
-    let name = params.take("format").unwrap_or_else(|| "csv".to_owned());
-    Ok(match name.as_str() {
-        "csv" => (Format::Csv, "text/csv; charset=utf-8", "csv"),
-        "jsonl" => (Format::Jsonl, "application/x-ndjson", "jsonl"),
-        "ggf" => (Format::Ggf, "text/plain; charset=utf-8", "ggf"),
-        "txt" => (Format::Transcript, "text/plain; charset=utf-8", "txt"),
-        other => {
-            return Err(ApiError::bad_request(format!(
-                "format: expected csv, jsonl, ggf or txt, got {:?}",
-                clip(other)
-            )));
-        }
-    })
+    });
+    // Fused: the compression layer may poll the body once more after
+    // its end, which a bare `unfold` answers with a panic.
+    let stream =
+        futures_util::StreamExt::fuse(futures_util::stream::unfold(rx, |mut rx| async move {
+            rx.recv()
+                .await
+                .map(|b| (Ok::<_, std::convert::Infallible>(b), rx))
+        }));
+    let response = axum::body::Body::from_stream(stream).into_response();
+    Ok(download(
+        response,
+        format.media_type(),
+        &format!("wthor.{}", format.extension()),
+    ))
 }
 
 /// A download: the body, its media type and file name.
 fn attachment(body: Vec<u8>, mime: &'static str, file: &str) -> Response {
-    let mut response = body.into_response();
+    download(body.into_response(), mime, file)
+}
+
+/// `response` as a download of the media type and file name.
+fn download(mut response: Response, mime: &'static str, file: &str) -> Response {
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
     let file: String = file
@@ -830,30 +734,22 @@ fn attachment(body: Vec<u8>, mime: &'static str, file: &str) -> Response {
 async fn game_export(
     State(st): St,
     id: Result<Path<String>, PathRejection>,
-    RawQuery(raw): RawQuery,
-) -> Response {
-    let answer: Result<Response, ApiError> = async {
-        let id = path_param(id, "game")?;
-        let mut params = Params::parse(raw.as_deref())?;
-        let (format, mime, ext) = text_format(&mut params)?;
-        params.no_more(&takes::GAME_EXPORT)?;
-        let name = format!("{id}.{ext}");
-        let body = run_blocking(&st, move |s| {
-            let gid = lookup(s, &id)?;
-            let mut out = Vec::new();
-            let options = ExportOptions {
-                format,
-                empties: None,
-            };
-            wthor_db::text::export(s.database(), &[gid], &options, &mut out)
-                .map_err(|e| ApiError::bad_request(e.to_string()))?;
-            Ok(out)
-        })
-        .await?;
-        Ok(attachment(body, mime, &name))
-    }
-    .await;
-    answer.unwrap_or_else(IntoResponse::into_response)
+    Params(GameExportQuery { format }): Params<GameExportQuery>,
+) -> Result<Response, ApiError> {
+    let id = path_param(id, "game")?;
+    let name = format!("{id}.{}", format.extension());
+    let body = run_blocking(&st, move |s| {
+        let gid = lookup(s, &id)?;
+        let mut out = Vec::new();
+        let options = ExportOptions {
+            format: format.format(),
+            empties: None,
+        };
+        wthor_db::text::export(s.database(), &[gid], &options, &mut out)?;
+        Ok(out)
+    })
+    .await?;
+    Ok(attachment(body, format.media_type(), &name))
 }
 
 /// `GET /api/games/{id}/png?ply=N`: the position after N discs played
@@ -861,54 +757,46 @@ async fn game_export(
 async fn game_png(
     State(st): St,
     id: Result<Path<String>, PathRejection>,
-    RawQuery(raw): RawQuery,
-) -> Response {
-    let answer: Result<Response, ApiError> = async {
-        let id = path_param(id, "game")?;
-        let mut params = Params::parse(raw.as_deref())?;
-        let ply = if params.has("ply") {
-            Some(params.take_count("ply", 0, usize::MAX)?)
-        } else {
-            None
+    Params(GamePngQuery { ply }): Params<GamePngQuery>,
+) -> Result<Response, ApiError> {
+    let id = path_param(id, "game")?;
+    let ply = ply.map(|query::Count(n)| n);
+    let name = format!("{id}.png");
+    let body = run_blocking(&st, move |s| {
+        let gid = lookup(s, &id)?;
+        let view = s
+            .database()
+            .game(gid)
+            .ok_or_else(|| ApiError::not_found("no such game"))?;
+        let size = wthor_db::rules_size(view.board_size());
+        let tokens: Vec<_> = match size {
+            Size::Eight => wthor_tokens::<Board8>(view.moves_raw()).collect(),
+            Size::Ten => wthor_tokens::<Board10>(view.moves_raw()).collect(),
         };
-        params.no_more(&takes::GAME_PNG)?;
-        let name = format!("{id}.png");
-        let body = run_blocking(&st, move |s| {
-            let gid = lookup(s, &id)?;
-            let view = s
-                .database()
-                .game(gid)
-                .ok_or_else(|| ApiError::not_found("no such game"))?;
-            let size = wthor_db::rules_size(view.board_size());
-            let tokens: Vec<_> = match size {
-                Size::Eight => wthor_tokens::<Board8>(view.moves_raw()).collect(),
-                Size::Ten => wthor_tokens::<Board10>(view.moves_raw()).collect(),
-            };
-            let lines = game_positions(size, &tokens).lines;
-            // The position before the first move is always there.
-            let plies = lines.len().saturating_sub(1);
-            let line = match ply {
-                None => lines.last(),
-                Some(n) => lines.get(n),
-            }
-            .ok_or_else(|| {
-                ApiError::bad_request(format!(
-                    "ply: the game has {}: give 0 to {plies}, got {}",
+        let lines = game_positions(size, &tokens).lines;
+        // The position before the first move is always there.
+        let plies = lines.len().saturating_sub(1);
+        let line = match ply {
+            None => lines.last(),
+            Some(n) => lines.get(n),
+        }
+        .ok_or_else(|| {
+            ApiError::parameter(
+                "ply",
+                format!(
+                    "the game has {}: give 0 to {plies}, got {}",
                     count(plies, "move", "moves"),
                     ply.unwrap_or_default()
-                ))
-            })?;
-            let picture = wthor_draw::Position::new(size, line.squares().to_vec(), line.to_move())
-                .and_then(|p| p.with_last_move(line.last_move()))
-                .map_err(|e| ApiError::bad_request(e.to_string()))?;
-            let svg = wthor_draw::svg(&picture, &wthor_draw::Options::default());
-            wthor_draw::png(&svg, 1.0).map_err(|e| ApiError::bad_request(e.to_string()))
-        })
-        .await?;
-        Ok(attachment(body, "image/png", &name))
-    }
-    .await;
-    answer.unwrap_or_else(IntoResponse::into_response)
+                ),
+            )
+        })?;
+        let picture = wthor_draw::Position::new(size, line.squares().to_vec(), line.to_move())
+            .and_then(|p| p.with_last_move(line.last_move()))?;
+        let svg = wthor_draw::svg(&picture, &wthor_draw::Options::default());
+        Ok(wthor_draw::png(&svg, 1.0)?)
+    })
+    .await?;
+    Ok(attachment(body, "image/png", &name))
 }
 
 /// `n` and its noun, singular for 1 (`1 move`, `58 moves`).

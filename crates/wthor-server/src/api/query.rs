@@ -1,215 +1,348 @@
-//! Query strings read into the library's types: the filters of `wthor
-//! search` ([`Filters`], whose keys are the CLI's flag names) and the
-//! parameters of each endpoint, taken out first.
+//! Query strings read into one type per endpoint, validated once: the
+//! endpoint's own parameters, and for the endpoints that select games the
+//! filters of `wthor search` ([`Filters`], the CLI's flag names), which
+//! the type holds. Each type is `Hash + Eq`: the query read is its own
+//! cache key.
+//!
+//! One grammar for the whole query string: flags by
+//! [`wthor_db::query::flag`] (`1`/`0`, `true`/`false`, `yes`/`no`), counts
+//! by [`Count`] (a default and a maximum), the filters' values by their
+//! own types. A value that cannot be read is named by its key, the path
+//! [`serde_path_to_error`] gives; a key the endpoint does not take is
+//! named with the keys it takes (its type's fields, read from the type by
+//! [`keys_of`], and the filters it takes, [`Filters::keys`]).
 
+use std::hash::Hash;
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
 use wthor_db::Query;
-use wthor_db::query::{Filters, FiltersError, TextFilter};
+use wthor_db::query::{Filters, flag, keys_of};
+use wthor_db::text::Format;
 
 use super::error::ApiError;
 
-/// The keys of the filters of `wthor search` in a query string: the
-/// fields of [`Filters`] as it reads them (tested against its own list).
-pub const FILTER_KEYS: &[&str] = &[
-    "player",
-    "black",
-    "white",
-    "exact",
-    "human",
-    "program",
-    "tournament",
-    "year",
-    "result",
-    "black_discs",
-    "theoretical",
-    "opening",
-    "as_played",
-    "opening_name",
-    "position",
-    "position_after",
-    "size",
-    "sort",
-    "reverse",
-    "limit",
-];
+/// What an endpoint reads from its query string.
+pub trait Endpoint: DeserializeOwned + Default + Clone + Hash + Eq + Send + 'static {
+    /// The filters it takes: none, or all of [`Filters::keys`] but these
+    /// (which it refuses, or takes as its own parameters).
+    const FILTERS: Option<&'static [&'static str]> = None;
 
-/// The parameters an endpoint takes: its own, and the filters (all of
-/// [`FILTER_KEYS`] but some) or none; what the error for a key it does
-/// not take lists.
-#[derive(Clone, Copy, Debug)]
-pub struct Takes {
-    own: &'static [&'static str],
-    filters_but: Option<&'static [&'static str]>,
-}
+    /// Why a filter it does not take is refused, when it has a word to
+    /// say (the explorer's); else the key is unknown to it.
+    const REFUSED: Option<&'static str> = None;
 
-impl Takes {
-    /// `own` and no filter.
-    #[must_use]
-    pub const fn only(own: &'static [&'static str]) -> Takes {
-        Takes {
-            own,
-            filters_but: None,
-        }
-    }
-
-    /// `own` and the filters but `but` (which it refuses, or takes as its
-    /// own).
-    #[must_use]
-    pub const fn with_filters(own: &'static [&'static str], but: &'static [&'static str]) -> Takes {
-        Takes {
-            own,
-            filters_but: Some(but),
-        }
-    }
-
-    /// Whether `key` is one of the filters taken.
-    fn filter(&self, key: &str) -> bool {
-        self.filters_but
-            .is_some_and(|but| FILTER_KEYS.contains(&key) && !but.contains(&key))
-    }
-
-    /// The 400 for `key`, which the endpoint does not take.
-    fn unknown(&self, key: &str) -> ApiError {
-        let filters: Vec<&str> = FILTER_KEYS
-            .iter()
-            .copied()
-            .filter(|k| self.filter(k))
-            .collect();
-        let takes = match (self.own.join(", "), filters.join(", ")) {
-            (own, filters) if own.is_empty() && filters.is_empty() => "no parameter".to_owned(),
-            (own, filters) if filters.is_empty() => own,
-            (own, filters) if own.is_empty() => format!("the filters {filters}"),
-            (own, filters) => format!("{own}, and the filters {filters}"),
-        };
-        ApiError::bad_request(format!(
-            "unknown parameter `{}`: this endpoint takes {takes}",
-            clip(key)
-        ))
+    /// Where its filters go.
+    fn filters_mut(&mut self) -> Option<&mut Filters> {
+        None
     }
 }
 
-/// The pairs of a query string, in order.
-#[derive(Clone, Debug, Default)]
-pub struct Params {
-    pairs: Vec<(String, String)>,
+/// A count: `DEFAULT` when absent, at most `MAX`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Count<const DEFAULT: usize, const MAX: usize>(pub usize);
+
+impl<const DEFAULT: usize, const MAX: usize> Default for Count<DEFAULT, MAX> {
+    fn default() -> Self {
+        Count(DEFAULT)
+    }
 }
 
-impl Params {
-    /// Reads a raw query string (`None`: no `?`).
-    ///
-    /// # Errors
-    /// A query string that is not `key=value&…` with valid escapes.
-    pub fn parse(raw: Option<&str>) -> Result<Params, ApiError> {
-        let raw = raw.unwrap_or("");
-        let pairs: Vec<(String, String)> = serde_html_form::from_str(raw)
-            .map_err(|e| ApiError::bad_request(format!("malformed query string: {e}")))?;
-        Ok(Params { pairs })
-    }
-
-    /// Takes the last value of `key` out (`None` when absent).
-    pub fn take(&mut self, key: &str) -> Option<String> {
-        let mut found = None;
-        self.pairs.retain(|(k, v)| {
-            if k == key {
-                found = Some(v.clone());
-                false
-            } else {
-                true
-            }
-        });
-        found
-    }
-
-    /// Takes a flag out: absent, `0`, `false` or `no` is false; empty,
-    /// `1`, `true` or `yes` true.
-    ///
-    /// # Errors
-    /// Any other value.
-    pub fn take_flag(&mut self, key: &str) -> Result<bool, ApiError> {
-        match self.take(key).as_deref() {
-            None | Some("0" | "false" | "no") => Ok(false),
-            Some("" | "1" | "true" | "yes") => Ok(true),
-            Some(other) => Err(ApiError::bad_request(format!(
-                "{key}: expected 1 or 0, got {:?}",
-                clip(other)
-            ))),
-        }
-    }
-
-    /// Takes a count out: `default` when absent, at most `max`.
-    ///
-    /// # Errors
-    /// Not a number, or above `max`.
-    pub fn take_count(&mut self, key: &str, default: usize, max: usize) -> Result<usize, ApiError> {
-        let Some(text) = self.take(key) else {
-            return Ok(default);
-        };
+impl<'de, const DEFAULT: usize, const MAX: usize> Deserialize<'de> for Count<DEFAULT, MAX> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
         let n: usize = text.trim().parse().map_err(|_| {
-            ApiError::bad_request(format!("{key}: expected a number, got {:?}", clip(&text)))
+            serde::de::Error::custom(format_args!("expected a number, got {:?}", clip(&text)))
         })?;
-        if n > max {
-            return Err(ApiError::bad_request(format!(
-                "{key}: at most {max}, got {n}"
+        if n > MAX {
+            return Err(serde::de::Error::custom(format_args!(
+                "at most {MAX}, got {n}"
             )));
         }
-        Ok(n)
+        Ok(Count(n))
     }
+}
 
-    /// Whether `key` is given.
-    pub fn has(&self, key: &str) -> bool {
-        self.pairs.iter().any(|(k, _)| k == key)
+/// A text that may be left empty (`play=`): `None` when blank.
+fn text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.filter(|s| !s.trim().is_empty()))
+}
+
+/// `GET /api/v1/explorer`: a position and the filters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExplorerQuery {
+    /// The moves from the start, or from `position`.
+    #[serde(deserialize_with = "text")]
+    pub play: Option<String>,
+    /// An OBF position to start from.
+    #[serde(deserialize_with = "text")]
+    pub position: Option<String>,
+    /// Exact scores up to the solver's cap.
+    #[serde(deserialize_with = "flag")]
+    pub solve: bool,
+    /// How many of the latest games reaching the position.
+    pub games: Count<10, 100>,
+    /// The filters (all but those of a position and of a list of games).
+    #[serde(skip)]
+    pub filters: Filters,
+}
+
+impl Endpoint for ExplorerQuery {
+    const FILTERS: Option<&'static [&'static str]> =
+        Some(&["position", "position_after", "limit", "sort", "reverse"]);
+    const REFUSED: Option<&'static str> = Some(
+        "not a parameter of the explorer (give the moves with play=, a position with position=)",
+    );
+
+    fn filters_mut(&mut self) -> Option<&mut Filters> {
+        Some(&mut self.filters)
     }
+}
 
-    /// The remaining pairs as the filters of `wthor search`, for an
-    /// endpoint that `takes` them.
-    ///
-    /// # Errors
-    /// A key the endpoint does not take (the message lists the ones it
-    /// takes), a value that cannot be read.
-    pub fn filters(&self, takes: &Takes) -> Result<Filters, ApiError> {
-        if let Some((key, _)) = self.pairs.iter().find(|(k, _)| !takes.filter(k)) {
-            return Err(takes.unknown(key));
+/// The most games a search page holds.
+pub const SEARCH_MAX_LIMIT: usize = 500;
+
+/// `GET /api/v1/search`: a page of the games the filters select.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchQuery {
+    /// The games a page holds.
+    pub limit: Count<50, SEARCH_MAX_LIMIT>,
+    /// The first game of the page.
+    pub offset: Count<0, { usize::MAX }>,
+    /// The filters (`limit` is the page's).
+    #[serde(skip)]
+    pub filters: Filters,
+}
+
+impl Endpoint for SearchQuery {
+    const FILTERS: Option<&'static [&'static str]> = Some(&["limit"]);
+
+    fn filters_mut(&mut self) -> Option<&mut Filters> {
+        Some(&mut self.filters)
+    }
+}
+
+/// The text formats of the downloads, as `format=` names them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ExportFormat {
+    /// `csv` (the default).
+    #[default]
+    Csv,
+    /// `jsonl`.
+    Jsonl,
+    /// `ggf`.
+    Ggf,
+    /// `txt`: transcripts.
+    Txt,
+}
+
+impl ExportFormat {
+    /// The library's format.
+    #[must_use]
+    pub fn format(self) -> Format {
+        match self {
+            ExportFormat::Csv => Format::Csv,
+            ExportFormat::Jsonl => Format::Jsonl,
+            ExportFormat::Ggf => Format::Ggf,
+            ExportFormat::Txt => Format::Transcript,
         }
-        let read = |pairs: &[(String, String)]| {
-            serde_html_form::to_string(pairs)
-                .map_err(|e| e.to_string())
-                .and_then(|text| {
-                    serde_html_form::from_str::<Filters>(&text).map_err(|e| e.to_string())
-                })
-        };
-        read(&self.pairs).map_err(|whole| {
-            // Name the parameter: the first key whose values alone fail.
-            for (key, _) in &self.pairs {
-                let own: Vec<(String, String)> = self
-                    .pairs
-                    .iter()
-                    .filter(|(k, _)| k == key)
-                    .cloned()
-                    .collect();
-                if let Err(e) = read(&own) {
-                    return ApiError::bad_request(format!("{key}: {e}"));
-                }
+    }
+
+    /// Its media type.
+    #[must_use]
+    pub fn media_type(self) -> &'static str {
+        match self {
+            ExportFormat::Csv => "text/csv; charset=utf-8",
+            ExportFormat::Jsonl => "application/x-ndjson",
+            ExportFormat::Ggf | ExportFormat::Txt => "text/plain; charset=utf-8",
+        }
+    }
+
+    /// Its file extension.
+    #[must_use]
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::Csv => "csv",
+            ExportFormat::Jsonl => "jsonl",
+            ExportFormat::Ggf => "ggf",
+            ExportFormat::Txt => "txt",
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ExportFormat {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Ok(match name.as_str() {
+            "csv" => ExportFormat::Csv,
+            "jsonl" => ExportFormat::Jsonl,
+            "ggf" => ExportFormat::Ggf,
+            "txt" => ExportFormat::Txt,
+            other => {
+                return Err(serde::de::Error::custom(format_args!(
+                    "expected csv, jsonl, ggf or txt, got {:?}",
+                    clip(other)
+                )));
             }
-            ApiError::bad_request(whole)
         })
     }
+}
 
-    /// Refuses the pairs left over, for an endpoint that takes no filter.
-    ///
-    /// # Errors
-    /// Any key left: the message lists the ones the endpoint takes.
-    pub fn no_more(&self, takes: &Takes) -> Result<(), ApiError> {
-        match self.pairs.first() {
-            Some((key, _)) => Err(takes.unknown(key)),
-            None => Ok(()),
+/// `GET /api/v1/export`: the games the filters select, as a download.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ExportQuery {
+    /// The format.
+    pub format: ExportFormat,
+    /// The filters, all of them.
+    #[serde(skip)]
+    pub filters: Filters,
+}
+
+impl Endpoint for ExportQuery {
+    const FILTERS: Option<&'static [&'static str]> = Some(&[]);
+
+    fn filters_mut(&mut self) -> Option<&mut Filters> {
+        Some(&mut self.filters)
+    }
+}
+
+/// `GET /api/v1/games/{id}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GameQuery {
+    /// `wthor analyze`'s analysis too.
+    #[serde(deserialize_with = "flag")]
+    pub analysis: bool,
+}
+
+impl Endpoint for GameQuery {}
+
+/// `GET /api/v1/games/{id}/export`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GameExportQuery {
+    /// The format.
+    pub format: ExportFormat,
+}
+
+impl Endpoint for GameExportQuery {}
+
+/// `GET /api/v1/games/{id}/png`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GamePngQuery {
+    /// The discs played (default: the end).
+    pub ply: Option<Count<0, { usize::MAX }>>,
+}
+
+impl Endpoint for GamePngQuery {}
+
+/// `GET /api/v1/players`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlayersQuery {
+    /// The start of a word of the names.
+    pub prefix: String,
+    /// How many names.
+    pub limit: Count<15, 100>,
+}
+
+impl Endpoint for PlayersQuery {}
+
+/// `GET /api/v1/players/{name}`: no parameter.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlayerQuery {}
+
+impl Endpoint for PlayerQuery {}
+
+/// The query type of an endpoint read from the request's query string: an
+/// extractor whose rejection is the [`ApiError`] naming the key.
+#[derive(Clone, Debug)]
+pub struct Params<T>(pub T);
+
+impl<S: Send + Sync, T: Endpoint> FromRequestParts<S> for Params<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        read(parts.uri.query()).map(Params)
+    }
+}
+
+/// Reads a raw query string (`None`: no `?`) into `T`.
+///
+/// # Errors
+/// A query string that is not `key=value&…`; a key `T` does not take (the
+/// message lists those it takes); a key given twice (`player` may be given
+/// twice); a value that cannot be read, named by its key.
+pub fn read<T: Endpoint>(raw: Option<&str>) -> Result<T, ApiError> {
+    let pairs: Vec<(String, String)> = serde_html_form::from_str(raw.unwrap_or(""))
+        .map_err(|e| ApiError::bad_request(format!("malformed query string: {e}")))?;
+    let own_keys = keys_of::<T>();
+    let (mut own, mut filters) = (Vec::new(), Vec::new());
+    for (key, value) in pairs {
+        if own_keys.contains(&key.as_str()) {
+            own.push((key, value));
+        } else if takes_filter::<T>(&key) {
+            filters.push((key, value));
+        } else if let (Some(why), true) = (T::REFUSED, Filters::keys().contains(&key.as_str())) {
+            return Err(ApiError::parameter(&key, why));
+        } else {
+            return Err(unknown::<T>(&key));
         }
     }
-
-    /// The pairs in a stable order: the key of the cache.
-    pub fn normalized(&self) -> String {
-        let mut pairs = self.pairs.clone();
-        pairs.sort();
-        serde_html_form::to_string(&pairs).unwrap_or_default()
+    let mut query: T = deserialize(&own)?;
+    if let Some(f) = query.filters_mut() {
+        *f = deserialize(&filters)?;
     }
+    Ok(query)
+}
+
+/// Whether `T` takes the filter `key`.
+fn takes_filter<T: Endpoint>(key: &str) -> bool {
+    T::FILTERS.is_some_and(|but| Filters::keys().contains(&key) && !but.contains(&key))
+}
+
+/// `pairs` read into `D`; an error names the key (the path of the value
+/// that failed).
+fn deserialize<D: DeserializeOwned>(pairs: &[(String, String)]) -> Result<D, ApiError> {
+    let text = serde_html_form::to_string(pairs)
+        .map_err(|e| ApiError::bad_request(format!("malformed query string: {e}")))?;
+    let de = serde_html_form::Deserializer::from_bytes(text.as_bytes());
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let key = e.path().to_string();
+        let given = pairs.iter().filter(|(k, _)| *k == key).count();
+        if given > 1 {
+            // The form reader cannot say more than "unsupported value".
+            ApiError::parameter(&key, format!("given {given} times: give it once"))
+        } else {
+            ApiError::parameter(&key, e.into_inner().to_string())
+        }
+    })
+}
+
+/// The 400 for `key`, which `T` does not take: with the keys it takes.
+fn unknown<T: Endpoint>(key: &str) -> ApiError {
+    let filters: Vec<&str> = Filters::keys()
+        .iter()
+        .copied()
+        .filter(|k| takes_filter::<T>(k))
+        .collect();
+    let takes = match (keys_of::<T>().join(", "), filters.join(", ")) {
+        (own, filters) if own.is_empty() && filters.is_empty() => "no parameter".to_owned(),
+        (own, filters) if filters.is_empty() => own,
+        (own, filters) if own.is_empty() => format!("the filters {filters}"),
+        (own, filters) => format!("{own}, and the filters {filters}"),
+    };
+    ApiError::bad_request(format!(
+        "unknown parameter `{}`: this endpoint takes {takes}",
+        clip(key)
+    ))
 }
 
 /// At most 40 characters of a value, for a message.
@@ -221,29 +354,18 @@ pub(crate) fn clip(text: &str) -> String {
     out
 }
 
-/// The query of `filters`; an error names the parameter, with the
-/// library's words (the CLI's messages, with `--` dropped).
+/// The query of `filters`; an error names the filter's key (the explorer
+/// names `position_after` as its `play`).
 ///
 /// # Errors
 /// Filters that exclude each other; a transcript or OBF that cannot be
-/// read or played (named by `position_after_key`, the parameter that
-/// gave [`Filters::position_after`]).
+/// read or played.
 pub fn to_query(filters: &Filters, position_after_key: &str) -> Result<Query, ApiError> {
     filters.to_query().map_err(|e| {
-        let message = match &e {
-            FiltersError::TooManyPlayers(n) => {
-                format!("player is given at most twice (games between two players), got {n}")
-            }
-            FiltersError::Text { filter, .. } => {
-                let key = match filter {
-                    TextFilter::Opening => "opening",
-                    TextFilter::Position => "position",
-                    TextFilter::PositionAfter => position_after_key,
-                };
-                format!("{key}: {e}")
-            }
-            _ => e.to_string(),
+        let key = match e.key() {
+            "position_after" => position_after_key,
+            key => key,
         };
-        ApiError::bad_request(message)
+        ApiError::parameter(key, e.to_string())
     })
 }

@@ -180,7 +180,8 @@ pub struct GameDetail {
     pub positions: Vec<PositionInfo>,
     /// Where the replay stopped on a bad move, if it did.
     pub illegal: Option<String>,
-    /// The analysis, when asked (`analysis=1`).
+    /// The analysis, when asked (`analysis=1`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub analysis: Option<AnalysisReport>,
 }
 

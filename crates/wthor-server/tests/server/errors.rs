@@ -26,7 +26,7 @@ async fn bad_inputs_are_4xx_with_a_message() {
             "malformed flag",
             "/api/search?exact=perhaps".into(),
             400,
-            "exact:",
+            "exact: expected true or false (or 1, 0, yes, no), got \"perhaps\"",
         ),
         (
             "malformed size",
@@ -57,7 +57,7 @@ async fn bad_inputs_are_4xx_with_a_message() {
             "three players",
             "/api/search?player=a&player=b&player=c".into(),
             400,
-            "at most twice",
+            "player: at most two players",
         ),
         ("a 10 kB transcript", long_uri, 414, "at most 4096"),
         (
@@ -94,16 +94,45 @@ async fn bad_inputs_are_4xx_with_a_message() {
             "bad solve flag",
             "/api/explorer?solve=maybe".into(),
             400,
-            "solve: expected 1 or 0",
+            "solve: expected true or false (or 1, 0, yes, no), got \"maybe\"",
         ),
         (
             "unknown game",
             "/api/games/2001:99999".into(),
             404,
-            "2001:99999",
+            "game: 2001 has 24 games (indices from 0), no game 99999",
         ),
         ("unknown game file", "/api/games/1066:1".into(), 404, "1066"),
-        ("not a game id", "/api/games/hello".into(), 404, "hello"),
+        (
+            "not a game id",
+            "/api/games/hello".into(),
+            400,
+            "game: expected YEAR:INDEX",
+        ),
+        (
+            "not a game id, in a picture's path",
+            "/api/games/hello/png".into(),
+            400,
+            "game: expected YEAR:INDEX",
+        ),
+        (
+            "a parameter given twice",
+            "/api/search?limit=1&limit=2".into(),
+            400,
+            "limit: given 2 times",
+        ),
+        (
+            "a filter given twice",
+            "/api/search?year=2001&year=2002".into(),
+            400,
+            "year: given 2 times",
+        ),
+        (
+            "malformed query string",
+            "/api/search?%zz=1".into(),
+            400,
+            "",
+        ),
         (
             "game with a stray parameter",
             "/api/games/2001:5?x=1".into(),
@@ -316,7 +345,7 @@ fn the_filter_keys_are_the_fields_of_filters() {
         .filter(|w| !w.is_empty())
         .collect();
     fields.sort_unstable();
-    let mut keys = wthor_server::api::query::FILTER_KEYS.to_vec();
+    let mut keys = wthor_db::query::Filters::keys().to_vec();
     keys.sort_unstable();
     assert_eq!(keys, fields);
 }
