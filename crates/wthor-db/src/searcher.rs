@@ -11,7 +11,7 @@
 //!   its first query with a position filter (or when
 //!   [`index`](Searcher::index) or [`note`](Searcher::note) asks): the
 //!   index file at the path asked for, or at
-//!   [`default_path`](crate::index::default_path), opened and checked
+//!   [`default_path`], opened and checked
 //!   fresh ([`Database::index_status`]: every game file hashed, once). An
 //!   index that cannot be used (stale, damaged, or missing at a path asked
 //!   for) leaves the searcher without one, and a note saying why, ending

@@ -391,7 +391,7 @@ pub struct OpeningStats {
     pub name: Option<String>,
 }
 
-/// What [`Database::stats`] finds.
+/// What [`Searcher::stats`](crate::Searcher::stats) finds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stats {
     /// The totals.
