@@ -72,6 +72,11 @@
 //!   validation against Elo and Glicko-2 ([`Database::evaluate_ratings`]).
 //! * **Writing** ([`atomic`]): every file written whole or not at all
 //!   (temporary file, sync, rename), errors naming the target.
+//! * **Re-exports**: [`othello_core`] (boards, squares, sizes; a
+//!   [`query::Position`] is its `AnyBoard`) and [`wthor_format`] (records
+//!   as `GameView`s, headers, board sizes, warnings), whose types this
+//!   API shows: `wthor_db::othello_core::Size` needs no dependency of
+//!   your own, nor a version to keep in step with this crate's.
 //!
 //! ```
 //! use wthor_db::{Database, Query};
@@ -133,6 +138,13 @@ pub mod searcher;
 pub mod stats;
 pub mod text;
 pub mod verify;
+
+/// The rules crate, whose boards, squares and sizes this crate's API
+/// shows.
+pub use othello_core;
+/// The file-format crate, whose records, headers and board sizes this
+/// crate's API shows.
+pub use wthor_format;
 
 pub use check::{CheckSummary, Counts, FileCheck, Finding, GameCheck};
 pub use database::{Database, DatabaseBuilder, Join, OpenOptions};

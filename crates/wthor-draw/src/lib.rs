@@ -27,7 +27,7 @@
 //! font keeps the SVG's text selectable in a browser.)
 //!
 //! ```
-//! use othello_core::{Board, Board10};
+//! use wthor_draw::othello_core::{Board, Board10}; // re-exported
 //! use wthor_draw::{Options, Position};
 //!
 //! let position = Position::from_board(&Board10::start());
@@ -49,6 +49,10 @@ mod graph;
 #[cfg(feature = "png")]
 mod png;
 mod svg;
+
+/// The rules crate, whose boards, squares and sizes this crate's API
+/// shows ([`Position::from_board`], [`Position::size`]).
+pub use othello_core;
 
 pub use graph::{Graph, Point, graph_svg};
 #[cfg(feature = "png")]

@@ -52,6 +52,11 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctest;
 
+/// The database crate, whose database, game identities and export
+/// options this crate's API shows (and through it `othello_core` and
+/// `wthor_format`).
+pub use wthor_db;
+
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
