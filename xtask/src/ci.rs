@@ -1,7 +1,8 @@
 //! `cargo xtask ci`: what `.ci/run` runs, in order, failing fast.
 //!
 //! Each step is printed as a header and timed; the first failing step ends
-//! the run with a non-zero exit. Steps: fmt, clippy, the workspace tests
+//! the run with a non-zero exit. Steps: fmt, clippy, the test build, the
+//! library crates' examples (run from that build), the workspace tests
 //! (Rust, with the Python package's and the browser test of `wthor serve`
 //! beside them), the othello-core tests built with
 //! AVX2 (when the CPU has it), the fixture check, the docs, the
@@ -14,7 +15,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::{e2e, fixtures, python, util};
+use crate::{e2e, examples, fixtures, python, util};
 
 /// The Rust tests: every crate but the Python extension, which has no Rust
 /// tests and which maturin builds once for the Python tests (with
@@ -32,15 +33,21 @@ pub(crate) fn build_tests() -> Result<()> {
 
 /// `cargo xtask test`: `cargo test --workspace --exclude wthor-py` (with
 /// `-- --include-ignored` when `WTHOR_DATA` is set: the tests on the real
-/// archive), with the Python tests and then the browser test beside it.
+/// archive), with the Python tests and then the browser test beside it;
+/// before them, the examples that the test build made, run.
 pub(crate) fn test() -> Result<()> {
     let venv = std::thread::spawn(python::ensure_venv);
     step(
         "build: cargo test --workspace --exclude wthor-py --no-run",
         build_tests,
     )?;
+    step(EXAMPLES_STEP, examples::run)?;
     rust_and_python_tests(venv)
 }
+
+/// The examples' step, after the test build that made them.
+const EXAMPLES_STEP: &str =
+    "examples: the library crates' examples on testdata/ (cargo xtask examples)";
 
 /// Runs the Rust tests (compiled) while the Python extension builds and
 /// its tests run beside them, then the browser test (which needs only
@@ -121,6 +128,7 @@ pub(crate) fn run() -> Result<()> {
         "build: cargo test --workspace --exclude wthor-py --no-run",
         build_tests,
     )?;
+    step(EXAMPLES_STEP, examples::run)?;
     rust_and_python_tests(venv)?;
     step(
         "avx2: RUSTFLAGS='-C target-feature=+avx2' cargo test -p othello-core --target-dir target/avx2",
@@ -326,6 +334,43 @@ mod tests {
             }
         }
         commands
+    }
+
+    /// The READMEs and changelogs of the crates that can be published
+    /// (no `publish = false`) link absolute addresses only: crates.io
+    /// resolves a relative link against the `repository`, which the
+    /// crates do not have yet, and a path out of the package is not
+    /// there anyway.
+    #[test]
+    fn published_docs_link_absolute_addresses_only() {
+        let crates = util::project_root().join("crates");
+        for krate in std::fs::read_dir(&crates).expect("crates/ is readable") {
+            let dir = krate.expect("a crate folder").path();
+            let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
+            if manifest.is_empty() || manifest.contains("\npublish = false") {
+                continue;
+            }
+            for name in ["README.md", "CHANGELOG.md"] {
+                let path = dir.join(name);
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                // Inline links `[text](target)` and definitions `[label]: target`.
+                let inline = text.split("](").skip(1).filter_map(|t| t.split(')').next());
+                let defined = text.lines().filter_map(|l| {
+                    l.strip_prefix('[')
+                        .and_then(|l| l.split_once("]: "))
+                        .map(|(_, t)| t)
+                });
+                for target in inline.chain(defined) {
+                    assert!(
+                        target.starts_with("https://"),
+                        "{}: the link {target:?} is not an absolute address",
+                        path.display()
+                    );
+                }
+            }
+        }
     }
 
     #[test]

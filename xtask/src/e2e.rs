@@ -70,9 +70,7 @@ pub(crate) fn run() -> Result<()> {
         )?;
     }
     crate::ci::build_tests()?;
-    let target =
-        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
-    let wthor = target.join("debug").join("wthor");
+    let wthor = util::target_dir().join("debug").join("wthor");
     util::run(
         Command::new(node)
             .arg("browser.mjs")

@@ -12,7 +12,9 @@
 //! - `man [--out DIR]`: the man pages of `wthor` (clap_mangen, through the
 //!   binary's hidden `wthor man DIR`), into `target/man` by default.
 //! - `test`: every test, `cargo test --workspace` then `py-test`, then
-//!   `e2e`;
+//!   `e2e` (and the examples, run after the test build);
+//! - `examples`: the library crates' examples, run on `testdata/` from
+//!   the test build (which builds them);
 //! - `e2e`: the browser test of `wthor serve` (headless Chromium, when one
 //!   is found);
 //! - `py-test [-- ARGS]`: the Python package's tests (pytest in a virtual
@@ -28,6 +30,7 @@
 mod bench;
 mod ci;
 mod e2e;
+mod examples;
 mod fixtures;
 mod fuzz;
 mod python;
@@ -53,7 +56,8 @@ tasks:
                                  run the benchmarks (or the bench targets named BENCH)
                                  and print a table of their figures
   man [--out DIR]                write the man pages of wthor into DIR (default target/man)
-  test                           every test: cargo test --workspace, then py-test, then e2e
+  test                           every test: cargo test --workspace, then py-test, then e2e (and the examples)
+  examples                       build the tests (and with them the examples), run each example on testdata/
   e2e                            the browser test of wthor serve (headless Chromium; skipped without one)
   py-test [-- ARGS]              the Python package's tests (pytest, in target/py-venv)
   py-bench [-- ARGS]             the Python positions benchmark (in target/py-venv)
@@ -143,6 +147,11 @@ fn run(args: Vec<String>) -> Result<()> {
         "test" => {
             args.finish()?;
             ci::test()
+        }
+        "examples" => {
+            args.finish()?;
+            ci::build_tests()?;
+            examples::run()
         }
         "e2e" => {
             args.finish()?;

@@ -14,6 +14,13 @@ pub(crate) fn project_root() -> PathBuf {
         .to_path_buf()
 }
 
+/// The target directory: `CARGO_TARGET_DIR`, else the workspace's
+/// `target/`.
+pub(crate) fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| project_root().join("target"), PathBuf::from)
+}
+
 /// The cargo that runs us (`CARGO`), or `cargo` from `PATH`.
 pub(crate) fn cargo() -> Command {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
