@@ -88,7 +88,7 @@ Examples:
   wthor serve --db ~/wthor --addr 127.0.0.1:0
 
 Then open the URL it prints: the explorer (/explorer?play=f5d6), search (/search),
-games (/game/2001:5) and players (/player/NAME); the JSON API is under /api/
+games (/game/2001:5) and players (/player/NAME); the JSON API is under /api/v1/
 (docs/http-api.md). Only loopback addresses without --public. Ctrl-C stops.
 
 Exit status: 0 stopped by Ctrl-C or SIGTERM, 2 usage or I/O error (no database,

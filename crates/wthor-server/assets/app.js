@@ -201,7 +201,7 @@ function attachSuggest(input, onPick) {
     timer = setTimeout(async () => {
       const mine = ++seq;
       try {
-        const found = await api(`/api/players?prefix=${encodeURIComponent(q)}&limit=10`);
+        const found = await api(`/api/v1/players?prefix=${encodeURIComponent(q)}&limit=10`);
         if (mine === seq) { items = found; at = -1; render(); }
       } catch { /* an autocomplete failing says nothing */ }
     }, 120);
@@ -367,7 +367,7 @@ function explorerView() {
     q.set("games", "12");
     tableBox.style.opacity = 0.6;
     try {
-      const data = await api(`/api/explorer?${q}`);
+      const data = await api(`/api/v1/explorer?${q}`);
       if (mine !== seq) return;
       current = data;
       render(data);
@@ -416,10 +416,10 @@ function explorerView() {
       el("td", { class: "n" }, num(r.games),
         r.transpositions !== r.games ? el("div", { class: "trans", title: "games reaching the position after this move by any move order" }, `→ ${num(r.transpositions)}`) : null),
       el("td", { class: "n hide-narrow" }, r.games ? pct(r.share) : "–"),
-      el("td", { class: "bar-cell" }, r.games ? resultBar(r.games, r.black_wins, r.draws, r.black_losses)
+      el("td", { class: "bar-cell" }, r.games ? resultBar(r.games, r.blackWins, r.draws, r.blackLosses)
         : el("span", { class: "note" }, "not played")),
-      el("td", { class: "n hide-narrow" }, fixed(r.mean_black_discs)),
-      el("td", { class: "n hide-narrow" }, fixed(r.mean_black_theoretical)),
+      el("td", { class: "n hide-narrow" }, fixed(r.meanBlackDiscs)),
+      el("td", { class: "n hide-narrow" }, fixed(r.meanBlackTheoretical)),
       valued ? valueCell(r) : null,
       el("td", { class: "hide-narrow note" }, r.name || "")));
     const solveButton = el("button", { onclick: async () => {
@@ -428,7 +428,7 @@ function explorerView() {
       if (state.moves.length) q.set("play", state.moves.join(""));
       q.set("solve", "1"); q.set("games", "12");
       solveButton.disabled = true; solveButton.textContent = "Solving…";
-      try { current = await api(`/api/explorer?${q}`); render(current); } catch (err) { showError(tableBox, err); }
+      try { current = await api(`/api/v1/explorer?${q}`); render(current); } catch (err) { showError(tableBox, err); }
     } }, "Solve");
     const atStart = !state.position && state.moves.length === 0;
     const first = data.moves.length ? data.moves[0].move : null;
@@ -438,7 +438,7 @@ function explorerView() {
       el("div", { class: "summary" },
         el("div", {}, el("span", { class: "lbl" }, "games reaching this position"), el("span", { class: "big" }, num(data.reached))),
         el("div", {}, el("span", { class: "lbl" }, "ended here"), el("span", { class: "big" }, num(data.ended))),
-        el("div", { style: "flex:1;min-width:12rem" }, el("span", { class: "lbl" }, "results"), resultBar(t.games, t.black_wins, t.draws, t.black_losses))),
+        el("div", { style: "flex:1;min-width:12rem" }, el("span", { class: "lbl" }, "results"), resultBar(t.games, t.blackWins, t.draws, t.blackLosses))),
       chips(state.filters),
       legend(),
       el("div", { class: "table-wrap" }, el("table", { class: "next-moves" },
@@ -541,7 +541,7 @@ function searchView() {
     if (p.get("reverse")) q.set("reverse", p.get("reverse"));
     results.replaceChildren(el("p", { class: "loading" }, "Searching…"));
     try {
-      const data = await api(`/api/search?${q}&limit=${limit}&offset=${offset}`);
+      const data = await api(`/api/v1/search?${q}&limit=${limit}&offset=${offset}`);
       const page = (o) => { const n = new URLSearchParams(q); if (o) n.set("offset", o); return `/search?${n}`; };
       const sortBy = (key) => () => {
         const n = new URLSearchParams(q);
@@ -555,7 +555,7 @@ function searchView() {
         el("div", { class: "game-head" },
           el("h2", {}, `${num(data.total)} games`),
           el("div", { class: "downloads" }, ["csv", "jsonl", "ggf"].map((f) =>
-            el("a", { href: `/api/export?format=${f}&${q}`, download: `wthor.${f}` }, `Download ${f.toUpperCase()}`)))),
+            el("a", { href: `/api/v1/export?format=${f}&${q}`, download: `wthor.${f}` }, `Download ${f.toUpperCase()}`)))),
         chips(filtersOf(q)),
         data.suggestions ? openingNameNote(data, q) : null,
         data.games.length ? el("div", { class: "table-wrap" }, el("table", { class: "games" },
@@ -597,7 +597,7 @@ function openingNameNote(data, q) {
 async function gameView(id) {
   main.replaceChildren(el("p", { class: "loading" }, "Loading…"));
   let game;
-  try { game = await api(`/api/games/${encodeURIComponent(id)}`); } catch (err) { showError(main, err); return; }
+  try { game = await api(`/api/v1/games/${encodeURIComponent(id)}`); } catch (err) { showError(main, err); return; }
   const params = new URLSearchParams(location.search);
   const last = game.positions.length - 1;
   let ply = Math.min(Math.max(parseInt(params.get("ply") ?? String(last), 10) || 0, 0), last);
@@ -636,8 +636,8 @@ async function gameView(id) {
             el("dt", {}, "Theoretical"), el("dd", { class: "theoretical" }, theoretical(game)),
             game.illegal ? el("dt", {}, "Replay") : null, game.illegal ? el("dd", { class: "error" }, game.illegal) : null),
           el("div", { class: "downloads" }, explore, analyseButton,
-            el("a", { href: `/api/games/${encodeURIComponent(id)}/export?format=ggf`, download: `${id}.ggf` }, "GGF"),
-            el("a", { href: `/api/games/${encodeURIComponent(id)}/export?format=txt`, download: `${id}.txt` }, "Transcript"),
+            el("a", { href: `/api/v1/games/${encodeURIComponent(id)}/export?format=ggf`, download: `${id}.ggf` }, "GGF"),
+            el("a", { href: `/api/v1/games/${encodeURIComponent(id)}/export?format=txt`, download: `${id}.txt` }, "Transcript"),
             png)),
         el("div", { class: "panel" }, el("h3", {}, "Moves"), movesBox))));
 
@@ -653,7 +653,7 @@ async function gameView(id) {
     info.textContent = `Move ${ply} of ${last} · black ${b}, white ${w}` +
       (pos.toMove ? ` · ${pos.toMove} to move` : " · game over");
     explore.href = `/explorer?play=${game.moves.slice(0, ply).join("")}`;
-    png.href = `/api/games/${encodeURIComponent(id)}/png?ply=${ply}`;
+    png.href = `/api/v1/games/${encodeURIComponent(id)}/png?ply=${ply}`;
     const judged = analysis ? Object.fromEntries(analysis.moves.map((m) => [m.index, m])) : {};
     // A loss is marked ~ when it is an estimate (as `wthor analyze` does),
     // its depth in the title; estimated moves are set apart from the exact
@@ -737,7 +737,7 @@ async function gameView(id) {
     analyseButton.disabled = true;
     analyseButton.textContent = "Analysing…";
     try {
-      const r = await api(`/api/games/${encodeURIComponent(id)}?analysis=1`);
+      const r = await api(`/api/v1/games/${encodeURIComponent(id)}?analysis=1`);
       analysis = r.analysis;
       analyseButton.textContent = "Analysed";
       draw();
@@ -778,7 +778,7 @@ function theoretical(game) {
 async function playerView(name) {
   main.replaceChildren(el("p", { class: "loading" }, "Loading…"));
   let p;
-  try { p = await api(`/api/players/${encodeURIComponent(name)}`); } catch (err) { showError(main, err); return; }
+  try { p = await api(`/api/v1/players/${encodeURIComponent(name)}`); } catch (err) { showError(main, err); return; }
   const r = p.record;
   // Each opening by its name (its moves beside it), and the player's own
   // results with it: wins, draws, losses, as in the chart by year.
@@ -796,9 +796,9 @@ async function playerView(name) {
       el("div", { class: "summary" },
         el("div", {}, el("span", { class: "lbl" }, "games"), el("span", { class: "big" }, num(r.games))),
         el("div", {}, el("span", { class: "lbl" }, "wins / draws / losses"), el("span", { class: "big" }, `${num(r.wins)} / ${num(r.draws)} / ${num(r.losses)}`)),
-        el("div", {}, el("span", { class: "lbl" }, "score"), el("span", { class: "big" }, `${fixed(r.score_percent)}%`)),
-        el("div", {}, el("span", { class: "lbl" }, "mean disc difference"), el("span", { class: "big" }, r.mean_disc_difference === null ? "–" : signed(Number(r.mean_disc_difference.toFixed(1))))),
-        el("div", {}, el("span", { class: "lbl" }, "years"), el("span", { class: "big" }, r.first_year === r.last_year ? r.first_year : `${r.first_year}–${r.last_year}`))),
+        el("div", {}, el("span", { class: "lbl" }, "score"), el("span", { class: "big" }, `${fixed(r.scorePercent)}%`)),
+        el("div", {}, el("span", { class: "lbl" }, "mean disc difference"), el("span", { class: "big" }, r.meanDiscDifference === null ? "–" : signed(Number(r.meanDiscDifference.toFixed(1))))),
+        el("div", {}, el("span", { class: "lbl" }, "years"), el("span", { class: "big" }, r.firstYear === r.lastYear ? r.firstYear : `${r.firstYear}–${r.lastYear}`))),
       el("div", { class: "actions" },
         el("a", { href: `/search?player=${encodeURIComponent(p.name)}&exact=true&sort=year&reverse=true` }, "All games"),
         el("a", { href: `/explorer?player=${encodeURIComponent(p.name)}&exact=true` }, "Explore their games"))),

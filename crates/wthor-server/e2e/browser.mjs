@@ -55,7 +55,7 @@ try {
   const warm = await browser.newContext();
   await (await warm.newPage()).goto(`${base}/favicon.ico`);
   await warm.close();
-  const firstCall = page.waitForResponse((r) => r.url().includes("/api/explorer"));
+  const firstCall = page.waitForResponse((r) => r.url().includes("/api/v1/explorer"));
   await page.goto(`${base}/explorer`);
   await firstCall;
   await page.waitForSelector("table.next-moves tbody tr[data-move]");
@@ -63,7 +63,7 @@ try {
     const nav = performance.getEntriesByType("navigation")[0];
     const res = performance.getEntriesByType("resource");
     const end = (f) => Math.max(0, ...res.filter((r) => r.name.includes(f)).map((r) => r.responseEnd));
-    return { html: nav.responseEnd, js: end("/assets/app.js"), css: end("/assets/style.css"), api: end("/api/explorer"),
+    return { html: nav.responseEnd, js: end("/assets/app.js"), css: end("/assets/style.css"), api: end("/api/v1/explorer"),
       domContentLoaded: nav.domContentLoadedEventEnd, load: nav.loadEventEnd };
   });
   const firstLoad = Math.max(timing.html, timing.js, timing.css, timing.api);
@@ -77,7 +77,7 @@ try {
 
   // 2. Play f5 then d6 by clicking the board.
   for (const move of ["f5", "d6"]) {
-    const answer = page.waitForResponse((r) => r.url().includes("/api/explorer") && r.url().includes("play="));
+    const answer = page.waitForResponse((r) => r.url().includes("/api/v1/explorer") && r.url().includes("play="));
     await page.click(`svg.board rect.hit[data-square="${move}"]`);
     await answer;
   }
@@ -88,7 +88,7 @@ try {
   await page.screenshot({ path: join(SHOTS, "2-explorer-f5d6.png") });
 
   // 3. The table's first rows against the API.
-  const want = await api("/api/explorer?play=f5d6&games=0");
+  const want = await api("/api/v1/explorer?play=f5d6&games=0");
   const rows = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) => ({
     move: tr.dataset.move,
     games: Number(tr.children[1].firstChild.textContent.replace(/,/g, "")),
@@ -108,19 +108,19 @@ try {
   check(true, "← and → step back and forward in the explorer");
 
   // 3b. A pasted position: explore on from it and step back to it.
-  const pasted = (await api("/api/explorer?play=f5d6c3&games=0")).obf;
+  const pasted = (await api("/api/v1/explorer?play=f5d6c3&games=0")).obf;
   await page.fill("form.paste input", pasted);
-  const pastedAnswer = page.waitForResponse((r) => r.url().includes("/api/explorer") && r.url().includes("position="));
+  const pastedAnswer = page.waitForResponse((r) => r.url().includes("/api/v1/explorer") && r.url().includes("position="));
   await page.click("form.paste button");
   await pastedAnswer;
   await page.waitForFunction((obf) => new URLSearchParams(location.search).get("position") === obf, pasted);
-  const fromPasted = await api(`/api/explorer?position=${encodeURIComponent(pasted)}&games=0`);
+  const fromPasted = await api(`/api/v1/explorer?position=${encodeURIComponent(pasted)}&games=0`);
   await page.waitForFunction((m) => document.querySelector("table.next-moves tbody tr[data-move]")?.dataset.move === m,
     fromPasted.moves[0].move);
   const firstMove = await page.getAttribute("table.next-moves tbody tr[data-move]", "data-move");
   await page.click(`table.next-moves tbody tr[data-move="${firstMove}"]`);
   await page.waitForFunction((m) => new URLSearchParams(location.search).get("play") === m, firstMove);
-  const after = await api(`/api/explorer?play=f5d6c3${firstMove}&games=0`);
+  const after = await api(`/api/v1/explorer?play=f5d6c3${firstMove}&games=0`);
   await page.waitForFunction((n) => document.querySelectorAll("table.next-moves tbody tr[data-move]").length === n,
     after.moves.length);
   check(true, `from the pasted position, ${firstMove} played: the table of f5d6c3${firstMove}`);
@@ -148,7 +148,7 @@ try {
   await page.keyboard.press("ArrowLeft");
   check(await plyOf() === startPly + 1, "← steps back");
   await page.keyboard.press("End");
-  const game = await api(`/api/games/${encodeURIComponent(gameId)}`);
+  const game = await api(`/api/v1/games/${encodeURIComponent(gameId)}`);
   check(await plyOf() === game.moves.length, `End goes to the last move (${game.moves.length})`);
   const cur = await page.textContent(".moves-grid a.cur span");
   check(cur === game.moves[game.moves.length - 1], `the last move is marked (${cur})`);
@@ -239,7 +239,7 @@ try {
   check(await page.$(".start-note") === null, "no such note past the start");
 
   // 10. An illegal play=: the board at the moves before it, with the error.
-  const legal = await api("/api/explorer?play=f5d6c3&games=0");
+  const legal = await api("/api/v1/explorer?play=f5d6c3&games=0");
   await page.goto(`${base}/explorer?play=f5d6c3f5`);
   const board = await page.waitForSelector("svg.board", { timeout: 5000 }).then(() => true, () => false);
   const alert = await page.textContent("[role=alert]", { timeout: 3000 }).catch(() => "");
@@ -258,7 +258,7 @@ try {
 
   // 11. The analysis of a game: every estimate marked ~ with its depth,
   // where the exact part starts said and drawn.
-  const analysed = await api("/api/games/2001:5?analysis=1");
+  const analysed = await api("/api/v1/games/2001:5?analysis=1");
   await page.goto(`${base}/game/2001:5`);
   await page.click("text=Analyse");
   await page.waitForSelector("svg.graph");
@@ -294,7 +294,7 @@ try {
   await page.screenshot({ path: join(SHOTS, "9-game-analysis.png") });
 
   // 12. The theoretical score of a game that ends before the file's depth.
-  const short = await api("/api/games/2003:2408");
+  const short = await api("/api/v1/games/2003:2408");
   const ends = short.positions[short.positions.length - 1];
   check(ends.empties > short.depth && ends.toMove === null && short.blackTheoreticalScore === 1
     && short.blackScore === 1, "2003:2408 ends (1 black disc) before its file's depth");
@@ -308,7 +308,7 @@ try {
     `a game that reaches its depth (${deep})`);
 
   // 13. A player's openings by name, with the player's own results.
-  const np = await api("/api/players/Takuji%20Nakamura");
+  const np = await api("/api/v1/players/Takuji%20Nakamura");
   await page.goto(`${base}/player/Takuji%20Nakamura`);
   await page.waitForSelector("table.player-openings tbody tr", { timeout: 5000 }).catch(() => null);
   const tables = await page.$$eval("table.player-openings", (ts) => ts.map((t) => [...t.querySelectorAll("tbody tr")].map((tr) => ({
@@ -318,10 +318,10 @@ try {
   check(tables.length === 2 && tables[0][0]?.name === np.asBlack[0].name && tables[1][0]?.name === np.asWhite[0].name,
     `openings shown by their names (${tables.map((t) => t[0]?.name).join(", ")})`);
   const asWhite = np.asWhite[0];
-  check(JSON.stringify(tables[1]?.[0]?.bar) === JSON.stringify([asWhite.black_losses, asWhite.draws, asWhite.black_wins]),
+  check(JSON.stringify(tables[1]?.[0]?.bar) === JSON.stringify([asWhite.blackLosses, asWhite.draws, asWhite.blackWins]),
     "the bar of an opening as white: the player's wins (black's losses), draws, losses");
   const asBlack = np.asBlack[0];
-  check(JSON.stringify(tables[0]?.[0]?.bar) === JSON.stringify([asBlack.black_wins, asBlack.draws, asBlack.black_losses]),
+  check(JSON.stringify(tables[0]?.[0]?.bar) === JSON.stringify([asBlack.blackWins, asBlack.draws, asBlack.blackLosses]),
     "the bar of an opening as black: the player's wins, draws, losses");
 
   // 14. The chart by year on a long record with years without games (the
@@ -336,7 +336,7 @@ try {
   }
   for (const [where, label] of [[context, "desktop"], [phone, "phone"]]) {
     const p = await where.newPage();
-    await p.route("**/api/players/Chart%20Test", (route) => route.fulfill({ json: { ...np, name: "Chart Test", byYear } }));
+    await p.route("**/api/v1/players/Chart%20Test", (route) => route.fulfill({ json: { ...np, name: "Chart Test", byYear } }));
     await p.goto(`${base}/player/Chart%20Test`);
     await p.waitForSelector("svg.year-chart", { timeout: 5000 }).catch(() => null);
     const chart = await p.$eval("svg.year-chart", (g) => {
@@ -357,7 +357,7 @@ try {
 
   // 15. An opening name that names nothing: the search says so, with the
   // closest names as links.
-  const tigre = await api("/api/search?opening_name=tigre&limit=1");
+  const tigre = await api("/api/v1/search?opening_name=tigre&limit=1");
   await page.goto(`${base}/search?opening_name=tigre`);
   await page.waitForSelector(".opening-suggestions a", { timeout: 5000 }).catch(() => null);
   const links = await page.$$eval(".opening-suggestions a", (as) => as.map((a) => a.textContent));
@@ -368,7 +368,7 @@ try {
   // played too, with a value and no games), the best move starred,
   // estimates with the depth of their search, exact values near the end.
   const valued = "play=f5d6c3d3c4f4f6&player=nakamura";
-  const wantValues = await api(`/api/explorer?${valued}&games=0`);
+  const wantValues = await api(`/api/v1/explorer?${valued}&games=0`);
   await page.goto(`${base}/explorer?${valued}`);
   await page.waitForSelector("table.next-moves tbody tr[data-move] td.val .v");
   const valueRows = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) => ({
@@ -395,8 +395,8 @@ try {
     `the best move is starred (${starred.join(", ")})`);
   await page.screenshot({ path: join(SHOTS, "11-explorer-values.png") });
   // Exact near the end: 20 empties of a game of the 2003 file.
-  const late = (await api("/api/games/2003:18")).moves.slice(0, 40).join("");
-  const wantExact = await api(`/api/explorer?play=${late}&games=0`);
+  const late = (await api("/api/v1/games/2003:18")).moves.slice(0, 40).join("");
+  const wantExact = await api(`/api/v1/explorer?play=${late}&games=0`);
   await page.goto(`${base}/explorer?play=${late}`);
   await page.waitForSelector("table.next-moves tbody tr[data-move] td.val .v");
   const exactRows = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) => ({

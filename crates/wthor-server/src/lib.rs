@@ -63,7 +63,8 @@ pub const MAX_URI_BYTES: usize = 4096;
 /// The largest request body read (the API takes none: GET only).
 pub const MAX_BODY_BYTES: usize = 16 * 1024;
 
-/// The router of the whole site: the API under `/api/`, the embedded
+/// The router of the whole site: the API under `/api/v1/` (and, deprecated,
+/// `/api/`), the embedded
 /// front end elsewhere.
 pub fn router(state: Arc<AppState>) -> Router {
     api::routes()

@@ -226,11 +226,11 @@ fn no_command_panics_on_any_fixture() {
             ),
             Ok(server) => {
                 for path in [
-                    "/api/explorer?play=f5d6",
-                    "/api/search?limit=5",
-                    "/api/games/0:0",
-                    "/api/players?prefix=a",
-                    "/api/export?format=ggf",
+                    "/api/v1/explorer?play=f5d6",
+                    "/api/v1/search?limit=5",
+                    "/api/v1/games/0:0",
+                    "/api/v1/players?prefix=a",
+                    "/api/v1/export?format=ggf",
                 ] {
                     let (status, body) = server.get(path);
                     assert!(

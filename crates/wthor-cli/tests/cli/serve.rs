@@ -128,13 +128,13 @@ fn serve_prints_its_url_answers_and_stops_on_sigterm() {
     let (status, body) = server.get("/");
     assert_eq!(status, 200);
     assert!(body.contains("<script type=\"module\" src=\"/assets/app.js\">"));
-    let (status, body) = server.get("/api/games/2001:5");
+    let (status, body) = server.get("/api/v1/games/2001:5");
     assert_eq!(status, 200, "{body}");
     // A streamed export, gzip-compressed to its end (a body polled after
     // its end once panicked and cut the answer).
     let (status, gz) = http_get(
         &server.addr,
-        "/api/export?format=csv&player=saio",
+        "/api/v1/export?format=csv&player=saio",
         "Accept-Encoding: gzip\r\n",
     );
     assert_eq!(status, 200);
@@ -143,12 +143,12 @@ fn serve_prints_its_url_answers_and_stops_on_sigterm() {
         "{}",
         gz.len()
     );
-    let (status, body) = server.get("/api/nothing");
+    let (status, body) = server.get("/api/v1/nothing");
     assert_eq!(
         (status, body.as_str()),
         (
             404,
-            r#"{"error":"/api/nothing: no such endpoint (see docs/http-api.md)"}"#
+            r#"{"error":"/api/v1/nothing: no such endpoint (the API is at /api/v1/: see docs/http-api.md)"}"#
         )
     );
     let (code, stderr) = server.stop();
@@ -192,7 +192,7 @@ fn compare_with_stats(server: &Server, db: &str, play: &str, filters: &[(&str, &
         .map(|l| serde_json::from_str(l).unwrap())
         .filter(|v: &serde_json::Value| v["kind"] == "next")
         .collect();
-    let mut query = format!("/api/explorer?games=0&play={play}");
+    let mut query = format!("/api/v1/explorer?games=0&play={play}");
     for (k, v) in filters {
         query.push_str(&format!("&{k}={}", v.replace(' ', "%20")));
     }
@@ -205,19 +205,24 @@ fn compare_with_stats(server: &Server, db: &str, play: &str, filters: &[(&str, &
     assert!(rows.len() >= cli.len(), "{query}");
     assert!(rows[cli.len()..].iter().all(|r| r["games"] == 0), "{query}");
     for (row, want) in rows.iter().zip(&cli) {
-        for key in [
-            "move",
-            "games",
-            "black_wins",
-            "draws",
-            "black_losses",
-            "exact",
-            "name",
+        // The CLI's keys (snake_case) and the API's (camelCase).
+        for (cli_key, key) in [
+            ("move", "move"),
+            ("games", "games"),
+            ("black_wins", "blackWins"),
+            ("draws", "draws"),
+            ("black_losses", "blackLosses"),
+            ("exact", "exact"),
+            ("name", "name"),
         ] {
-            assert_eq!(row[key], want[key], "{query}: {key}");
+            assert_eq!(row[key], want[cli_key], "{query}: {key}");
         }
-        for key in ["share", "mean_black_discs", "mean_black_theoretical"] {
-            let (a, b) = (row[key].as_f64().unwrap(), want[key].as_f64().unwrap());
+        for (cli_key, key) in [
+            ("share", "share"),
+            ("mean_black_discs", "meanBlackDiscs"),
+            ("mean_black_theoretical", "meanBlackTheoretical"),
+        ] {
+            let (a, b) = (row[key].as_f64().unwrap(), want[cli_key].as_f64().unwrap());
             assert!((a - b).abs() < 1e-12, "{query}: {key} {a} {b}");
         }
     }

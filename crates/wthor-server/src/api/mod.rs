@@ -1,6 +1,7 @@
-//! The API: `/api/explorer`, `/api/search`, `/api/games/{id}`,
-//! `/api/players`, `/api/players/{name}`, `/api/export` (see
-//! `docs/http-api.md`). Each handler reads its parameters
+//! The API, version 1: `/api/v1/explorer`, `/api/v1/search`,
+//! `/api/v1/games/{id}` (and its `/export`, `/png`), `/api/v1/players`,
+//! `/api/v1/players/{name}`, `/api/v1/export` (see `docs/http-api.md`);
+//! the same endpoints at `/api/…`, deprecated. Each handler reads its parameters
 //! ([`query`]), runs the library's query off the async threads
 //! (`spawn_blocking` under a time cap) and answers one type of
 //! [`response`], or an [`error::ApiError`].
@@ -15,7 +16,7 @@ use axum::Json;
 use axum::Router;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
-use axum::http::{HeaderValue, Uri, header};
+use axum::http::{HeaderName, HeaderValue, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use othello_core::notation::{parse_transcript, push_transcript};
@@ -27,9 +28,11 @@ use wthor_db::analysis::{AnalysisOptions, Analyzer, analyze_game};
 use wthor_db::names::NamePattern;
 use wthor_db::position_line::{PositionLine, game_positions};
 use wthor_db::query::{Filters, Position, PositionError, SortKey};
-use wthor_db::stats::{RecordRow, Solved, SolvedField, Stats, StatsOptions, StatsReport, YearRow};
+use wthor_db::stats::{RecordRow, Solved, SolvedField, Stats, StatsOptions, StatsReport};
 use wthor_db::text::{ExportOptions, GameRecord};
 use wthor_db::{GameId, Query, openings};
+
+use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::state::{AppState, run_blocking};
 use crate::values::{EXACT_EMPTIES, Values};
@@ -40,7 +43,7 @@ use query::{
 };
 use response::{
     AnalysisReport, Explorer, ExplorerRow, GameDetail, OpeningName, Opponent, PlayerName,
-    PlayerOpening, PlayerPage, PositionInfo, SearchPage, ValuesInfo,
+    PlayerOpening, PlayerPage, PositionInfo, SearchPage, ValuesInfo, YearRecord,
 };
 
 /// The most empty squares the explorer solves (`solve=1`).
@@ -52,17 +55,36 @@ const OPENING_SUGGESTIONS: usize = 3;
 
 type St = State<Arc<AppState>>;
 
-/// The routes of the API.
-pub(crate) fn routes() -> Router<Arc<AppState>> {
+/// The version of the API in its paths: `/api/v1/…`.
+pub const VERSION: &str = "v1";
+
+/// The header of the answers of the unversioned paths (`/api/…`, the
+/// paths before `/api/v1/…`, which keep answering): `Deprecation: true`.
+pub const DEPRECATION_HEADER: &str = "deprecation";
+
+/// The endpoints, at `prefix`.
+fn endpoints(prefix: &str) -> Router<Arc<AppState>> {
     Router::new()
-        .route("/api/explorer", get(explorer))
-        .route("/api/search", get(search))
-        .route("/api/games/{id}", get(game))
-        .route("/api/games/{id}/export", get(game_export))
-        .route("/api/games/{id}/png", get(game_png))
-        .route("/api/players", get(players))
-        .route("/api/players/{name}", get(player))
-        .route("/api/export", get(export))
+        .route(&format!("{prefix}/explorer"), get(explorer))
+        .route(&format!("{prefix}/search"), get(search))
+        .route(&format!("{prefix}/games/{{id}}"), get(game))
+        .route(&format!("{prefix}/games/{{id}}/export"), get(game_export))
+        .route(&format!("{prefix}/games/{{id}}/png"), get(game_png))
+        .route(&format!("{prefix}/players"), get(players))
+        .route(&format!("{prefix}/players/{{name}}"), get(player))
+        .route(&format!("{prefix}/export"), get(export))
+}
+
+/// The routes of the API: the endpoints at `/api/v1/`, and at `/api/`
+/// (deprecated: the same answers, marked by [`DEPRECATION_HEADER`]).
+pub(crate) fn routes() -> Router<Arc<AppState>> {
+    let deprecated = endpoints("/api").layer(SetResponseHeaderLayer::overriding(
+        HeaderName::from_static(DEPRECATION_HEADER),
+        HeaderValue::from_static("true"),
+    ));
+    Router::new()
+        .merge(endpoints(&format!("/api/{VERSION}")))
+        .merge(deprecated)
         .route("/api", get(unknown))
         .route("/api/", get(unknown))
         .route("/api/{*rest}", get(unknown))
@@ -70,7 +92,7 @@ pub(crate) fn routes() -> Router<Arc<AppState>> {
 
 async fn unknown(uri: Uri) -> ApiError {
     ApiError::not_found(format!(
-        "{}: no such endpoint (see docs/http-api.md)",
+        "{}: no such endpoint (the API is at /api/v1/: see docs/http-api.md)",
         clip(uri.path())
     ))
 }
@@ -243,13 +265,7 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         .moves
         .into_iter()
         .zip(transpositions)
-        .map(|(row, n)| ExplorerRow {
-            row,
-            transpositions: n as u64,
-            value: None,
-            depth: None,
-            best: false,
-        })
+        .map(|(row, n)| ExplorerRow::new(row, n as u64))
         .collect();
     let mut f = filters;
     f.sort = Some(SortKey::Year);
@@ -265,7 +281,7 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         obf: position.to_obf(),
         opening: opening_at(&position).map(opening_name),
         position: info,
-        totals: report.totals,
+        totals: report.totals.into(),
         reached: next.reached,
         ended: next.ended,
         solved,
@@ -305,7 +321,7 @@ fn add_values(answer: &mut Explorer, ask: &ValuesAsk, values: &Values) {
         };
         row.value = Some(f64::from(m.value));
         if m.exact {
-            row.row.exact = Some(m.value as i32);
+            row.exact = Some(m.value as i32);
         } else {
             row.depth = Some(found.depth);
         }
@@ -524,11 +540,7 @@ fn analyse(st: &AppState, id: &str) -> Result<AnalysisReport, ApiError> {
         },
         &mut analyzer,
     )?;
-    Ok(AnalysisReport {
-        exact_from: st.config.analysis_empties,
-        black_line: analysis.black_line(),
-        analysis,
-    })
+    Ok(AnalysisReport::new(analysis, st.config.analysis_empties))
 }
 
 // ----------------------------------------------------------------- players
@@ -652,13 +664,13 @@ fn player_page(st: &AppState, name: &str) -> Result<PlayerPage, ApiError> {
     opponents.truncate(20);
     Ok(PlayerPage {
         name: me.name.clone(),
-        record: RecordRow::from(&me.record),
+        record: RecordRow::from(&me.record).into(),
         by_year: me
             .by_year
             .iter()
-            .map(|(year, r)| YearRow {
+            .map(|(year, r)| YearRecord {
                 year: *year,
-                record: r.into(),
+                record: RecordRow::from(r).into(),
             })
             .collect(),
         as_black,
@@ -730,7 +742,7 @@ fn download(mut response: Response, mime: &'static str, file: &str) -> Response 
     response
 }
 
-/// `GET /api/games/{id}/export?format=`: one game as `wthor export` writes it.
+/// `GET /api/v1/games/{id}/export?format=`: one game as `wthor export` writes it.
 async fn game_export(
     State(st): St,
     id: Result<Path<String>, PathRejection>,
@@ -752,7 +764,7 @@ async fn game_export(
     Ok(attachment(body, format.media_type(), &name))
 }
 
-/// `GET /api/games/{id}/png?ply=N`: the position after N discs played
+/// `GET /api/v1/games/{id}/png?ply=N`: the position after N discs played
 /// (default: the end), drawn as `wthor show --png` draws it.
 async fn game_png(
     State(st): St,

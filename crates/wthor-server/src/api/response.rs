@@ -1,13 +1,118 @@
 //! The JSON answers of the API, one type per answer, built from the
 //! library's values (the statistics' report rows, [`GameRecord`], the
-//! positions of [`PositionLine`], the analysis).
+//! positions of [`PositionLine`], the analysis). **One key style:
+//! camelCase**, the style of the game record that the CSV and JSON Lines
+//! exports share: the statistics' rows, whose keys are snake_case in
+//! `wthor stats --format jsonl` and in Python's dicts, are written here
+//! with the same values under camelCase keys (`blackWins`,
+//! `meanBlackDiscs`), by the types below.
 
 use othello_core::Color;
 use serde::Serialize;
-use wthor_db::analysis::Analysis;
+use wthor_db::analysis::{Analysis, Ending, Estimator, Judged, Search};
 use wthor_db::position_line::PositionLine;
-use wthor_db::stats::{NextRow, OpeningRow, RecordRow, SolvedField, TotalsRow, YearRow};
+use wthor_db::stats::{NextRow, OpeningRow, RecordRow, ResultsRow, SolvedField, TotalsRow};
 use wthor_db::text::GameRecord;
+use wthor_db::verify::{TheoryCheck, TheoryStatus};
+
+/// Games and black's results (a row of the statistics).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Results {
+    /// Games.
+    pub games: u64,
+    /// Games black won.
+    pub black_wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Games black lost.
+    pub black_losses: u64,
+    /// The mean of black's stored discs (`null` without games).
+    pub mean_black_discs: Option<f64>,
+    /// The mean of black's stored theoretical scores (`null` without
+    /// games).
+    pub mean_black_theoretical: Option<f64>,
+}
+
+impl From<ResultsRow> for Results {
+    fn from(r: ResultsRow) -> Results {
+        Results {
+            games: r.games,
+            black_wins: r.black_wins,
+            draws: r.draws,
+            black_losses: r.black_losses,
+            mean_black_discs: r.mean_black_discs,
+            mean_black_theoretical: r.mean_black_theoretical,
+        }
+    }
+}
+
+/// The totals of the games a query selects.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Totals {
+    /// Their results.
+    #[serde(flatten)]
+    pub results: Results,
+    /// The median of black's stored discs.
+    pub median_black_discs: Option<f64>,
+}
+
+impl From<TotalsRow> for Totals {
+    fn from(t: TotalsRow) -> Totals {
+        Totals {
+            results: t.results.into(),
+            median_black_discs: t.median_black_discs,
+        }
+    }
+}
+
+/// A player's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    /// Games.
+    pub games: u64,
+    /// Wins.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses.
+    pub losses: u64,
+    /// (wins + draws / 2) / games, in percent.
+    pub score_percent: f64,
+    /// The mean disc difference.
+    pub mean_disc_difference: Option<f64>,
+    /// The first year played.
+    pub first_year: u16,
+    /// The last year played.
+    pub last_year: u16,
+}
+
+impl From<RecordRow> for Record {
+    fn from(r: RecordRow) -> Record {
+        Record {
+            games: r.games,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+            score_percent: r.score_percent,
+            mean_disc_difference: r.mean_disc_difference,
+            first_year: r.first_year,
+            last_year: r.last_year,
+        }
+    }
+}
+
+/// A player's results in one year.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct YearRecord {
+    /// The year.
+    pub year: u16,
+    /// The results.
+    #[serde(flatten)]
+    pub record: Record,
+}
 
 /// A position: its squares, who plays, the legal moves.
 #[derive(Clone, Debug, Serialize)]
@@ -72,7 +177,7 @@ pub struct OpeningName {
     pub transcript: String,
 }
 
-/// `GET /api/explorer`.
+/// `GET /api/v1/explorer`.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Explorer {
@@ -83,7 +188,7 @@ pub struct Explorer {
     /// The named opening at this position, in any orientation.
     pub opening: Option<OpeningName>,
     /// The games matching the filters (that reach the position).
-    pub totals: TotalsRow,
+    pub totals: Totals,
     /// Games reaching the position, in any orientation and move order.
     pub reached: u64,
     /// Of them, games ending there.
@@ -106,12 +211,24 @@ pub struct Explorer {
     pub indexed: bool,
 }
 
-/// One next move of the explorer.
+/// One next move of the explorer: the row of `wthor stats --next`
+/// (camelCase keys), its transpositions and its value.
 #[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ExplorerRow {
-    /// The row of `wthor stats --next` (keys as its JSON Lines).
+    /// The move (`f5`), in the orientation of the position as given.
+    #[serde(rename = "move")]
+    pub square: String,
+    /// Its games' results.
     #[serde(flatten)]
-    pub row: NextRow,
+    pub results: Results,
+    /// Its share of the games that went on.
+    pub share: f64,
+    /// Its exact score (disc difference for the side that plays), when
+    /// known.
+    pub exact: Option<i32>,
+    /// The named opening it reaches, if any.
+    pub name: Option<String>,
     /// Games (with the filters) that reach the position after this move by
     /// any move order: what the explorer shows once the move is played.
     pub transpositions: u64,
@@ -124,6 +241,23 @@ pub struct ExplorerRow {
     /// Whether the move has the position's best value (every move of that
     /// value, ties included).
     pub best: bool,
+}
+
+impl ExplorerRow {
+    /// The row of the statistics, with its transpositions, before values.
+    pub(crate) fn new(row: NextRow, transpositions: u64) -> ExplorerRow {
+        ExplorerRow {
+            square: row.square,
+            results: row.results.into(),
+            share: row.share,
+            exact: row.exact,
+            name: row.name,
+            transpositions,
+            value: None,
+            depth: None,
+            best: false,
+        }
+    }
 }
 
 /// How the explorer's values were found.
@@ -144,7 +278,7 @@ pub struct ValuesInfo {
     pub note: Option<String>,
 }
 
-/// `GET /api/search`.
+/// `GET /api/v1/search`.
 #[derive(Clone, Debug, Serialize)]
 pub struct SearchPage {
     /// Games matching.
@@ -166,7 +300,7 @@ pub struct SearchPage {
     pub note: Option<String>,
 }
 
-/// `GET /api/games/{id}`.
+/// `GET /api/v1/games/{id}`.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GameDetail {
@@ -185,7 +319,7 @@ pub struct GameDetail {
     pub analysis: Option<AnalysisReport>,
 }
 
-/// A game's analysis: `wthor analyze`'s values.
+/// A game's analysis: `wthor analyze`'s values (its JSON's, camelCase).
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AnalysisReport {
@@ -194,12 +328,125 @@ pub struct AnalysisReport {
     pub exact_from: u8,
     /// The value before each move then at the end, from black's side.
     pub black_line: Vec<i32>,
-    /// Each move judged.
-    #[serde(flatten)]
-    pub analysis: Analysis,
+    /// Each move judged (its keys are single words).
+    pub moves: Vec<Judged>,
+    /// How the record ends: `finished` or `unfinished`.
+    pub ending: Ending,
+    /// The value of the final position for black.
+    pub final_black: i32,
+    /// The plies of the estimate of the final position; absent when
+    /// exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub final_depth: Option<u32>,
+    /// The search that made the estimates.
+    pub estimate: EstimateInfo,
+    /// The check of the stored theoretical score, when the analysis
+    /// solved that deep.
+    pub theoretical: Option<TheoryInfo>,
 }
 
-/// One name of `GET /api/players?prefix=`.
+impl AnalysisReport {
+    /// The report of `analysis`, exact from `exact_from` empties.
+    pub(crate) fn new(analysis: Analysis, exact_from: u8) -> AnalysisReport {
+        AnalysisReport {
+            exact_from,
+            black_line: analysis.black_line(),
+            moves: analysis.moves,
+            ending: analysis.ending,
+            final_black: analysis.final_black,
+            final_depth: analysis.final_depth,
+            estimate: analysis.estimate.into(),
+            theoretical: analysis.theoretical.map(TheoryInfo::from),
+        }
+    }
+}
+
+/// The search of an analysis's estimates: `{"search": "midgame",
+/// "depth": 16}` (or `timeMs` for a timed one).
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EstimateInfo {
+    /// The search.
+    pub search: Search,
+    /// Its plies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Its time per search, in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+}
+
+impl From<Estimator> for EstimateInfo {
+    fn from(e: Estimator) -> EstimateInfo {
+        EstimateInfo {
+            search: e.search,
+            depth: e.depth,
+            time_ms: e.time_ms,
+        }
+    }
+}
+
+/// The check of a game's stored theoretical score (the library's
+/// [`TheoryCheck`], camelCase).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TheoryInfo {
+    /// The verdict: `ok`, `mismatch`, `impossible`, `short`, `illegal`,
+    /// `unavailable`.
+    pub status: TheoryStatus,
+    /// The depth (empty squares) of the check.
+    pub depth: u8,
+    /// The stored theoretical score (black's discs).
+    pub stored: u8,
+    /// Black's discs after perfect play from the depth, when solved.
+    pub solved: Option<u8>,
+    /// The side to move at the depth, when reached.
+    pub side: Option<String>,
+    /// The exact score for that side, when solved.
+    pub score: Option<i32>,
+    /// A best move there, when the solver gave one.
+    pub best_move: Option<String>,
+    /// The position at the depth as OBF, when reached.
+    pub obf: Option<String>,
+    /// Discs played before the depth (or in the whole record when short).
+    pub moves: usize,
+    /// For short records: black's discs at the end.
+    pub final_score: Option<u32>,
+    /// For short records: whether the game is over at its end.
+    pub finished: Option<bool>,
+    /// For illegal records: the index of the illegal move.
+    pub illegal_move: Option<usize>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Whether the score came from a cache.
+    pub cached: bool,
+    /// Seconds spent solving.
+    pub seconds: f64,
+}
+
+impl From<TheoryCheck> for TheoryInfo {
+    fn from(t: TheoryCheck) -> TheoryInfo {
+        TheoryInfo {
+            status: t.status,
+            depth: t.depth,
+            stored: t.stored,
+            solved: t.solved,
+            side: t.side,
+            score: t.score,
+            best_move: t.best_move,
+            obf: t.obf,
+            moves: t.moves,
+            final_score: t.final_score,
+            finished: t.finished,
+            illegal_move: t.illegal_move,
+            nodes: t.nodes,
+            cached: t.cached,
+            seconds: t.seconds,
+        }
+    }
+}
+
+/// One name of `GET /api/v1/players?prefix=`.
 #[derive(Clone, Debug, Serialize)]
 pub struct PlayerName {
     /// The name.
@@ -208,16 +455,16 @@ pub struct PlayerName {
     pub games: u64,
 }
 
-/// `GET /api/players/{name}`.
+/// `GET /api/v1/players/{name}`.
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlayerPage {
     /// The name.
     pub name: String,
     /// The whole record.
-    pub record: RecordRow,
+    pub record: Record,
     /// The record year by year.
-    pub by_year: Vec<YearRow>,
+    pub by_year: Vec<YearRecord>,
     /// The most frequent openings as black (canonical orientation, named),
     /// results from black's side and the player's.
     pub as_black: Vec<PlayerOpening>,
@@ -229,12 +476,19 @@ pub struct PlayerPage {
 }
 
 /// An opening of a player: the row of `wthor stats --openings` (black's
-/// results, its name) and the player's own results with it.
+/// results, its name; camelCase keys) and the player's own results with
+/// it.
 #[derive(Clone, Debug, Serialize)]
 pub struct PlayerOpening {
-    /// The row of the statistics (keys as its JSON Lines).
+    /// Its moves (`f5d6c3`), in canonical orientation.
+    pub opening: String,
+    /// Its games' results, black's.
     #[serde(flatten)]
-    pub row: OpeningRow,
+    pub results: Results,
+    /// Its share of the games of that length.
+    pub share: f64,
+    /// Its named opening, if any.
+    pub name: Option<String>,
     /// The player's wins (black's wins as black, black's losses as white).
     pub wins: u64,
     /// The player's losses.
@@ -248,7 +502,14 @@ impl PlayerOpening {
             Color::Black => (row.results.black_wins, row.results.black_losses),
             Color::White => (row.results.black_losses, row.results.black_wins),
         };
-        PlayerOpening { row, wins, losses }
+        PlayerOpening {
+            opening: row.opening,
+            results: row.results.into(),
+            share: row.share,
+            name: row.name,
+            wins,
+            losses,
+        }
     }
 }
 

@@ -20,16 +20,101 @@ fn engine_redacted(mut v: serde_json::Value) -> serde_json::Value {
     v
 }
 
+/// A snake_case key in camelCase (`black_wins` → `blackWins`).
+fn camel(key: &str) -> String {
+    let mut out = String::new();
+    let mut upper = false;
+    for c in key.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Every key of `v`, at any depth (object keys only).
+fn keys(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                out.push(k.clone());
+                keys(v, out);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| keys(v, out)),
+        _ => {}
+    }
+}
+
+/// One key style in every answer: camelCase (no `_`, a lowercase
+/// start), the game record's style; `move` included.
+#[tokio::test]
+async fn every_key_of_every_answer_is_camel_case() {
+    for uri in [
+        "/api/v1/explorer?play=f5d6&games=2",
+        "/api/v1/explorer?play=f5d6c3d3c4f4f6f3e6e7d7g6g5c5c6&solve=1&games=1",
+        "/api/v1/search?player=nakamura&limit=2",
+        "/api/v1/search?opening_name=tigre&limit=1",
+        "/api/v1/games/2001:5?analysis=1",
+        "/api/v1/players?prefix=na",
+        "/api/v1/players/Takuji%20Nakamura",
+        "/api/v1/explorer?play=f5f5",
+        "/api/v1/nothing",
+    ] {
+        let a = get(uri).await;
+        let mut found = Vec::new();
+        keys(&a.json(), &mut found);
+        assert!(!found.is_empty(), "{uri}");
+        for key in found {
+            assert!(
+                !key.contains('_') && key.starts_with(|c: char| c.is_ascii_lowercase()),
+                "{uri}: {key}"
+            );
+        }
+    }
+}
+
+/// The unversioned paths (`/api/…`) keep answering, the same answers,
+/// marked deprecated; the versioned ones are not.
+#[tokio::test]
+async fn the_unversioned_paths_answer_the_same_marked_deprecated() {
+    for path in [
+        "explorer?play=f5d6&games=2",
+        "search?player=nakamura&limit=2",
+        "games/2001:5",
+        "games/2001:5/export?format=ggf",
+        "games/2001:5/png?ply=3",
+        "players?prefix=na",
+        "players/Takuji%20Nakamura",
+        "export?format=csv&year=2003&player=saio",
+        "search?limit=1000",
+    ] {
+        let (old, new) = (
+            get(&format!("/api/{path}")).await,
+            get(&format!("/api/v1/{path}")).await,
+        );
+        assert_eq!(old.status, new.status, "{path}");
+        assert_eq!(old.body, new.body, "{path}");
+        assert_eq!(old.headers["deprecation"], "true", "{path}");
+        assert!(new.headers.get("deprecation").is_none(), "{path}");
+    }
+}
+
 #[tokio::test]
 async fn explorer_from_the_start() {
-    let uri = "/api/explorer?games=2";
+    let uri = "/api/v1/explorer?games=2";
     let v = ok_json(get(uri).await, uri);
     insta::assert_json_snapshot!("explorer_start", engine_redacted(v));
 }
 
 #[tokio::test]
 async fn explorer_after_two_moves_with_filters() {
-    let uri = "/api/explorer?play=f5d6&year=2001..2002&games=2";
+    let uri = "/api/v1/explorer?play=f5d6&year=2001..2002&games=2";
     let v = ok_json(get(uri).await, uri);
     insta::assert_json_snapshot!("explorer_f5d6_2001_2002", engine_redacted(v));
 }
@@ -38,17 +123,17 @@ async fn explorer_after_two_moves_with_filters() {
 async fn explorer_plays_moves_from_a_position_given() {
     // The position after f5d6, given as OBF, then c3 played from it: the
     // answer of f5d6c3 played from the start (but the moves' own record).
-    let from_start = ok_json(get("/api/explorer?play=f5d6c3&games=3").await, "f5d6c3");
-    let base = ok_json(get("/api/explorer?play=f5d6&games=0").await, "f5d6");
+    let from_start = ok_json(get("/api/v1/explorer?play=f5d6c3&games=3").await, "f5d6c3");
+    let base = ok_json(get("/api/v1/explorer?play=f5d6&games=0").await, "f5d6");
     let obf = base["obf"].as_str().unwrap().replace(' ', "+");
-    let uri = format!("/api/explorer?position={obf}&play=c3&games=3");
+    let uri = format!("/api/v1/explorer?position={obf}&play=c3&games=3");
     let v = ok_json(get(&uri).await, &uri);
     for key in ["obf", "moves", "totals", "reached", "games", "opening"] {
         assert_eq!(v[key], from_start[key], "{key}");
     }
     assert_eq!(v["position"]["lastMove"], "c3");
     // A move that cannot be played from there is named.
-    let uri = format!("/api/explorer?position={obf}&play=c3c3");
+    let uri = format!("/api/v1/explorer?position={obf}&play=c3c3");
     let answer = get(&uri).await;
     assert_eq!(answer.status, StatusCode::BAD_REQUEST);
     assert!(
@@ -62,12 +147,12 @@ async fn explorer_plays_moves_from_a_position_given() {
 async fn explorer_solves_near_the_end() {
     // A fixture game to 14 empties (46 moves played): quick to solve.
     let id = "2001:5";
-    let game = ok_json(get(&format!("/api/games/{id}")).await, id);
+    let game = ok_json(get(&format!("/api/v1/games/{id}")).await, id);
     let moves: Vec<&str> = game["moves"].as_array().unwrap()[..46]
         .iter()
         .map(|m| m.as_str().unwrap())
         .collect();
-    let uri = format!("/api/explorer?play={}&solve=1&games=0", moves.concat());
+    let uri = format!("/api/v1/explorer?play={}&solve=1&games=0", moves.concat());
     let v = ok_json(get(&uri).await, &uri);
     assert_eq!(v["solved"], true, "{v}");
     assert_eq!(v["position"]["empties"], 14);
@@ -78,7 +163,7 @@ async fn explorer_solves_near_the_end() {
     );
     assert!(rows.iter().all(|r| r["exact"].is_i64()), "{v}");
     // Too deep: not solved, and said why.
-    let uri = "/api/explorer?play=f5d6&solve=1&games=0";
+    let uri = "/api/v1/explorer?play=f5d6&solve=1&games=0";
     let v = ok_json(get(uri).await, uri);
     assert_eq!(
         v["solved"],
@@ -99,7 +184,7 @@ async fn explorer_rows_are_the_next_move_statistics_and_transpositions_agree() {
         ("f5f6e6f4", "&player=nakamura"),
         ("c4e3", "&year=2002..&human=true"),
     ] {
-        let uri = format!("/api/explorer?play={play}{filters}&games=0");
+        let uri = format!("/api/v1/explorer?play={play}{filters}&games=0");
         let v = ok_json(get(&uri).await, &uri);
         let mut f: Filters = serde_html_form::from_str(filters.trim_start_matches('&')).unwrap();
         if !play.is_empty() {
@@ -134,6 +219,9 @@ async fn explorer_rows_are_the_next_move_statistics_and_transpositions_agree() {
         assert!(games[played..].iter().all(|&n| n == 0), "{uri}: {games:?}");
         for (row, want) in rows.iter().zip(want.as_array().unwrap()) {
             for (key, value) in want.as_object().unwrap() {
+                // The library's keys (`wthor stats --format jsonl`'s) in
+                // the API's style.
+                let key = &camel(key);
                 // Floats through JSON text: equal to the last bits.
                 match (row[key].as_f64(), value.as_f64()) {
                     (Some(a), Some(b)) if value.is_f64() => {
@@ -143,7 +231,7 @@ async fn explorer_rows_are_the_next_move_statistics_and_transpositions_agree() {
                 }
             }
             let next = format!(
-                "/api/explorer?play={play}{}{filters}&games=0",
+                "/api/v1/explorer?play={play}{}{filters}&games=0",
                 row["move"].as_str().unwrap()
             );
             let after = ok_json(get(&next).await, &next);
@@ -159,18 +247,18 @@ async fn explorer_rows_are_the_next_move_statistics_and_transpositions_agree() {
 
 #[tokio::test]
 async fn search_pages() {
-    let uri = "/api/search?player=nakamura&sort=score&reverse=true&limit=2&offset=1";
+    let uri = "/api/v1/search?player=nakamura&sort=score&reverse=true&limit=2&offset=1";
     let v = ok_json(get(uri).await, uri);
     insta::assert_json_snapshot!("search_nakamura", v);
     // The pages add up to the whole.
-    let all = ok_json(get("/api/search?player=nakamura&limit=500").await, "all");
+    let all = ok_json(get("/api/v1/search?player=nakamura&limit=500").await, "all");
     let total = all["total"].as_u64().unwrap();
     assert_eq!(
         all["games"].as_array().unwrap().len() as u64,
         total.min(500)
     );
     let second = ok_json(
-        get("/api/search?player=nakamura&limit=10&offset=10").await,
+        get("/api/v1/search?player=nakamura&limit=10&offset=10").await,
         "page 2",
     );
     assert_eq!(second["games"][0], all["games"][10]);
@@ -178,7 +266,7 @@ async fn search_pages() {
 
 #[tokio::test]
 async fn game_with_positions() {
-    let v = ok_json(get("/api/games/2001:5").await, "2001:5");
+    let v = ok_json(get("/api/v1/games/2001:5").await, "2001:5");
     assert_eq!(
         v["positions"].as_array().unwrap().len(),
         v["moves"].as_array().unwrap().len() + 1
@@ -188,24 +276,24 @@ async fn game_with_positions() {
 
 #[tokio::test]
 async fn game_analysis_on_request() {
-    let v = ok_json(get("/api/games/2001:5?analysis=1").await, "analysis");
+    let v = ok_json(get("/api/v1/games/2001:5?analysis=1").await, "analysis");
     let a = &v["analysis"];
     let moves = a["moves"].as_array().unwrap();
     assert_eq!(moves.len(), v["moves"].as_array().unwrap().len());
     assert_eq!(a["blackLine"].as_array().unwrap().len(), moves.len() + 1);
     assert!(moves.iter().any(|m| m["exact"] == true));
     // A second time from the cache: the same answer.
-    let again = ok_json(get("/api/games/2001:5?analysis=1").await, "again");
+    let again = ok_json(get("/api/v1/games/2001:5?analysis=1").await, "again");
     assert_eq!(again, v);
 }
 
 #[tokio::test]
 async fn players_autocomplete_ignores_accents_and_case() {
-    let v = ok_json(get("/api/players?prefix=na").await, "na");
+    let v = ok_json(get("/api/v1/players?prefix=na").await, "na");
     insta::assert_json_snapshot!("players_na", v);
     // "Élodie": found by "elo" and by "ÉLO".
     for prefix in ["elo", "%C3%89LO", "marchand"] {
-        let uri = format!("/api/players?prefix={prefix}");
+        let uri = format!("/api/v1/players?prefix={prefix}");
         let v = ok_json(get(&uri).await, &uri);
         assert!(
             v.as_array()
@@ -219,7 +307,7 @@ async fn players_autocomplete_ignores_accents_and_case() {
 
 #[tokio::test]
 async fn player_page() {
-    let uri = "/api/players/Takuji%20Nakamura";
+    let uri = "/api/v1/players/Takuji%20Nakamura";
     let v = ok_json(get(uri).await, uri);
     let by_year: u64 = v["byYear"]
         .as_array()
@@ -250,7 +338,7 @@ async fn export_is_the_library_export() {
             wthor_db::text::Format::Jsonl => "jsonl",
             _ => "ggf",
         };
-        let uri = format!("/api/export?format={name}&player=saio&year=2003");
+        let uri = format!("/api/v1/export?format={name}&player=saio&year=2003");
         let a = get(&uri).await;
         assert_eq!(a.status, StatusCode::OK, "{uri}");
         let db = state();
@@ -311,7 +399,7 @@ async fn pages_and_assets_have_etags_and_are_compressed() {
     let a = send(
         app(),
         "GET",
-        "/api/export?format=csv&player=saio",
+        "/api/v1/export?format=csv&player=saio",
         &[("accept-encoding", "gzip")],
     )
     .await;
@@ -329,7 +417,7 @@ async fn pages_and_assets_have_etags_and_are_compressed() {
     let a = send(
         app(),
         "GET",
-        "/api/search?limit=100",
+        "/api/v1/search?limit=100",
         &[("accept-encoding", "gzip")],
     )
     .await;
@@ -343,7 +431,7 @@ async fn pages_and_assets_have_etags_and_are_compressed() {
 async fn search_suggests_opening_names() {
     let table = wthor_db::openings::table();
     for (name, known) in [("xyzzy", false), ("tigre", false), ("Tiger", true)] {
-        let uri = format!("/api/search?opening_name={name}&limit=1");
+        let uri = format!("/api/v1/search?opening_name={name}&limit=1");
         let v = ok_json(get(&uri).await, &uri);
         if known {
             assert!(v["total"].as_u64().unwrap() > 0, "{uri}: {v}");
@@ -360,7 +448,7 @@ async fn search_suggests_opening_names() {
             "{uri}"
         );
     }
-    let v = ok_json(get("/api/search?opening_name=tigre").await, "tigre");
+    let v = ok_json(get("/api/v1/search?opening_name=tigre").await, "tigre");
     assert!(
         v["suggestions"]
             .as_array()
@@ -368,7 +456,7 @@ async fn search_suggests_opening_names() {
             .contains(&serde_json::json!("Tiger")),
         "{v}"
     );
-    let v = ok_json(get("/api/search?opening_name=xyzzy").await, "xyzzy");
+    let v = ok_json(get("/api/v1/search?opening_name=xyzzy").await, "xyzzy");
     assert_eq!(v["suggestions"], serde_json::json!([]));
 }
 
@@ -376,16 +464,16 @@ async fn search_suggests_opening_names() {
 /// as black, black's wins are theirs; as white, black's losses are.
 #[tokio::test]
 async fn player_openings_carry_the_players_results() {
-    let uri = "/api/players/Takuji%20Nakamura";
+    let uri = "/api/v1/players/Takuji%20Nakamura";
     let v = ok_json(get(uri).await, uri);
     for (key, black) in [("asBlack", true), ("asWhite", false)] {
         let rows = v[key].as_array().unwrap();
         assert!(!rows.is_empty(), "{key}");
         for row in rows {
             let (wins, losses) = if black {
-                (&row["black_wins"], &row["black_losses"])
+                (&row["blackWins"], &row["blackLosses"])
             } else {
-                (&row["black_losses"], &row["black_wins"])
+                (&row["blackLosses"], &row["blackWins"])
             };
             assert_eq!(&row["wins"], wins, "{key}: {row}");
             assert_eq!(&row["losses"], losses, "{key}: {row}");
@@ -400,7 +488,7 @@ async fn player_openings_carry_the_players_results() {
 /// `wthor analyze`'s default depth, named in `estimate`).
 #[tokio::test]
 async fn analysis_says_where_the_exact_part_starts() {
-    let v = ok_json(get("/api/games/2001:5?analysis=1").await, "analysis");
+    let v = ok_json(get("/api/v1/games/2001:5?analysis=1").await, "analysis");
     let a = &v["analysis"];
     let from = a["exactFrom"].as_u64().expect("exactFrom");
     assert_eq!(from, u64::from(crate::ANALYSIS_EMPTIES));

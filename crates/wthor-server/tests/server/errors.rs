@@ -14,170 +14,175 @@ use crate::{app, get, send, testdata};
 #[tokio::test]
 async fn bad_inputs_are_4xx_with_a_message() {
     let long = "f5".repeat(5000);
-    let long_uri = format!("/api/explorer?play={long}");
+    let long_uri = format!("/api/v1/explorer?play={long}");
     let cases: Vec<(&str, String, u16, &str)> = vec![
         (
             "malformed range",
-            "/api/search?year=%zz".into(),
+            "/api/v1/search?year=%zz".into(),
             400,
             "year: \"%zz\" is not a number",
         ),
         (
             "malformed flag",
-            "/api/search?exact=perhaps".into(),
+            "/api/v1/search?exact=perhaps".into(),
             400,
             "exact: expected true or false (or 1, 0, yes, no), got \"perhaps\"",
         ),
         (
             "malformed size",
-            "/api/explorer?size=9".into(),
+            "/api/v1/explorer?size=9".into(),
             400,
             "size:",
         ),
         (
             "unknown filter",
-            "/api/search?colour=black".into(),
+            "/api/v1/search?colour=black".into(),
             400,
             "unknown parameter `colour`",
         ),
         (
             "unknown explorer filter",
-            "/api/explorer?foo=1".into(),
+            "/api/v1/explorer?foo=1".into(),
             400,
             "unknown parameter `foo`",
         ),
         (
             "bad range",
-            "/api/search?year=2005..2001".into(),
+            "/api/v1/search?year=2005..2001".into(),
             400,
             "empty range",
         ),
-        ("bad result", "/api/search?result=win".into(), 400, "win"),
+        ("bad result", "/api/v1/search?result=win".into(), 400, "win"),
         (
             "three players",
-            "/api/search?player=a&player=b&player=c".into(),
+            "/api/v1/search?player=a&player=b&player=c".into(),
             400,
             "player: at most two players",
         ),
         ("a 10 kB transcript", long_uri, 414, "at most 4096"),
         (
             "an illegal move",
-            "/api/explorer?play=f5f5".into(),
+            "/api/v1/explorer?play=f5f5".into(),
             400,
             "play: move 2 (f5)",
         ),
         (
             "not a transcript",
-            "/api/explorer?play=hello".into(),
+            "/api/v1/explorer?play=hello".into(),
             400,
             "play:",
         ),
         (
             "a bad OBF",
-            "/api/explorer?position=XXO".into(),
+            "/api/v1/explorer?position=XXO".into(),
             400,
             "position:",
         ),
         (
             "a move illegal from the position given",
-            format!("/api/explorer?play=f5&position={}+X", "-".repeat(64)),
+            format!("/api/v1/explorer?play=f5&position={}+X", "-".repeat(64)),
             400,
             "play: move 1 (f5)",
         ),
         (
             "explorer limit",
-            "/api/explorer?limit=5".into(),
+            "/api/v1/explorer?limit=5".into(),
             400,
             "limit: not a parameter",
         ),
         (
             "bad solve flag",
-            "/api/explorer?solve=maybe".into(),
+            "/api/v1/explorer?solve=maybe".into(),
             400,
             "solve: expected true or false (or 1, 0, yes, no), got \"maybe\"",
         ),
         (
             "unknown game",
-            "/api/games/2001:99999".into(),
+            "/api/v1/games/2001:99999".into(),
             404,
             "game: 2001 has 24 games (indices from 0), no game 99999",
         ),
-        ("unknown game file", "/api/games/1066:1".into(), 404, "1066"),
+        (
+            "unknown game file",
+            "/api/v1/games/1066:1".into(),
+            404,
+            "1066",
+        ),
         (
             "not a game id",
-            "/api/games/hello".into(),
+            "/api/v1/games/hello".into(),
             400,
             "game: expected YEAR:INDEX",
         ),
         (
             "not a game id, in a picture's path",
-            "/api/games/hello/png".into(),
+            "/api/v1/games/hello/png".into(),
             400,
             "game: expected YEAR:INDEX",
         ),
         (
             "a parameter given twice",
-            "/api/search?limit=1&limit=2".into(),
+            "/api/v1/search?limit=1&limit=2".into(),
             400,
             "limit: given 2 times",
         ),
         (
             "a filter given twice",
-            "/api/search?year=2001&year=2002".into(),
+            "/api/v1/search?year=2001&year=2002".into(),
             400,
             "year: given 2 times",
         ),
         (
             "malformed query string",
-            "/api/search?%zz=1".into(),
+            "/api/v1/search?%zz=1".into(),
             400,
             "",
         ),
         (
             "game with a stray parameter",
-            "/api/games/2001:5?x=1".into(),
+            "/api/v1/games/2001:5?x=1".into(),
             400,
             "unknown parameter",
         ),
         (
             "limit=10^9",
-            "/api/search?limit=1000000000".into(),
+            "/api/v1/search?limit=1000000000".into(),
             400,
             "limit: at most 500",
         ),
         (
             "limit=10^9 as text",
-            "/api/search?limit=10^9".into(),
+            "/api/v1/search?limit=10^9".into(),
             400,
             "limit: expected a number",
         ),
         (
             "huge offset",
-            "/api/search?offset=99999999999999999999999".into(),
+            "/api/v1/search?offset=99999999999999999999999".into(),
             400,
             "offset",
         ),
         (
             "unknown player",
-            "/api/players/Nobody%20At%20All".into(),
+            "/api/v1/players/Nobody%20At%20All".into(),
             404,
             "no games",
         ),
         (
             "bad export format",
-            "/api/export?format=xlsx".into(),
+            "/api/v1/export?format=xlsx".into(),
             400,
             "format: expected csv",
         ),
         (
             "export unknown filter",
-            "/api/export?format=csv&nope=1".into(),
+            "/api/v1/export?format=csv&nope=1".into(),
             400,
             "unknown parameter `nope`",
         ),
         (
             "unknown endpoint",
-            "/api/nothing".into(),
+            "/api/v1/nothing".into(),
             404,
             "no such endpoint",
         ),
@@ -209,7 +214,7 @@ async fn bad_inputs_are_4xx_with_a_message() {
         ),
         (
             "bad UTF-8 in a path",
-            "/api/players/%ff%fe".into(),
+            "/api/v1/players/%ff%fe".into(),
             400,
             "player",
         ),
@@ -228,7 +233,7 @@ async fn bad_inputs_are_4xx_with_a_message() {
 #[tokio::test]
 async fn only_get_is_answered() {
     for method in ["POST", "PUT", "DELETE"] {
-        let a = send(app(), method, "/api/search", &[]).await;
+        let a = send(app(), method, "/api/v1/search", &[]).await;
         assert_eq!(a.status, StatusCode::METHOD_NOT_ALLOWED, "{method}");
         assert!(a.json()["error"].as_str().unwrap().contains("read-only"));
     }
@@ -246,7 +251,7 @@ async fn a_query_past_its_time_cap_is_503() {
     let a = send(
         wthor_server::router(state),
         "GET",
-        "/api/games/2001:5?analysis=1",
+        "/api/v1/games/2001:5?analysis=1",
         &[],
     )
     .await;
@@ -266,12 +271,12 @@ async fn a_query_past_its_time_cap_is_503() {
 async fn an_unknown_parameter_lists_the_endpoints_own() {
     let cases: [(&str, &[&str], &[&str]); 8] = [
         (
-            "/api/explorer?foo=bar",
+            "/api/v1/explorer?foo=bar",
             &["play", "position", "solve", "games", "player", "year"],
             &["position_after", "limit", "sort", "reverse", "offset"],
         ),
         (
-            "/api/search?foo=bar",
+            "/api/v1/search?foo=bar",
             &[
                 "limit",
                 "offset",
@@ -283,28 +288,28 @@ async fn an_unknown_parameter_lists_the_endpoints_own() {
             &["play", "solve", "games", "format"],
         ),
         (
-            "/api/export?format=csv&foo=bar",
+            "/api/v1/export?format=csv&foo=bar",
             &["format", "player", "position_after", "limit", "sort"],
             &["play", "offset", "games"],
         ),
         (
-            "/api/games/2001:5?foo=bar",
+            "/api/v1/games/2001:5?foo=bar",
             &["analysis"],
             &["player", "ply"],
         ),
         (
-            "/api/games/2001:5/png?foo=bar",
+            "/api/v1/games/2001:5/png?foo=bar",
             &["ply"],
             &["analysis", "player"],
         ),
         (
-            "/api/games/2001:5/export?foo=bar",
+            "/api/v1/games/2001:5/export?foo=bar",
             &["format"],
             &["analysis", "player"],
         ),
-        ("/api/players?foo=bar", &["prefix", "limit"], &["player"]),
+        ("/api/v1/players?foo=bar", &["prefix", "limit"], &["player"]),
         (
-            "/api/players/Takuji%20Nakamura?foo=bar",
+            "/api/v1/players/Takuji%20Nakamura?foo=bar",
             &[],
             &["player", "limit"],
         ),
@@ -354,10 +359,10 @@ fn the_filter_keys_are_the_fields_of_filters() {
 /// start is, naming the game's plies.
 #[tokio::test]
 async fn a_png_past_the_end_is_400_naming_the_plies() {
-    let game = crate::ok_json(get("/api/games/2001:5").await, "2001:5");
+    let game = crate::ok_json(get("/api/v1/games/2001:5").await, "2001:5");
     let plies = game["moves"].as_array().unwrap().len();
     for ply in ["999", &(plies + 1).to_string(), "-1"] {
-        let uri = format!("/api/games/2001:5/png?ply={ply}");
+        let uri = format!("/api/v1/games/2001:5/png?ply={ply}");
         let a = get(&uri).await;
         assert_eq!(a.status, StatusCode::BAD_REQUEST, "{uri}");
         let message = a.json()["error"].as_str().unwrap().to_owned();
@@ -370,10 +375,10 @@ async fn a_png_past_the_end_is_400_naming_the_plies() {
         }
     }
     // The last position is there, and the default.
-    let last = get(&format!("/api/games/2001:5/png?ply={plies}")).await;
+    let last = get(&format!("/api/v1/games/2001:5/png?ply={plies}")).await;
     assert_eq!(last.status, StatusCode::OK);
     assert_eq!(last.headers["content-type"], "image/png");
-    assert_eq!(get("/api/games/2001:5/png").await.body, last.body);
+    assert_eq!(get("/api/v1/games/2001:5/png").await.body, last.body);
 }
 
 /// An illegal move of `play=`: a 400 with the error, and the moves before
@@ -381,9 +386,9 @@ async fn a_png_past_the_end_is_400_naming_the_plies() {
 #[tokio::test]
 async fn an_illegal_play_gives_the_moves_before_it() {
     for (uri, legal) in [
-        ("/api/explorer?play=f5d6c3f5", "f5d6c3"),
-        ("/api/explorer?play=a1", ""),
-        ("/api/explorer?play=F5D6C3D3C4F4a8", "f5d6c3d3c4f4"),
+        ("/api/v1/explorer?play=f5d6c3f5", "f5d6c3"),
+        ("/api/v1/explorer?play=a1", ""),
+        ("/api/v1/explorer?play=F5D6C3D3C4F4a8", "f5d6c3d3c4f4"),
     ] {
         let a = get(uri).await;
         assert_eq!(a.status, StatusCode::BAD_REQUEST, "{uri}");
@@ -394,17 +399,17 @@ async fn an_illegal_play_gives_the_moves_before_it() {
         );
         assert_eq!(v["legalPlay"], legal, "{uri}");
         // The moves before it are the explorer's own answer.
-        let ok = format!("/api/explorer?play={legal}&games=0");
+        let ok = format!("/api/v1/explorer?play={legal}&games=0");
         crate::ok_json(get(&ok).await, &ok);
     }
     // From a position given: the moves played from it.
-    let base = crate::ok_json(get("/api/explorer?play=f5d6&games=0").await, "f5d6");
+    let base = crate::ok_json(get("/api/v1/explorer?play=f5d6&games=0").await, "f5d6");
     let obf = base["obf"].as_str().unwrap().replace(' ', "+");
-    let a = get(&format!("/api/explorer?position={obf}&play=c3c3")).await;
+    let a = get(&format!("/api/v1/explorer?position={obf}&play=c3c3")).await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST);
     assert_eq!(a.json()["legalPlay"], "c3");
     // Any other error has no such key.
-    let a = get("/api/explorer?play=hello").await;
+    let a = get("/api/v1/explorer?play=hello").await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST);
     assert!(a.json().get("legalPlay").is_none(), "{}", a.text());
 }
@@ -436,12 +441,12 @@ async fn a_request_target_over_64_kb_is_a_bare_414() {
             String::from_utf8_lossy(&answer).into_owned()
         })
     };
-    let json = ask(format!("/api/explorer?play={}", "f5".repeat(2100)))
+    let json = ask(format!("/api/v1/explorer?play={}", "f5".repeat(2100)))
         .await
         .unwrap();
     assert!(json.starts_with("HTTP/1.1 414"), "{json}");
     assert!(json.contains("at most 4096"), "{json}");
-    let bare = ask(format!("/api/explorer?play={}", "f5".repeat(33_000)))
+    let bare = ask(format!("/api/v1/explorer?play={}", "f5".repeat(33_000)))
         .await
         .unwrap();
     assert!(bare.starts_with("HTTP/1.1 414"), "{bare}");

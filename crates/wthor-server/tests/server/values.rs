@@ -103,7 +103,7 @@ fn check_values(v: &Value, want: &BTreeMap<String, f64>, uri: &str) {
 
 /// The moves of a fixture game, as the API gives them.
 async fn game_moves(id: &str) -> Vec<String> {
-    let game = ok_json(get(&format!("/api/games/{id}")).await, id);
+    let game = ok_json(get(&format!("/api/v1/games/{id}")).await, id);
     game["moves"]
         .as_array()
         .unwrap()
@@ -126,12 +126,12 @@ fn unplayed_position(seed: u64, plies: usize) -> String {
 async fn above_20_empties_every_legal_move_is_estimated_as_a_search_of_the_same_depth() {
     let cases = [
         // Played moves only.
-        "/api/explorer?play=f5d6c3d3c4&games=0".to_owned(),
+        "/api/v1/explorer?play=f5d6c3d3c4&games=0".to_owned(),
         // Played moves and moves nobody played with these filters.
-        "/api/explorer?play=f5d6c3d3c4f4&player=nakamura&games=0".to_owned(),
+        "/api/v1/explorer?play=f5d6c3d3c4f4&player=nakamura&games=0".to_owned(),
         // No game reaches it: every row without games.
         format!(
-            "/api/explorer?position={}&games=0",
+            "/api/v1/explorer?position={}&games=0",
             unplayed_position(7, 30)
         ),
     ];
@@ -176,7 +176,7 @@ async fn at_20_empties_or_fewer_the_values_are_the_solvers() {
     for empties in [20, 12, 21] {
         let play = moves[..60 - empties].concat();
         for solve in ["", "&solve=1"] {
-            let uri = format!("/api/explorer?play={play}{solve}&games=0");
+            let uri = format!("/api/v1/explorer?play={play}{solve}&games=0");
             let v = ok_json(get(&uri).await, &uri);
             let b = next_board(&v);
             assert_eq!(b.empty_count() as usize, empties, "{uri}");
@@ -204,7 +204,7 @@ async fn at_20_empties_or_fewer_the_values_are_the_solvers() {
 #[tokio::test]
 async fn a_second_request_is_served_from_the_cache() {
     let obf = unplayed_position(11, 28);
-    let uri = format!("/api/explorer?position={obf}&games=0");
+    let uri = format!("/api/v1/explorer?position={obf}&games=0");
     let first = send(crate::app(), "GET", &uri, &[]).await;
     let header = |a: &Answer| a.headers[VALUES_HEADER].to_str().unwrap().to_owned();
     assert_eq!(header(&first), "searched");
@@ -228,7 +228,7 @@ async fn concurrent_requests_for_a_position_search_it_once() {
     let state = Arc::new(AppState::new(db, &IndexChoice::Never, Config::default()).0);
     let position = unplayed_position(13, 26);
     // Two queries of the same position (not the same answer).
-    let uris = ["0", "1"].map(|n| format!("/api/explorer?position={position}&games={n}"));
+    let uris = ["0", "1"].map(|n| format!("/api/v1/explorer?position={position}&games={n}"));
     let (a, b) = tokio::join!(
         send(
             wthor_server::router(Arc::clone(&state)),
@@ -258,7 +258,7 @@ async fn a_search_stopped_by_the_time_is_its_deepest_iteration_said_and_not_kept
     };
     let state = Arc::new(AppState::new(db, &IndexChoice::Never, config).0);
     let uri = format!(
-        "/api/explorer?position={}&games=0",
+        "/api/v1/explorer?position={}&games=0",
         unplayed_position(5, 20)
     );
     for _ in 0..2 {
@@ -294,7 +294,7 @@ async fn positions_without_a_move_answer() {
         .expect("2001:22 has a pass");
     let play = moves[..ply].concat();
     for solve in ["", "&solve=1"] {
-        let uri = format!("/api/explorer?play={play}{solve}&games=0");
+        let uri = format!("/api/v1/explorer?play={play}{solve}&games=0");
         let v = ok_json(get(&uri).await, &uri);
         let b = next_board(&v);
         let mut shown: Vec<String> =
@@ -317,7 +317,7 @@ async fn positions_without_a_move_answer() {
             "not solved: the game is over (no legal move)".into(),
         ),
     ] {
-        let uri = format!("/api/explorer?play={}{solve}&games=0", moves.concat());
+        let uri = format!("/api/v1/explorer?play={}{solve}&games=0", moves.concat());
         let a = get(&uri).await;
         assert_eq!(a.headers[VALUES_HEADER], "none");
         let v = ok_json(a, &uri);
@@ -342,7 +342,7 @@ async fn positions_without_a_move_answer() {
             "not solved: the exact solver is 8x8 only".into(),
         ),
     ] {
-        let uri = format!("/api/explorer?size=10&position={obf}{solve}&games=0");
+        let uri = format!("/api/v1/explorer?size=10&position={obf}{solve}&games=0");
         let a = get(&uri).await;
         assert_eq!(a.status, StatusCode::OK, "{}", a.text());
         assert_eq!(a.headers[VALUES_HEADER], "none");
