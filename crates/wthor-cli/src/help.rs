@@ -80,6 +80,23 @@ and the mean log-loss (draws as half points) of each is printed.
 
 Exit status: 0 ok, 2 usage or I/O error (a player not rated, an empty range).";
 
+/// `wthor report --help`.
+pub(crate) const REPORT: &str = "\
+Examples:
+  wthor report player nakamura --db testdata
+  wthor report player saio --db testdata --as white --since 2002 --format json
+
+A coach's preparation against a player, from their games with one colour (8x8): the lines they
+chose, as a tree of f5-first move sequences (each game turned so that its first move is f5;
+no transpositions) shown when at least 5% of their games follow them and followed while at
+least 5 remain, with their score and the archive's score (all games through the line) in
+each; where they most often play another move than the archive's most played one; their
+results against opponents rated above and below them in the game's year (the whole
+database's ratings, kept as `wthor ratings` keeps them). Each line links to the explorer of
+`wthor serve` at that position with the player's filter.
+
+Exit status: 0 ok, 2 usage or I/O error (a player not rated, no game with that colour).";
+
 /// `wthor serve --help`.
 pub(crate) const SERVE: &str = "\
 Examples:

@@ -107,6 +107,10 @@ enum Command {
     /// of a year, a player's history, the validation against Elo and
     /// Glicko-2.
     Ratings(commands::ratings::Args),
+    /// A preparation report on a player: the lines they chose as one
+    /// colour, their scores and the archive's, where they leave its main
+    /// line, their results against stronger and weaker opponents.
+    Report(commands::report::Args),
     /// Serve the database in the browser: opening explorer, search, game
     /// viewer, player pages.
     Serve(commands::serve::Args),
@@ -140,6 +144,7 @@ fn main() -> ExitCode {
         Command::Index(args) => commands::index::run(args, &mut out),
         Command::Duplicates(args) => commands::duplicates::run(args, &mut out),
         Command::Ratings(args) => commands::ratings::run(args, &mut out),
+        Command::Report(args) => commands::report::run(args, &mut out),
         Command::Serve(args) => commands::serve::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));

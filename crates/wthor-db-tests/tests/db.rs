@@ -29,6 +29,8 @@ mod query;
 mod ratings;
 #[path = "db/real.rs"]
 mod real;
+#[path = "db/report.rs"]
+mod report;
 #[path = "db/stats.rs"]
 mod stats;
 #[path = "db/text.rs"]

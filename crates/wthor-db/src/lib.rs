@@ -133,6 +133,7 @@ pub mod position_line;
 pub mod positions;
 pub mod query;
 pub mod ratings;
+pub mod report;
 pub mod scan;
 pub mod searcher;
 pub mod stats;

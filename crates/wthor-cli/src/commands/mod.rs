@@ -16,6 +16,7 @@ pub(crate) mod perft;
 pub(crate) mod puzzles;
 pub(crate) mod ratings;
 pub(crate) mod replay;
+pub(crate) mod report;
 pub(crate) mod results;
 pub(crate) mod search;
 pub(crate) mod serve;

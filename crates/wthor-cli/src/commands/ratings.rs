@@ -148,7 +148,10 @@ fn whole(db: &wthor_db::Database, file: Option<&std::path::Path>) -> anyhow::Res
 /// The player of `name`: the whole name (as written, or folded), else the
 /// one player whose name contains it; an error naming the candidates or
 /// the closest names.
-fn find_player<'a>(ratings: &'a Ratings, name: &str) -> anyhow::Result<&'a PlayerRatings> {
+pub(crate) fn find_player<'a>(
+    ratings: &'a Ratings,
+    name: &str,
+) -> anyhow::Result<&'a PlayerRatings> {
     if let Some(p) = ratings.player(name) {
         return Ok(p);
     }

@@ -8,8 +8,9 @@ use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
 /// Every subcommand of `wthor`.
-pub(crate) const COMMANDS: [&str; 23] = [
+pub(crate) const COMMANDS: [&str; 24] = [
     "info",
+    "report",
     "duplicates",
     "serve",
     "analyze",

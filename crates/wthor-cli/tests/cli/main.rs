@@ -16,6 +16,7 @@ mod perft;
 mod puzzles;
 mod ratings;
 mod replay;
+mod report;
 mod results;
 mod search;
 mod serve;

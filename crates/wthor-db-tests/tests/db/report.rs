@@ -1,0 +1,130 @@
+//! The preparation report (`wthor_db::report`) on hand-made games: lines
+//! turned f5-first, the archive's main move and the player's departure
+//! from it, results by the opponents' ratings, a player with one game.
+
+use std::path::Path;
+
+use othello_core::Color;
+use wthor_db::Database;
+use wthor_db::ratings::Params;
+use wthor_db::report::{Record, ReportOptions};
+use wthor_format::{BoardSize, Game, Header, Name, NameKind, WINDOWS_1252};
+
+/// Black, white, black's discs, the moves.
+type Played<'a> = (u16, u16, u8, &'a [&'a str]);
+
+fn database(names: &[&str], games: &[Played<'_>]) -> (tempfile::TempDir, Database) {
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<Name> = names
+        .iter()
+        .map(|n| Name::from_text(n, NameKind::Players, WINDOWS_1252).unwrap())
+        .collect();
+    let mut bytes = Vec::new();
+    wthor_format::write_names_file(&Header::default(), NameKind::Players, &names, &mut bytes)
+        .unwrap();
+    std::fs::write(dir.path().join("WTHOR.JOU"), bytes).unwrap();
+    let games: Vec<Game> = games
+        .iter()
+        .map(|&(b, w, discs, moves)| {
+            Game::from_squares(0, b, w, discs, discs, moves, BoardSize::Eight).unwrap()
+        })
+        .collect();
+    let header = Header {
+        year: 2001,
+        p1: 8,
+        ..Header::default()
+    };
+    let mut bytes = Vec::new();
+    wthor_format::write_game_file(&header, BoardSize::Eight, &games, &mut bytes).unwrap();
+    write(&dir.path().join("WTH_2001.wtb"), &bytes);
+    let db = Database::open(dir.path()).unwrap();
+    (dir, db)
+}
+
+fn write(path: &Path, bytes: &[u8]) {
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn lines_are_turned_to_f5_and_departures_found() {
+    // Ann (black) plays c5 after f5 d6, once as the 180-degree image
+    // c4 e3 f4; the archive's most played move there is c3.
+    let (_dir, db) = database(
+        &["Ann", "Bob", "Cid"],
+        &[
+            (0, 1, 40, &["f5", "d6", "c5"]),
+            (0, 2, 20, &["f5", "d6", "c5"]),
+            (0, 1, 32, &["c4", "e3", "f4"]),
+            (1, 2, 40, &["f5", "d6", "c3"]),
+            (1, 2, 40, &["f5", "d6", "c3"]),
+            (2, 1, 40, &["e6", "f4", "c3"]),
+            (2, 1, 40, &["f5", "d6", "c3"]),
+        ],
+    );
+    let ratings = db
+        .ratings(&wthor_db::Query::new(), &Params::FITTED)
+        .unwrap();
+    let mut options = ReportOptions::new(Color::Black);
+    options.min_games = 1;
+    let r = db.player_report("Ann", &options, Some(&ratings)).unwrap();
+    assert_eq!(
+        r.tree.player,
+        Record {
+            games: 3,
+            points: 1.5
+        }
+    );
+    assert_eq!(r.tree.archive.games, 7);
+    let f5 = &r.tree.lines[0];
+    assert_eq!(f5.moves, "f5");
+    let f5d6 = &f5.lines[0];
+    assert_eq!(
+        (f5d6.moves.as_str(), f5d6.player.games, f5d6.archive.games),
+        ("f5d6", 3, 7)
+    );
+    assert_eq!(f5d6.to_move, Color::Black);
+    assert_eq!(f5d6.player_next.as_deref(), Some("c5"));
+    // e6 f4 c3 turned by the transpose (e6 -> f5, f4 -> d6, c3 -> c3) is
+    // f5 d6 c3: four games play c3.
+    assert_eq!(f5d6.archive_next.as_deref(), Some("c3"));
+    let c5 = &f5d6.lines[0];
+    assert_eq!(
+        (c5.moves.as_str(), c5.player.games, c5.archive.games),
+        ("f5d6c5", 3, 3)
+    );
+    assert_eq!(r.departures.len(), 1, "{:?}", r.departures);
+    let d = &r.departures[0];
+    assert_eq!(
+        (d.moves.as_str(), d.played.as_str(), d.archive_next.as_str()),
+        ("f5d6", "c5", "c3")
+    );
+    assert_eq!(
+        d.record,
+        Record {
+            games: 3,
+            points: 1.5
+        }
+    );
+    assert_eq!(d.archive_record.games, 4);
+    assert_eq!(d.archive_record.points, 4.0);
+    // Every game is against a rated opponent, above or below Ann.
+    assert_eq!(r.against_stronger.games + r.against_weaker.games, 3);
+    assert_eq!(r.against_unrated.games, 0);
+    // As white Ann has no game.
+    assert!(
+        db.player_report("Ann", &ReportOptions::new(Color::White), None)
+            .is_err()
+    );
+}
+
+#[test]
+fn one_game_gives_no_tree() {
+    let (_dir, db) = database(&["Ann", "Bob"], &[(0, 1, 40, &["f5", "d6", "c3"])]);
+    let r = db
+        .player_report("ann", &ReportOptions::new(Color::Black), None)
+        .unwrap();
+    assert_eq!(r.tree.player.games, 1);
+    assert!(r.tree.lines.is_empty());
+    assert!(r.departures.is_empty());
+    assert_eq!(r.against_unrated.games, 1);
+}
