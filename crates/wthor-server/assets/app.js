@@ -455,7 +455,7 @@ function explorerView() {
         `The archive stores every game from ${first}: the ${data.position.legalMoves.length} first moves ` +
         `(${data.position.legalMoves.join(", ")}) are one move under the board's symmetries, so they are one row here.`) : null,
       el("div", { class: "actions" },
-        data.position.empties <= 22 && data.solved !== true ? solveButton : null,
+        data.position.empties <= 24 && data.solved !== true ? solveButton : null,
         typeof data.solved === "string" && !(data.values && data.values.note) ? el("span", { class: "note" }, data.solved) : null,
         el("span", { class: "note" }, "Games: played here; → after the move by any move order."))
     ].filter(Boolean));

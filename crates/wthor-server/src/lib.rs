@@ -6,10 +6,12 @@
 //! holds the serde types of the JSON answers, [`api::error`] the one error
 //! type (a status and `{"error": "…"}`; never a 500 for bad input), and
 //! the data work stays in `wthor-db` (statistics, searches, game records,
-//! the text formats of the export, openings, analysis). Queries run in
-//! [`tokio::task::spawn_blocking`] behind a semaphore, each under a time
-//! cap (503 past it); the answers of the costly ones (explorer answers,
-//! analyses) come from a small cache keyed by the normalised query. The
+//! the text formats of the export, openings, analysis). Queries, exports
+//! (part by part) and searches run on rayon's pool, behind a semaphore,
+//! each under a time cap (503 past it), on the async thread of
+//! [`runtime`] only the routing and the writing; the answers of the
+//! costly ones (explorer answers, analyses) come from a small cache keyed
+//! by the query read. The
 //! explorer values every legal move with the midgame search ([`values`]:
 //! exact near the end, estimated before, within the request's time,
 //! cached by position, a few searches at a time).
@@ -81,6 +83,19 @@ pub fn router(state: Arc<AppState>) -> Router {
             HeaderValue::from_static("nosniff"),
         ))
         .layer(CompressionLayer::new())
+}
+
+/// The runtime the server is meant to run on: one async thread, which
+/// accepts, routes and writes, while the work (queries, exports, the
+/// values' searches, analyses) runs on rayon's pool, one thread per core:
+/// the server's running threads never exceed the cores plus one.
+///
+/// # Errors
+/// When the runtime cannot start (the system's limits).
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
 }
 
 /// How long the requests under way get to finish once the shutdown

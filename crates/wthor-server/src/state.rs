@@ -5,8 +5,10 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use othello_core::midgame::EngineOptions;
+use othello_core::solver::SolverOptions;
 use tokio::sync::Semaphore;
 use wthor_db::index::IndexChoice;
 use wthor_db::names::fold;
@@ -21,15 +23,23 @@ use crate::values::Evaluator;
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
     /// The longest a query may take (waiting for its turn included); past
-    /// it the answer is 503.
+    /// it the answer is 503. An export gets it whole, from its request to
+    /// its last byte.
     pub time_cap: Duration,
-    /// Queries run at once (the others wait for their turn).
+    /// Queries run at once (the others wait for their turn): each part
+    /// of an export, an analysis, a page, a search.
     pub concurrent: usize,
     /// Answers kept in the cache of costly queries.
     pub cache_entries: usize,
     /// The game viewer's analysis solves exactly from this many empty
     /// squares (estimates before; see `wthor_db::analysis`).
     pub analysis_empties: u8,
+    /// The analysis's exact solver: its threads (1: the queries are the
+    /// server's parallelism) and table size.
+    pub analysis_solver: SolverOptions,
+    /// The explorer values' engine: its tables (the values of a position
+    /// depend on them: see [`crate::values`]).
+    pub engine: EngineOptions,
     /// The time the values of the explorer's moves may take in a request
     /// (waiting for a turn included; see [`crate::values`]).
     pub value_time: Duration,
@@ -39,13 +49,21 @@ pub struct Config {
     /// Answers kept in the cache of the explorer's values (a position's
     /// values each).
     pub value_entries: usize,
+    /// An export ends when its client takes none of its bytes for this
+    /// long (its connection is then cut).
+    pub write_timeout: Duration,
+    /// The games of an export's part: each part is one job of the pool,
+    /// under a turn; two parts wait ready beyond the one being sent.
+    pub export_part: usize,
 }
 
 impl Default for Config {
     /// 10 s, as many queries at once as the machine has threads, 256
     /// answers cached, analyses exact from 20 empties (`wthor analyze`'s
-    /// default); the explorer's values within 5 s, half as many searches
-    /// at once as threads (at least one), 4096 positions' values cached.
+    /// default) on one thread with 2^20 entries; the explorer's values
+    /// within 5 s, half as many searches at once as threads (at least
+    /// one), 4096 positions' values cached; exports in parts of 4096
+    /// games, a client silent for 5 s cut.
     fn default() -> Config {
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         Config {
@@ -53,9 +71,16 @@ impl Default for Config {
             concurrent: threads,
             cache_entries: 256,
             analysis_empties: 20,
+            analysis_solver: SolverOptions {
+                threads: 1,
+                tt_bits: 20,
+            },
+            engine: crate::values::ENGINE_OPTIONS,
             value_time: Duration::from_secs(5),
             searches: (threads / 2).max(1),
             value_entries: 4096,
+            write_timeout: Duration::from_secs(5),
+            export_part: 4096,
         }
     }
 }
@@ -182,10 +207,45 @@ impl AppState {
     }
 }
 
-/// Runs `work` on the blocking threads once a turn is free, under the
-/// time cap: 503 when the cap passes first (the work still finishes, its
-/// turn held until then, so that slow queries cannot pile up).
+/// Runs `work` on rayon's pool, the one pool of the server's work (as
+/// many threads as the machine has cores; the async side, one thread,
+/// only routes and writes): its answer, or what it panicked with.
+pub(crate) async fn on_pool<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    rayon::spawn(move || {
+        // A panic must not reach rayon (it would abort the process).
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).map_err(|p| {
+            p.downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_owned())
+        });
+        let _ = tx.send(answer);
+    });
+    rx.await
+        .unwrap_or_else(|_| Err("the work was dropped".to_owned()))
+}
+
+/// Runs `work` on the pool once a turn is free, under the time cap: 503
+/// when the cap passes first (the work still finishes, its turn held
+/// until then, so that slow queries cannot pile up); 500 when it panics.
 pub(crate) async fn run_blocking<T, F>(state: &Arc<AppState>, work: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
+{
+    run_until(state, Instant::now() + state.config.time_cap, work).await
+}
+
+/// [`run_blocking`] with the time cap ending at `deadline` (an export's
+/// parts share the cap of its request).
+pub(crate) async fn run_until<T, F>(
+    state: &Arc<AppState>,
+    deadline: Instant,
+    work: F,
+) -> Result<T, ApiError>
 where
     T: Send + 'static,
     F: FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
@@ -198,14 +258,14 @@ where
             .acquire_owned()
             .await
             .map_err(|_| ApiError::unavailable("the server is stopping"))?;
-        tokio::task::spawn_blocking(move || {
+        on_pool(move || {
             let _permit = permit;
             work(&state)
         })
         .await
-        .map_err(|e| ApiError::internal(format!("the query failed: {e}")))?
+        .map_err(|panic| ApiError::internal(format!("the query failed: {panic}")))?
     };
-    match tokio::time::timeout(cap, job).await {
+    match tokio::time::timeout_at(deadline.into(), job).await {
         Ok(answer) => answer,
         Err(_) => Err(ApiError::unavailable(format!(
             "the query took longer than its time cap of {} s: narrow it with filters",

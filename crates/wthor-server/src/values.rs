@@ -1,7 +1,7 @@
 //! The values of the explorer's moves: every legal move of a position
 //! valued by the midgame search ([`othello_core::midgame`], multi-PV),
 //! exact at [`EXACT_EMPTIES`] empty squares or fewer (with `solve=1`, up
-//! to the server's cap, [`SOLVE_MAX_EMPTIES`](crate::api::SOLVE_MAX_EMPTIES)),
+//! to the solver's cap, [`SOLVE_MAX_EMPTIES`](wthor_db::stats::SOLVE_MAX_EMPTIES)),
 //! estimated by a search of [`ESTIMATE_DEPTH`] plies above.
 //!
 //! - **Repeatable.** A search runs at a fixed depth on an engine of
@@ -28,8 +28,10 @@
 //! - **A few at a time.** [`Config::searches`](crate::Config::searches)
 //!   searches run at once, behind a semaphore of their own (a search never
 //!   holds one of the queries' turns, so that the other pages stay
-//!   responsive), each on a blocking thread with an engine from a pool (at
-//!   most one per turn: their tables, 48 MiB each, are had once).
+//!   responsive), each on the server's pool (rayon's, as the queries) with
+//!   an engine from a pool of engines (at most one per turn: their tables,
+//!   48 MiB each, are had once), of
+//!   [`Config::engine`](crate::Config::engine)'s options.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -40,7 +42,7 @@ use othello_core::midgame::{
 };
 use tokio::sync::{OnceCell, Semaphore};
 
-use crate::state::Config;
+use crate::state::{Config, on_pool};
 
 /// The explorer's values are exact at this many empty squares or fewer
 /// (about half a second of search, 0.9 s at most on real positions of 20
@@ -51,7 +53,8 @@ pub const EXACT_EMPTIES: u32 = 20;
 /// to move): about 0.1 s on a midgame position, 0.3 s at most.
 pub const ESTIMATE_DEPTH: u32 = 14;
 
-/// The tables of the explorer's engines: those of
+/// The tables of the explorer's engines by default
+/// ([`Config::engine`](crate::Config::engine)): those of
 /// [`EngineOptions::default`] (a test repeating a search needs the same).
 pub const ENGINE_OPTIONS: EngineOptions = EngineOptions {
     tt_bits: 20,
@@ -123,6 +126,7 @@ pub(crate) struct Evaluator {
     cache: Mutex<HashMap<Key, Arc<OnceCell<Arc<Found>>>>>,
     entries: usize,
     engines: Arc<Mutex<Vec<Engine>>>,
+    options: EngineOptions,
     turns: Arc<Semaphore>,
     budget: Duration,
 }
@@ -133,6 +137,7 @@ impl Evaluator {
             cache: Mutex::new(HashMap::new()),
             entries: config.value_entries.max(1),
             engines: Arc::new(Mutex::new(Vec::new())),
+            options: config.engine,
             turns: Arc::new(Semaphore::new(config.searches.max(1))),
             budget: config.value_time,
         }
@@ -258,7 +263,7 @@ impl Evaluator {
         .cloned()
     }
 
-    /// One search, once a turn is free, on a blocking thread.
+    /// One search, once a turn is free, on the pool.
     async fn search(&self, (p, o, goal): Key, deadline: Instant) -> Result<Found, Short> {
         let turn = Arc::clone(&self.turns)
             .acquire_owned()
@@ -270,7 +275,8 @@ impl Evaluator {
             .saturating_duration_since(Instant::now())
             .max(Duration::from_millis(1));
         let engines = Arc::clone(&self.engines);
-        tokio::task::spawn_blocking(move || {
+        let options = self.options;
+        on_pool(move || {
             let _turn = turn;
             let pooled = engines.lock().ok().and_then(|mut e| e.pop());
             let mut engine = match pooled {
@@ -278,7 +284,7 @@ impl Evaluator {
                     engine.clear();
                     engine
                 }
-                None => Engine::new(ENGINE_OPTIONS).map_err(|e| Short::Failed(e.to_string()))?,
+                None => Engine::new(options).map_err(|e| Short::Failed(e.to_string()))?,
             };
             let depth = match goal {
                 Goal::Exact => MAX_DEPTH,
@@ -302,6 +308,6 @@ impl Evaluator {
             })
         })
         .await
-        .map_err(|_| Short::Failed("the search failed".to_owned()))?
+        .map_err(|panic| Short::Failed(format!("the search failed: {panic}")))?
     }
 }

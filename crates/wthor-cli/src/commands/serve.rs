@@ -53,10 +53,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     if let Some(note) = note {
         eprintln!("wthor: {note}");
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("starting the server's runtime")?;
+    let runtime = wthor_server::runtime().context("starting the server's runtime")?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await

@@ -232,7 +232,8 @@ pub fn row(db: &Database, id: GameId) -> Option<Row<'_>> {
 const BATCH: usize = 16;
 
 /// Writes the games `ids` of `db` in the format to `out` (a header first
-/// for CSV), in order; the counts of what was written and skipped.
+/// for CSV), in order; the counts of what was written and skipped:
+/// [`write_header`] then [`export_rows`].
 ///
 /// # Errors
 /// When `out` fails.
@@ -242,12 +243,38 @@ pub fn export(
     options: &ExportOptions,
     out: &mut dyn Write,
 ) -> std::io::Result<ExportCounts> {
+    write_header(options.format, out)?;
+    export_rows(db, ids, options, out)
+}
+
+/// Writes what a file of the format starts with: CSV's header line,
+/// nothing for the others.
+///
+/// # Errors
+/// When `out` fails.
+pub fn write_header(format: Format, out: &mut dyn Write) -> std::io::Result<()> {
+    if format == Format::Csv {
+        out.write_all(&csv::header())?;
+    }
+    Ok(())
+}
+
+/// Writes the games `ids` of `db` in the format, without a header: an
+/// export written in parts (a server streaming one part at a time) is
+/// [`write_header`], then the parts' rows in order, the bytes of
+/// [`export`].
+///
+/// # Errors
+/// When `out` fails.
+pub fn export_rows(
+    db: &Database,
+    ids: &[GameId],
+    options: &ExportOptions,
+    out: &mut dyn Write,
+) -> std::io::Result<ExportCounts> {
     // Decode every names table once, before the threads race for it.
     for f in 0..db.files().len() {
         let _ = db.names(f);
-    }
-    if options.format == Format::Csv {
-        out.write_all(&csv::header())?;
     }
     let mut buffers: Vec<Vec<u8>> = Vec::new();
     let mut total = ExportCounts::default();

@@ -3,7 +3,7 @@
 //! `/api/v1/players/{name}`, `/api/v1/export` (see `docs/http-api.md`);
 //! the same endpoints at `/api/…`, deprecated. Each handler reads its parameters
 //! ([`query`]), runs the library's query off the async threads
-//! (`spawn_blocking` under a time cap) and answers one type of
+//! (rayon's pool, under a turn and a time cap) and answers one type of
 //! [`response`], or an [`error::ApiError`].
 
 pub mod error;
@@ -22,32 +22,30 @@ use axum::routing::get;
 use othello_core::notation::{parse_transcript, push_transcript};
 use othello_core::position::forced_pass;
 use othello_core::replay::wthor_tokens;
-use othello_core::solver::SolverOptions;
 use othello_core::{Board, Board8, Board10, Color, Move, Size, Square};
 use wthor_db::analysis::{AnalysisOptions, Analyzer, analyze_game};
 use wthor_db::names::NamePattern;
 use wthor_db::position_line::{PositionLine, game_positions};
 use wthor_db::query::{Filters, Position, PositionError, SortKey};
-use wthor_db::stats::{RecordRow, Solved, SolvedField, Stats, StatsOptions, StatsReport};
+use wthor_db::stats::{
+    RecordRow, SOLVE_MAX_EMPTIES, Solved, SolvedField, Stats, StatsOptions, StatsReport,
+};
 use wthor_db::text::{ExportOptions, GameRecord};
 use wthor_db::{GameId, Query, openings};
 
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::state::{AppState, run_blocking};
+use crate::state::{AppState, run_blocking, run_until};
 use crate::values::{EXACT_EMPTIES, Values};
 use error::ApiError;
 use query::{
-    ExplorerQuery, ExportQuery, GameExportQuery, GamePngQuery, GameQuery, Params, PlayerQuery,
-    PlayersQuery, SearchQuery, clip, to_query,
+    ExplorerQuery, ExportFormat, ExportQuery, GameExportQuery, GamePngQuery, GameQuery, Params,
+    PlayerQuery, PlayersQuery, SearchQuery, clip, to_query,
 };
 use response::{
     AnalysisReport, Explorer, ExplorerRow, GameDetail, OpeningName, Opponent, PlayerName,
     PlayerOpening, PlayerPage, PositionInfo, SearchPage, ValuesInfo, YearRecord,
 };
-
-/// The most empty squares the explorer solves (`solve=1`).
-pub const SOLVE_MAX_EMPTIES: usize = 22;
 
 /// The closest opening names suggested for a name that names nothing (as
 /// many as the CLI's note gives).
@@ -223,12 +221,12 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         .as_eight()
         .map(|b| forced_pass(b).unwrap_or(*b))
         .filter(|b| b.legal_moves() != 0);
-    let too_deep = solve && info.empties > SOLVE_MAX_EMPTIES;
+    // The library's one cap, and its words.
+    let too_deep = solve && info.empties > SOLVE_MAX_EMPTIES as usize;
     let solved = if too_deep {
-        Some(SolvedField::No(format!(
-            "not solved: {} empty squares (the server solves at most {SOLVE_MAX_EMPTIES})",
-            info.empties
-        )))
+        Solved::TooManyEmpties(info.empties as u32)
+            .note()
+            .map(SolvedField::No)
     } else if solve && position.as_eight().is_none() {
         Solved::TenByTen.note().map(SolvedField::No)
     } else if solve && board.is_none() {
@@ -527,10 +525,7 @@ fn analyse(st: &AppState, id: &str) -> Result<AnalysisReport, ApiError> {
             clip(id)
         )));
     };
-    let mut analyzer = Analyzer::new(SolverOptions {
-        threads: 1,
-        tt_bits: 20,
-    })?;
+    let mut analyzer = Analyzer::new(st.config.analysis_solver)?;
     let analysis = analyze_game(
         &view,
         file.header().depth(),
@@ -681,40 +676,112 @@ fn player_page(st: &AppState, name: &str) -> Result<PlayerPage, ApiError> {
 
 // ------------------------------------------------------------------ export
 
+/// The parts an export holds ready beyond the one its client is taking.
+const EXPORT_AHEAD: usize = 2;
+
+/// `GET /api/v1/export`: the games of the filters, `wthor export`'s
+/// bytes, streamed part by part, each part written on the pool under a
+/// turn of the queries, the whole under the time cap from the request on;
+/// a client that takes no part for the write timeout ends it. An export
+/// that ends early cuts its connection (the download is seen to fail,
+/// never taken as whole).
 async fn export(State(st): St, Params(query): Params<ExportQuery>) -> Result<Response, ApiError> {
+    let deadline = std::time::Instant::now() + st.config.time_cap;
     let format = query.format;
     let filters = to_query(&query.filters, "position_after")?;
-    let ids = run_blocking(&st, move |s| search_ids(s, &filters)).await?;
-    let (tx, rx) = tokio::sync::mpsc::channel::<bytes::Bytes>(8);
-    let st = Arc::clone(&st);
-    tokio::task::spawn_blocking(move || {
-        let mut out = ChannelWriter {
-            tx,
-            buf: Vec::with_capacity(CHUNK),
-        };
-        let options = ExportOptions {
-            format: format.format(),
-            empties: None,
-        };
-        // A client gone away ends the export: nothing else to do.
-        if wthor_db::text::export(st.database(), &ids, &options, &mut out).is_ok() {
-            let _ = std::io::Write::flush(&mut out);
-        }
-    });
+    let ids = Arc::new(run_until(&st, deadline, move |s| search_ids(s, &filters)).await?);
+    let (tx, rx) = tokio::sync::mpsc::channel::<bytes::Bytes>(EXPORT_AHEAD);
+    let whole = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    tokio::spawn(stream_export(
+        Arc::clone(&st),
+        ids,
+        format,
+        deadline,
+        tx,
+        Arc::clone(&whole),
+    ));
     // Fused: the compression layer may poll the body once more after
     // its end, which a bare `unfold` answers with a panic.
-    let stream =
-        futures_util::StreamExt::fuse(futures_util::stream::unfold(rx, |mut rx| async move {
-            rx.recv()
-                .await
-                .map(|b| (Ok::<_, std::convert::Infallible>(b), rx))
-        }));
+    let stream = futures_util::StreamExt::fuse(futures_util::stream::unfold(
+        (rx, whole, false),
+        |(mut rx, whole, done)| async move {
+            if done {
+                return None;
+            }
+            match rx.recv().await {
+                Some(bytes) => Some((Ok(bytes), (rx, whole, false))),
+                None if whole.load(std::sync::atomic::Ordering::Acquire) => None,
+                None => Some((
+                    Err(std::io::Error::other("the export stopped before its end")),
+                    (rx, whole, true),
+                )),
+            }
+        },
+    ));
     let response = axum::body::Body::from_stream(stream).into_response();
     Ok(download(
         response,
         format.media_type(),
         &format!("wthor.{}", format.extension()),
     ))
+}
+
+/// Writes the export's parts into `tx`, and says when it wrote them all
+/// (`whole`); stops at the time cap, at the write timeout, or when the
+/// client is gone.
+async fn stream_export(
+    st: Arc<AppState>,
+    ids: Arc<Vec<GameId>>,
+    format: ExportFormat,
+    deadline: std::time::Instant,
+    tx: tokio::sync::mpsc::Sender<bytes::Bytes>,
+    whole: Arc<std::sync::atomic::AtomicBool>,
+) {
+    let mut header = Vec::new();
+    if wthor_db::text::write_header(format.format(), &mut header).is_err() {
+        return;
+    }
+    let mut next = Some(header);
+    let mut start = 0;
+    while let Some(part) = next.take() {
+        if !part.is_empty() {
+            let wait = st
+                .config
+                .write_timeout
+                .min(deadline.saturating_duration_since(std::time::Instant::now()));
+            match tokio::time::timeout(wait, tx.send(bytes::Bytes::from(part))).await {
+                Ok(Ok(())) => {}
+                // The client is gone, or takes nothing: the export ends.
+                Ok(Err(_)) | Err(_) => return,
+            }
+        }
+        if start >= ids.len() {
+            break;
+        }
+        let end = (start + st.config.export_part.max(1)).min(ids.len());
+        let part_ids = Arc::clone(&ids);
+        let options = ExportOptions {
+            format: format.format(),
+            empties: None,
+        };
+        match run_until(&st, deadline, move |s| {
+            let mut out = Vec::new();
+            wthor_db::text::export_rows(s.database(), &part_ids[start..end], &options, &mut out)?;
+            Ok(out)
+        })
+        .await
+        {
+            Ok(bytes) => next = Some(bytes),
+            Err(e) => {
+                if let ApiError::Internal(_) = e {
+                    st.fault(&format!("export: {e}"));
+                }
+                return;
+            }
+        }
+        start = end;
+    }
+    whole.store(true, std::sync::atomic::Ordering::Release);
 }
 
 /// A download: the body, its media type and file name.
@@ -814,32 +881,4 @@ async fn game_png(
 /// `n` and its noun, singular for 1 (`1 move`, `58 moves`).
 fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-const CHUNK: usize = 64 * 1024;
-
-/// A writer that hands its bytes to the response body in chunks.
-struct ChannelWriter {
-    tx: tokio::sync::mpsc::Sender<bytes::Bytes>,
-    buf: Vec<u8>,
-}
-
-impl std::io::Write for ChannelWriter {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.buf.extend_from_slice(data);
-        if self.buf.len() >= CHUNK {
-            self.flush()?;
-        }
-        Ok(data.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        if self.buf.is_empty() {
-            return Ok(());
-        }
-        let chunk = bytes::Bytes::from(std::mem::replace(&mut self.buf, Vec::with_capacity(CHUNK)));
-        self.tx
-            .blocking_send(chunk)
-            .map_err(|_| std::io::Error::new(std::io::ErrorKind::BrokenPipe, "client gone"))
-    }
 }

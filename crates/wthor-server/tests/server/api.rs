@@ -167,7 +167,7 @@ async fn explorer_solves_near_the_end() {
     let v = ok_json(get(uri).await, uri);
     assert_eq!(
         v["solved"],
-        "not solved: 58 empty squares (the server solves at most 22)"
+        "not solved: 58 empty squares (the exact solver takes at most 24)"
     );
 }
 

@@ -454,3 +454,108 @@ async fn a_request_target_over_64_kb_is_a_bare_414() {
     let _ = stop.send(());
     server.await.unwrap().unwrap();
 }
+
+/// An export is under the time cap from its request on: past it, a 503
+/// before any byte (its search), or a cut connection once it streams.
+#[tokio::test]
+async fn an_export_past_its_time_cap_is_503() {
+    use http_body_util::BodyExt as _;
+    use tower::ServiceExt as _;
+    let db = wthor_db::Database::open(testdata()).unwrap();
+    let config = Config {
+        time_cap: Duration::from_nanos(1),
+        ..Config::default()
+    };
+    let state = Arc::new(AppState::new(db, &IndexChoice::Never, config).0);
+    let request = axum::http::Request::get("/api/v1/export?format=jsonl")
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let response = wthor_server::router(state).oneshot(request).await.unwrap();
+    let status = response.status();
+    let body = response.into_body().collect().await;
+    if status == StatusCode::OK {
+        // The search made it within the cap, the parts cannot.
+        assert!(body.is_err(), "an export past its cap ended as if whole");
+    } else {
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        let v: serde_json::Value = serde_json::from_slice(&body.unwrap().to_bytes()).unwrap();
+        assert!(v["error"].as_str().unwrap().contains("time cap"), "{v}");
+    }
+}
+
+/// A client that takes no part of an export for the write timeout ends
+/// it: the parts sent, then an error (the connection cut, never a
+/// download that looks whole), and the turns are free for the others. A
+/// client that reads gets every byte, part after part.
+#[tokio::test]
+async fn an_export_whose_client_stops_reading_is_cut() {
+    use http_body_util::BodyExt as _;
+    use tower::ServiceExt as _;
+    let db = wthor_db::Database::open(testdata()).unwrap();
+    let config = Config {
+        write_timeout: Duration::from_millis(200),
+        export_part: 50,
+        concurrent: 1,
+        ..Config::default()
+    };
+    let state = Arc::new(AppState::new(db, &IndexChoice::Never, config).0);
+    let uri = "/api/v1/export?format=jsonl";
+    // Read at once: whole, the bytes of the library's export.
+    let whole = send(wthor_server::router(Arc::clone(&state)), "GET", uri, &[]).await;
+    assert_eq!(whole.status, StatusCode::OK);
+    // In parts of 50 games, the bytes of the library's export.
+    let ids = state
+        .database()
+        .searcher(IndexChoice::Never)
+        .search(&wthor_db::Query::new())
+        .unwrap()
+        .value;
+    assert!(ids.len() > 500);
+    let mut want = Vec::new();
+    wthor_db::text::export(
+        state.database(),
+        &ids,
+        &wthor_db::text::ExportOptions {
+            format: wthor_db::text::Format::Jsonl,
+            empties: None,
+        },
+        &mut want,
+    )
+    .unwrap();
+    assert!(whole.body == want, "the parts are not the export's bytes");
+    // Read one part, then nothing for longer than the write timeout.
+    let request = axum::http::Request::get(uri)
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let response = wthor_server::router(Arc::clone(&state))
+        .oneshot(request)
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body();
+    let first = body.frame().await.unwrap().unwrap();
+    assert!(first.is_data());
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    // Meanwhile the one turn is free: a query answers.
+    let other = send(
+        wthor_server::router(Arc::clone(&state)),
+        "GET",
+        "/api/v1/search?limit=1",
+        &[],
+    )
+    .await;
+    assert_eq!(other.status, StatusCode::OK);
+    let mut read = first.into_data().unwrap().len();
+    let mut failed = false;
+    while let Some(frame) = body.frame().await {
+        match frame {
+            Ok(f) => read += f.into_data().map_or(0, |d| d.len()),
+            Err(_) => {
+                failed = true;
+                break;
+            }
+        }
+    }
+    assert!(failed, "the cut export ended as if whole ({read} bytes)");
+    assert!(read < whole.body.len(), "{read} of {}", whole.body.len());
+}
