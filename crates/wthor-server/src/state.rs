@@ -3,8 +3,8 @@
 //! the bound on concurrent queries, the cache of costly answers and the
 //! explorer's values (their searches, engines and cache).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::future::Future;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use othello_core::midgame::EngineOptions;
@@ -13,10 +13,10 @@ use tokio::sync::Semaphore;
 use wthor_db::index::IndexChoice;
 use wthor_db::names::fold;
 use wthor_db::stats::StatsOptions;
-use wthor_db::{Database, Query, Searcher};
+use wthor_db::{Database, GameId, Query, Searcher};
 
 use crate::api::error::ApiError;
-use crate::api::response::AnalysisReport;
+use crate::api::query::ExplorerQuery;
 use crate::values::Evaluator;
 
 /// The limits of the server.
@@ -100,8 +100,7 @@ pub struct AppState {
     pub(crate) players: Vec<PlayerEntry>,
     pub(crate) config: Config,
     limit: Arc<Semaphore>,
-    cache: Mutex<HashMap<String, Arc<serde_json::Value>>>,
-    analyses: Mutex<HashMap<String, AnalysisReport>>,
+    cache: moka::future::Cache<CacheKey, Kept>,
     pub(crate) values: Evaluator,
     log: Box<dyn Fn(&str) + Send + Sync>,
 }
@@ -137,8 +136,7 @@ impl AppState {
             searcher,
             players,
             limit: Arc::new(Semaphore::new(config.concurrent.max(1))),
-            cache: Mutex::new(HashMap::new()),
-            analyses: Mutex::new(HashMap::new()),
+            cache: moka::future::Cache::new(config.cache_entries.max(1) as u64),
             values: Evaluator::new(&config),
             config,
             log: Box::new(|_| {}),
@@ -174,36 +172,58 @@ impl AppState {
         self.searcher.index().is_some()
     }
 
-    /// A cached answer.
-    pub(crate) fn cached(&self, key: &str) -> Option<Arc<serde_json::Value>> {
-        self.cache.lock().ok()?.get(key).cloned()
-    }
-
-    /// Keeps an answer (the cache is emptied when full: simple, bounded).
-    pub(crate) fn keep(&self, key: String, value: Arc<serde_json::Value>) {
-        if let Ok(mut cache) = self.cache.lock() {
-            if cache.len() >= self.config.cache_entries {
-                cache.clear();
+    /// The answer kept for `key`, or `make`'s, kept when complete: one
+    /// computation per key at a time, the requests of the same key
+    /// meanwhile waiting for it and answered with it (complete or not).
+    /// The second value: whether this request computed it.
+    pub(crate) async fn answer(
+        &self,
+        key: CacheKey,
+        make: impl Future<Output = Result<Kept, NotKept>>,
+    ) -> Result<(Kept, bool), ApiError> {
+        match self.cache.entry(key).or_try_insert_with(make).await {
+            Ok(entry) => {
+                let fresh = entry.is_fresh();
+                Ok((entry.into_value(), fresh))
             }
-            cache.insert(key, value);
+            Err(not_kept) => match &*not_kept {
+                NotKept::Incomplete(answer) => Ok((answer.clone(), true)),
+                NotKept::Error(e) => Err(e.clone()),
+            },
         }
     }
 }
 
-impl AppState {
-    /// A cached analysis.
-    pub(crate) fn analysis(&self, game: &str) -> Option<AnalysisReport> {
-        self.analyses.lock().ok()?.get(game).cloned()
-    }
+/// What the cache of answers is keyed by: the query as read (its own
+/// normalised form), or the game of an analysis.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum CacheKey {
+    /// An explorer answer.
+    Explorer(Box<ExplorerQuery>),
+    /// A game's answer with its analysis.
+    Analysis(GameId),
+}
 
-    /// Keeps an analysis (emptied when full).
-    pub(crate) fn keep_analysis(&self, game: String, report: AnalysisReport) {
-        if let Ok(mut cache) = self.analyses.lock() {
-            if cache.len() >= self.config.cache_entries {
-                cache.clear();
-            }
-            cache.insert(game, report);
-        }
+/// An answer kept: its JSON, serialised once, and where its explorer
+/// values came from (`x-wthor-values`).
+#[derive(Clone, Debug)]
+pub(crate) struct Kept {
+    pub(crate) json: bytes::Bytes,
+    pub(crate) values: &'static str,
+}
+
+/// Why an answer is not kept: an error, or an answer that is not what
+/// was asked (values stopped by the time: the next request searches
+/// again).
+#[derive(Debug)]
+pub(crate) enum NotKept {
+    Error(ApiError),
+    Incomplete(Kept),
+}
+
+impl From<ApiError> for NotKept {
+    fn from(e: ApiError) -> NotKept {
+        NotKept::Error(e)
     }
 }
 

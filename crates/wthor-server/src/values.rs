@@ -23,8 +23,9 @@
 //!   and by the goal (exact, or so many plies); an answer stopped by the
 //!   time is not (the next request searches again). A request for a
 //!   position being searched waits for that search instead of searching it
-//!   too. The cache holds [`Config::value_entries`](crate::Config::value_entries)
-//!   answers and is emptied when full, as the answers' cache.
+//!   too (moka's single flight). The cache holds
+//!   [`Config::value_entries`](crate::Config::value_entries) answers, the
+//!   least used evicted first.
 //! - **A few at a time.** [`Config::searches`](crate::Config::searches)
 //!   searches run at once, behind a semaphore of their own (a search never
 //!   holds one of the queries' turns, so that the other pages stay
@@ -33,14 +34,13 @@
 //!   48 MiB each, are had once), of
 //!   [`Config::engine`](crate::Config::engine)'s options.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use othello_core::midgame::{
     Engine, EngineOptions, Limits, MAX_DEPTH, MoveValue, Query, Selectivity,
 };
-use tokio::sync::{OnceCell, Semaphore};
+use tokio::sync::Semaphore;
 
 use crate::state::{Config, on_pool};
 
@@ -123,8 +123,7 @@ type Key = (u64, u64, Goal);
 
 /// The values' cache, engines and turns.
 pub(crate) struct Evaluator {
-    cache: Mutex<HashMap<Key, Arc<OnceCell<Arc<Found>>>>>,
-    entries: usize,
+    cache: moka::future::Cache<Key, Arc<Found>>,
     engines: Arc<Mutex<Vec<Engine>>>,
     options: EngineOptions,
     turns: Arc<Semaphore>,
@@ -134,8 +133,7 @@ pub(crate) struct Evaluator {
 impl Evaluator {
     pub(crate) fn new(config: &Config) -> Evaluator {
         Evaluator {
-            cache: Mutex::new(HashMap::new()),
-            entries: config.value_entries.max(1),
+            cache: moka::future::Cache::new(config.value_entries.max(1) as u64),
             engines: Arc::new(Mutex::new(Vec::new())),
             options: config.engine,
             turns: Arc::new(Semaphore::new(config.searches.max(1))),
@@ -164,7 +162,7 @@ impl Evaluator {
     async fn within_budget(&self, p: u64, o: u64, exact: bool) -> Values {
         let deadline = Instant::now() + self.budget;
         let mut searched = false;
-        if exact && let Some(found) = self.cached((p, o, Goal::Exact)) {
+        if exact && let Some(found) = self.cache.get(&(p, o, Goal::Exact)).await {
             return Values {
                 found: Some(found),
                 complete: true,
@@ -227,12 +225,6 @@ impl Evaluator {
         }
     }
 
-    /// A complete answer of the cache.
-    fn cached(&self, key: Key) -> Option<Arc<Found>> {
-        let cell = self.cache.lock().ok()?.get(&key).cloned()?;
-        cell.get().cloned()
-    }
-
     /// The cache's answer for `key`, or the search's (which waits for a
     /// search of the same key under way, and is kept when complete).
     async fn get(
@@ -241,16 +233,7 @@ impl Evaluator {
         deadline: Instant,
         searched: &mut bool,
     ) -> Result<Arc<Found>, Short> {
-        let cell = {
-            let Ok(mut cache) = self.cache.lock() else {
-                return Err(Short::Failed("the cache is broken".to_owned()));
-            };
-            if cache.len() >= self.entries && !cache.contains_key(&key) {
-                cache.clear();
-            }
-            Arc::clone(cache.entry(key).or_default())
-        };
-        cell.get_or_try_init(move || async move {
+        let search = async {
             *searched = true;
             let found = self.search(key, deadline).await?;
             if found.reaches(key.2) {
@@ -258,9 +241,11 @@ impl Evaluator {
             } else {
                 Err(Short::Time(Arc::new(found)))
             }
-        })
-        .await
-        .cloned()
+        };
+        self.cache
+            .try_get_with(key, search)
+            .await
+            .map_err(|short| (*short).clone())
     }
 
     /// One search, once a turn is free, on the pool.

@@ -35,7 +35,7 @@ use wthor_db::{GameId, Query, openings};
 
 use tower_http::set_header::SetResponseHeaderLayer;
 
-use crate::state::{AppState, run_blocking, run_until};
+use crate::state::{AppState, CacheKey, Kept, NotKept, run_blocking, run_until};
 use crate::values::{EXACT_EMPTIES, Values};
 use error::ApiError;
 use query::{
@@ -44,7 +44,7 @@ use query::{
 };
 use response::{
     AnalysisReport, Explorer, ExplorerRow, GameDetail, OpeningName, Opponent, PlayerName,
-    PlayerOpening, PlayerPage, PositionInfo, SearchPage, ValuesInfo, YearRecord,
+    PlayerOpening, PlayerPage, PositionInfo, SearchPage, Serialized, ValuesInfo, YearRecord,
 };
 
 /// The closest opening names suggested for a name that names nothing (as
@@ -112,46 +112,50 @@ pub const VALUES_HEADER: &str = "x-wthor-values";
 async fn explorer(
     State(st): St,
     Params(query): Params<ExplorerQuery>,
-) -> Result<Response, ApiError> {
-    let key = format!("explorer:{query:?}");
-    let (value, source) = match st.cached(&key) {
-        Some(v) => {
-            let source = if v["values"].is_null() {
-                "none"
-            } else {
-                "cached"
-            };
-            (v, source)
-        }
-        None => {
-            let (mut answer, ask) = run_blocking(&st, move |s| explore(s, query)).await?;
-            let values = match ask.board {
-                Some((p, o)) => Some(st.values.values(p, o, ask.exact, st.config.time_cap).await),
-                None => None,
-            };
-            let source = match &values {
-                None => "none",
-                Some(v) if v.searched => "searched",
-                Some(_) => "cached",
-            };
-            let complete = values.as_ref().is_none_or(|v| v.complete);
-            if let Some(values) = &values {
-                add_values(&mut answer, &ask, values);
-            }
-            let value = Arc::new(serde_json::to_value(answer)?);
-            // Values stopped by the time are not kept: the next request
-            // searches again.
-            if complete {
-                st.keep(key, Arc::clone(&value));
-            }
-            (value, source)
-        }
+) -> Result<([(HeaderName, HeaderValue); 1], Serialized<Explorer>), ApiError> {
+    let key = CacheKey::Explorer(Box::new(query.clone()));
+    let (kept, fresh) = st.answer(key, explore_and_value(&st, query)).await?;
+    // From the cache, its values came from the cache too.
+    let source = if fresh || kept.values == "none" {
+        kept.values
+    } else {
+        "cached"
     };
-    let mut response = Json((*value).clone()).into_response();
-    response
-        .headers_mut()
-        .insert(VALUES_HEADER, HeaderValue::from_static(source));
-    Ok(response)
+    Ok((
+        [(
+            HeaderName::from_static(VALUES_HEADER),
+            HeaderValue::from_static(source),
+        )],
+        Serialized::from_json(kept.json),
+    ))
+}
+
+/// The explorer's answer with its values, serialised; not kept when the
+/// values are not what was asked (stopped by the time).
+async fn explore_and_value(st: &Arc<AppState>, query: ExplorerQuery) -> Result<Kept, NotKept> {
+    let (mut answer, ask) = run_blocking(st, move |s| explore(s, query)).await?;
+    let values = match ask.board {
+        Some((p, o)) => Some(st.values.values(p, o, ask.exact, st.config.time_cap).await),
+        None => None,
+    };
+    let source = match &values {
+        None => "none",
+        Some(v) if v.searched => "searched",
+        Some(_) => "cached",
+    };
+    let complete = values.as_ref().is_none_or(|v| v.complete);
+    if let Some(values) = &values {
+        add_values(&mut answer, &ask, values);
+    }
+    let kept = Kept {
+        json: Serialized::new(&answer)?.json().clone(),
+        values: source,
+    };
+    if complete {
+        Ok(kept)
+    } else {
+        Err(NotKept::Incomplete(kept))
+    }
 }
 
 /// What the explorer's values need besides its answer.
@@ -463,22 +467,25 @@ async fn game(
     State(st): St,
     id: Result<Path<String>, PathRejection>,
     Params(query): Params<GameQuery>,
-) -> Result<Json<GameDetail>, ApiError> {
+) -> Result<Serialized<GameDetail>, ApiError> {
     let id = path_param(id, "game")?;
-    let mut detail = run_blocking(&st, move |s| game_detail(s, &id)).await?;
-    if query.analysis {
-        let name = detail.record.game.clone();
-        let report = match st.analysis(&name) {
-            Some(report) => report,
-            None => {
-                let report = run_blocking(&st, move |s| analyse(s, &name)).await?;
-                st.keep_analysis(detail.record.game.clone(), report.clone());
-                report
-            }
-        };
-        detail.analysis = Some(report);
+    if !query.analysis {
+        let detail = run_blocking(&st, move |s| game_detail(s, &id)).await?;
+        return Serialized::new(&detail);
     }
-    Ok(Json(detail))
+    // The analysis, kept with its game's answer.
+    let gid = lookup(&st, &id)?;
+    let make = async {
+        let mut detail = run_blocking(&st, move |s| game_detail(s, &id)).await?;
+        let name = detail.record.game.clone();
+        detail.analysis = Some(run_blocking(&st, move |s| analyse(s, &name)).await?);
+        Ok(Kept {
+            json: Serialized::new(&detail)?.json().clone(),
+            values: "none",
+        })
+    };
+    let (kept, _) = st.answer(CacheKey::Analysis(gid), make).await?;
+    Ok(Serialized::from_json(kept.json))
 }
 
 fn lookup(st: &AppState, id: &str) -> Result<GameId, ApiError> {

@@ -527,3 +527,50 @@ pub struct Opponent {
     /// The player's losses.
     pub losses: u64,
 }
+
+/// An answer of type `T` as JSON, serialised once: what the cache of
+/// answers keeps, and a handler answers (`Json<T>` serialised ahead).
+#[derive(Clone, Debug)]
+pub struct Serialized<T> {
+    json: bytes::Bytes,
+    of: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Serialize> Serialized<T> {
+    /// `answer` as JSON.
+    ///
+    /// # Errors
+    /// An answer serde cannot write (none can: a 500 if it happened).
+    pub fn new(answer: &T) -> Result<Serialized<T>, crate::api::error::ApiError> {
+        Ok(Serialized::from_json(serde_json::to_vec(answer)?.into()))
+    }
+}
+
+impl<T> Serialized<T> {
+    /// The JSON of a `T` (kept by the cache).
+    pub(crate) fn from_json(json: bytes::Bytes) -> Serialized<T> {
+        Serialized {
+            json,
+            of: std::marker::PhantomData,
+        }
+    }
+
+    /// Its JSON.
+    #[must_use]
+    pub fn json(&self) -> &bytes::Bytes {
+        &self.json
+    }
+}
+
+impl<T> axum::response::IntoResponse for Serialized<T> {
+    fn into_response(self) -> axum::response::Response {
+        (
+            [(
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("application/json"),
+            )],
+            self.json,
+        )
+            .into_response()
+    }
+}

@@ -357,3 +357,22 @@ async fn positions_without_a_move_answer() {
         );
     }
 }
+
+/// Concurrent requests of one query: one computes the answer, the others
+/// wait for it and get it (the answers' cache, single flight).
+#[tokio::test]
+async fn concurrent_requests_of_a_query_compute_it_once() {
+    let db = wthor_db::Database::open(testdata()).unwrap();
+    let state = Arc::new(AppState::new(db, &IndexChoice::Never, Config::default()).0);
+    let uri = format!(
+        "/api/v1/explorer?position={}&games=2",
+        unplayed_position(17, 24)
+    );
+    let ask = || send(wthor_server::router(Arc::clone(&state)), "GET", &uri, &[]);
+    let (a, b, c) = tokio::join!(ask(), ask(), ask());
+    let mut sources = [&a, &b, &c].map(|a| a.headers[VALUES_HEADER].to_str().unwrap().to_owned());
+    sources.sort();
+    assert_eq!(sources, ["cached", "cached", "searched"]);
+    assert_eq!(a.body, b.body);
+    assert_eq!(a.body, c.body);
+}
