@@ -80,6 +80,24 @@ and the mean log-loss (draws as half points) of each is printed.
 
 Exit status: 0 ok, 2 usage or I/O error (a player not rated, an empty range).";
 
+/// `wthor history --help`.
+pub(crate) const HISTORY: &str = "\
+Examples:
+  wthor history f5d6c3 --db testdata
+  wthor history f5d6c3 --db testdata --by-move --format csv
+  wthor history f5d6 --db testdata --human --format jsonl
+
+The games reaching a position year by year, counted as the explorer counts (in any of the 8
+orientations, by any order of moves; moves named in the orientation given): per year the
+games and black's results, with --by-move per next move; the first and the latest game
+reaching it and playing each move. The archive has no dates: \"first\" is the earliest year,
+then file order (not known to be chronological within a year). In CSV every year of the
+database's range is a row, years without games included. POSITION is a transcript from the
+start or an OBF position (64 squares, or 100 for 10x10, then the side to move); the other
+filters choose the games.
+
+Exit status: 0 ok (a position no game reaches too), 2 usage or I/O error.";
+
 /// `wthor report --help`.
 pub(crate) const REPORT: &str = "\
 Examples:

@@ -111,6 +111,9 @@ enum Command {
     /// colour, their scores and the archive's, where they leave its main
     /// line, their results against stronger and weaker opponents.
     Report(commands::report::Args),
+    /// A position through the years: the games reaching it and their next
+    /// moves year by year, the first and latest game of each move.
+    History(commands::history::Args),
     /// Serve the database in the browser: opening explorer, search, game
     /// viewer, player pages.
     Serve(commands::serve::Args),
@@ -145,6 +148,7 @@ fn main() -> ExitCode {
         Command::Duplicates(args) => commands::duplicates::run(args, &mut out),
         Command::Ratings(args) => commands::ratings::run(args, &mut out),
         Command::Report(args) => commands::report::run(args, &mut out),
+        Command::History(args) => commands::history::run(args, &mut out),
         Command::Serve(args) => commands::serve::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));

@@ -123,6 +123,7 @@ pub mod datasets;
 pub mod duplicates;
 mod error;
 pub mod files;
+pub mod history;
 pub mod id;
 pub mod import;
 pub mod index;

@@ -24,8 +24,8 @@
 
 use std::collections::HashMap;
 
-use othello_core::replay::replay_wthor;
 use othello_core::notation::write_transcript;
+use othello_core::replay::replay_wthor;
 use othello_core::symmetry::Symmetry;
 use othello_core::{Board, Board8, Color, Move, Size, Square};
 use wthor_format::BoardSize;

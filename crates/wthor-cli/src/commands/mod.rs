@@ -7,6 +7,7 @@ pub(crate) mod completions;
 pub(crate) mod convert;
 pub(crate) mod duplicates;
 pub(crate) mod export;
+pub(crate) mod history;
 pub(crate) mod import;
 pub(crate) mod index;
 pub(crate) mod info;

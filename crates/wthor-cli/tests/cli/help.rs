@@ -8,9 +8,10 @@ use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
 /// Every subcommand of `wthor`.
-pub(crate) const COMMANDS: [&str; 24] = [
+pub(crate) const COMMANDS: [&str; 25] = [
     "info",
     "report",
+    "history",
     "duplicates",
     "serve",
     "analyze",

@@ -6,6 +6,7 @@ mod convert;
 mod duplicates;
 mod export;
 mod help;
+mod history;
 mod import;
 mod info;
 mod install;
