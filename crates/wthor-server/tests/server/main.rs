@@ -6,6 +6,8 @@
 
 mod api;
 mod errors;
+mod faults;
+mod indexed;
 mod values;
 
 use std::sync::{Arc, OnceLock};
