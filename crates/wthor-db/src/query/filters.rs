@@ -212,7 +212,7 @@ impl<'de, T: SpanValue> Deserialize<'de> for Span<T> {
 /// `#[serde(deserialize_with = "wthor_db::query::flag")]`.
 ///
 /// ```
-/// #[derive(serde::Deserialize)]
+/// #[derive(Debug, serde::Deserialize)]
 /// struct Q {
 ///     #[serde(deserialize_with = "wthor_db::query::flag")]
 ///     solve: bool,
