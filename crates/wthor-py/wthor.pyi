@@ -73,6 +73,9 @@ class Filters(TypedDict, total=False):
       stored score.
     - ``black_discs``, ``theoretical``: black's stored discs, or the
       stored theoretical score, in ``(a, b)`` inclusive.
+    - ``min_rating``: 8x8 games whose two players were both rated at
+      least this (1 to 3000) in the game's year (the ratings of
+      :meth:`Database.ratings`).
     - ``opening``: games starting with these moves (a transcript,
       ``"f5d6c3"``), under any of the 8 symmetries unless
       ``as_played=True``.
@@ -121,6 +124,7 @@ class Filters(TypedDict, total=False):
     size: int
     sort: Optional[Literal["year", "black", "white", "tournament", "score"]]
     limit: Optional[int]
+    min_rating: Optional[int]
 
 class Database:
     """A WTHOR database: game files (``.wtb`` 8x8, ``.wtd`` 10x10) and the

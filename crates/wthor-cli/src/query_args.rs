@@ -74,6 +74,11 @@ pub(crate) struct QueryArgs {
     /// orientation.
     #[arg(long, value_name = "TRANSCRIPT")]
     pub(crate) position_after: Option<String>,
+    /// 8x8 games whose two players were both rated at least R in the
+    /// game's year (Whole-History Rating of the whole database, kept as
+    /// `wthor ratings` keeps it; from 1 to 3000).
+    #[arg(long, value_name = "R")]
+    pub(crate) min_rating: Option<u16>,
     /// Board size of --opening and --position-after: 8 or 10.
     #[arg(long, default_value = "8", value_parser = str::parse::<Size>)]
     pub(crate) size: Size,
@@ -130,6 +135,7 @@ impl QueryArgs {
             opening_name: self.opening_name.clone(),
             position: self.position.clone(),
             position_after: self.position_after.clone(),
+            min_rating: self.min_rating,
             size: self.size,
             sort: self.sort,
             descending: self.reverse,

@@ -299,6 +299,11 @@ pub struct Database {
     labels: Vec<String>,
     names: Vec<OnceLock<NamesTable>>,
     skipped: Vec<Error>,
+    /// The whole database's ratings for the rating filter, made at its
+    /// first use ([`Database::filter_ratings`]).
+    filter_ratings: OnceLock<crate::ratings::Ratings>,
+    /// Where they are kept (`None`: the user's cache directory).
+    ratings_file: Option<PathBuf>,
 }
 
 impl Database {
@@ -357,9 +362,38 @@ impl Database {
             labels: Vec::new(),
             names,
             skipped: Vec::new(),
+            filter_ratings: OnceLock::new(),
+            ratings_file: None,
         };
         db.relabel();
         db
+    }
+
+    /// Keeps the ratings the rating filter uses in `file` rather than in
+    /// the user's cache directory ([`Database::kept_ratings`]).
+    #[must_use]
+    pub fn with_ratings_file(mut self, file: impl Into<PathBuf>) -> Database {
+        self.ratings_file = Some(file.into());
+        self
+    }
+
+    /// The whole database's ratings, as the rating filter
+    /// ([`Query::min_rating`](crate::Query::min_rating)) reads them: kept
+    /// between runs ([`Database::kept_ratings`] with the fitted parameters
+    /// and the file of [`Database::with_ratings_file`]), made once per
+    /// `Database`. A file that cannot be kept is no error here (the
+    /// ratings are fitted again next time); `wthor ratings` reports it.
+    pub fn filter_ratings(&self) -> &crate::ratings::Ratings {
+        self.filter_ratings.get_or_init(|| {
+            let params = crate::ratings::Params::FITTED;
+            match self.kept_ratings(&params, self.ratings_file.as_deref()) {
+                Ok(kept) => kept.ratings,
+                // Only parameters out of range fail, and these are not.
+                Err(_) => self
+                    .ratings(&crate::Query::new(), &params)
+                    .unwrap_or_else(|_| unreachable!("the fitted parameters are in range")),
+            }
+        })
     }
 
     fn relabel(&mut self) {

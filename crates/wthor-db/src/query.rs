@@ -37,7 +37,8 @@ use crate::{Database, GameId};
 mod filters;
 
 pub use filters::{
-    Filters, FiltersError, Found, Span, SpanError, SpanValue, TextFilter, flag, keys_of,
+    Filters, FiltersError, Found, MAX_MIN_RATING, Span, SpanError, SpanValue, TextFilter, flag,
+    keys_of,
 };
 
 /// The result of a game for black.
@@ -230,6 +231,7 @@ pub struct Query {
     as_played: bool,
     opening_name: Option<String>,
     position: Option<Position>,
+    min_rating: Option<u16>,
     sort: Option<SortKey>,
     descending: bool,
     limit: Option<usize>,
@@ -337,6 +339,22 @@ impl Query {
         self.opening_name.as_deref()
     }
 
+    /// 8x8 games whose two players were both rated at least `rating` in
+    /// the game's year by the whole database's ratings
+    /// ([`Database::filter_ratings`]; a player without games that year has
+    /// the fitted curve's value; unrated players, such as `???`, never
+    /// are).
+    pub fn min_rating(mut self, rating: u16) -> Query {
+        self.min_rating = Some(rating);
+        self
+    }
+
+    /// The rating filter's bound, if any.
+    #[must_use]
+    pub fn min_rating_value(&self) -> Option<u16> {
+        self.min_rating
+    }
+
     /// Games that reach this position (same side to move), in any of its 8
     /// orientations.
     pub fn position(mut self, position: Position) -> Query {
@@ -435,6 +453,8 @@ struct FilePlan {
     players: Option<usize>,
     /// Index in `Matcher::tournament_sets`.
     tournaments: Option<usize>,
+    /// Index in `Matcher::rated_sets` (with a rating filter).
+    rated: Option<usize>,
 }
 
 /// A query compiled for one database: [`Matcher::matches`] tests a game.
@@ -443,6 +463,10 @@ pub struct Matcher {
     files: Vec<FilePlan>,
     player_sets: Vec<PlayerSets>,
     tournament_sets: Vec<NameSet>,
+    /// Per (players file, year): the players rated at least the filter's
+    /// bound that year.
+    rated_sets: Vec<NameSet>,
+    min_rating: bool,
     names_needed: bool,
     needs_tournament: bool,
     kind: Option<PlayerKind>,
@@ -620,6 +644,14 @@ impl Matcher {
                 }
             }
         }
+        if self.min_rating {
+            let Some(set) = plan.rated.map(|i| &self.rated_sets[i]) else {
+                return false;
+            };
+            if !(set.contains(game.black()) && set.contains(game.white())) {
+                return false;
+            }
+        }
         if self.needs_tournament {
             let Some(set) = plan.tournaments.map(|i| &self.tournament_sets[i]) else {
                 return false;
@@ -683,6 +715,7 @@ impl Database {
         let needs_tournament = query.tournament.is_some();
         let mut player_files: Vec<usize> = Vec::new();
         let mut tournament_files: Vec<usize> = Vec::new();
+        let mut rated_keys: Vec<(usize, u16)> = Vec::new();
         let mut files = Vec::with_capacity(self.files().len());
         let opening_size = query.opening.as_ref().map(|o| board_size(o.size));
         let position_size = query.position.as_ref().map(|p| board_size(p.size()));
@@ -695,6 +728,7 @@ impl Database {
             let join = self.join(f);
             let year = file.year();
             let skip = file.board_size().is_none()
+                || (query.min_rating.is_some() && file.board_size() != Some(BoardSize::Eight))
                 || query.years.0.is_some_and(|y| year < y)
                 || query.years.1.is_some_and(|y| year > y)
                 || opening_size.is_some_and(|s| Some(s) != file.board_size())
@@ -721,8 +755,44 @@ impl Database {
                 } else {
                     None
                 },
+                rated: match join.players {
+                    Some(n) if query.min_rating.is_some() && !skip => Some(
+                        rated_keys
+                            .iter()
+                            .position(|&k| k == (n, year))
+                            .unwrap_or_else(|| {
+                                rated_keys.push((n, year));
+                                rated_keys.len() - 1
+                            }),
+                    ),
+                    _ => None,
+                },
             });
         }
+        let rated_sets = match query.min_rating {
+            None => Vec::new(),
+            Some(bound) => {
+                let ratings = self.filter_ratings();
+                rated_keys
+                    .iter()
+                    .map(|&(n, year)| {
+                        let table = self.names(n).expect("a players file");
+                        let mut set = NameSet::with_len(table.len());
+                        for i in 0..table.len() {
+                            let rating = u16::try_from(i)
+                                .ok()
+                                .and_then(|number| table.get(number))
+                                .and_then(|name| ratings.named(name))
+                                .and_then(|p| p.rating_in(year));
+                            if rating.is_some_and(|r| r >= f64::from(bound)) {
+                                set.insert(i);
+                            }
+                        }
+                        set
+                    })
+                    .collect()
+            }
+        };
         let exact = query.exact;
         let player_sets = player_files
             .iter()
@@ -781,6 +851,8 @@ impl Database {
             files,
             player_sets,
             tournament_sets,
+            rated_sets,
+            min_rating: query.min_rating.is_some(),
             names_needed,
             needs_tournament,
             kind: query.kind,

@@ -361,7 +361,7 @@ impl Database {
         for g in &games {
             let mine = me.and_then(|p| p.rating_in(g.year));
             let theirs = ratings
-                .and_then(|r| r.player(&g.opponent))
+                .and_then(|r| r.named(&g.opponent))
                 .and_then(|p| p.rating_in(g.year));
             match (mine, theirs) {
                 (Some(a), Some(b)) if b > a => stronger.add(g.points),

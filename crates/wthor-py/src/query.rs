@@ -66,6 +66,7 @@ pub(crate) const KEYWORDS: &[&str] = &[
     "size",
     "sort",
     "limit",
+    "min_rating",
 ];
 
 /// Whether `filters` holds a filter other than None.
@@ -210,6 +211,15 @@ fn set(f: &mut Filters, method: &str, key: &str, v: &Bound<'_, PyAny>) -> PyResu
         }
         "sort" => f.sort = Some(text(v)?.parse().map_err(|e| query_error(&e))?),
         "limit" => f.limit = Some(v.extract()?),
+        "min_rating" => {
+            f.min_rating = Some(v.extract().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "min_rating={}: expected a whole rating from 1 to {}",
+                    v.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string()),
+                    wthor_db::query::MAX_MIN_RATING
+                ))
+            })?);
+        }
         _ => {
             return Err(PyTypeError::new_err(format!(
                 "{method}() got an unexpected keyword argument '{key}' (filters: {})",

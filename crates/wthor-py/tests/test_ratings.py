@@ -53,3 +53,23 @@ def test_every_year_and_a_file_of_ones_own(testdata, tmp_path):
     assert list(replaced["rating"]) == list(every["rating"])
     with pytest.raises(ValueError, match="to="):
         db.ratings(to="excel", ratings=path)
+
+
+def test_the_rating_filter_selects_the_cli_s_games(testdata, tmp_path, cli_text, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    db = wthor.Database(testdata)
+    for bound in (1500, 1600):
+        ids = [str(g.id) for g in db.search(min_rating=bound)]
+        cli = cli_text("search", "--db", str(testdata), "--min-rating", str(bound), "--format", "csv")
+        rows = list(csv.DictReader(io.StringIO(cli)))
+        assert ids == [r["game"] for r in rows] and 0 < len(ids) < len(db)
+        assert db.count(min_rating=bound) == len(ids)
+    # Both players rated at least the bound in the game's year.
+    ratings = db.ratings()
+    rating = {(n, int(y)): r for n, y, r in zip(ratings["name"], ratings["year"], ratings["rating"])}
+    for g in db.search(min_rating=1600, limit=20):
+        for name in (g.black, g.white):
+            if (name, g.year) in rating:
+                assert rating[(name, g.year)] >= 1600
+    with pytest.raises(ValueError, match="minimum rating 5000 out of range"):
+        db.search(min_rating=5000)

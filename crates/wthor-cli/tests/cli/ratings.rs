@@ -281,3 +281,83 @@ fn the_whole_database_s_ratings_are_kept_and_read_back() {
         stderr(&filtered)
     );
 }
+
+/// `--min-rating R` keeps the 8x8 games whose two players were both rated
+/// at least R in the game's year, by the list `wthor ratings` prints (a
+/// player without games that year: the fitted curve's value, which the
+/// list does not show, so only listed player-years are checked).
+#[test]
+fn the_rating_filter_keeps_games_of_players_rated_at_least_r() {
+    let list = check(
+        &[
+            "ratings",
+            "--db",
+            "testdata",
+            "--year",
+            "2001..2003",
+            "--top",
+            "0",
+            "--format",
+            "csv",
+        ],
+        0,
+    );
+    let mut rating = std::collections::HashMap::new();
+    for row in list.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        rating.insert(
+            (f[2].to_owned(), f[0].to_owned()),
+            f[3].parse::<f64>().unwrap(),
+        );
+    }
+    let all: usize = check(&["search", "--db", "testdata", "--count"], 0)
+        .trim()
+        .parse()
+        .unwrap();
+    let out = check(
+        &[
+            "search",
+            "--db",
+            "testdata",
+            "--min-rating",
+            "1600",
+            "--format",
+            "csv",
+        ],
+        0,
+    );
+    let games: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert!(!games.is_empty() && games.len() < all);
+    let mut checked = 0;
+    for g in &games {
+        for name in [g[6], g[8]] {
+            if let Some(r) = rating.get(&(name.to_owned(), g[1].to_owned())) {
+                assert!(*r >= 1600.0 - 0.05, "{name} {} {r}", g[1]);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > games.len(), "{checked}");
+    let count: usize = check(
+        &[
+            "search",
+            "--db",
+            "testdata",
+            "--min-rating",
+            "1600",
+            "--count",
+        ],
+        0,
+    )
+    .trim()
+    .parse()
+    .unwrap();
+    assert_eq!(count, games.len());
+    let out = wthor(&["search", "--db", "testdata", "--min-rating", "5000"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("out of range"), "{}", stderr(&out));
+}

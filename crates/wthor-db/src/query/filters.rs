@@ -276,6 +276,9 @@ fn one_or_more<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error>
     })
 }
 
+/// The highest rating bound of [`Filters::min_rating`] (no player has
+/// been rated near it: the archive's best are about 2100).
+pub const MAX_MIN_RATING: u16 = 3000;
 /// The filters of a query as given, before they are checked together and
 /// read: plain data, every field public, [`Filters::default`] filtering
 /// nothing.
@@ -343,6 +346,11 @@ pub struct Filters {
     /// Games that reach the position after this transcript, in any
     /// orientation (excludes `position`).
     pub position_after: Option<String>,
+    /// 8x8 games whose two players were both rated at least this in the
+    /// game's year (see [`Query::min_rating`]); from 1 to
+    /// [`MAX_MIN_RATING`].
+    #[serde(deserialize_with = "from_text_opt")]
+    pub min_rating: Option<u16>,
     /// The board size of `opening` and `position_after`.
     #[serde(deserialize_with = "from_text")]
     pub size: Size,
@@ -377,6 +385,7 @@ impl Default for Filters {
             opening_name: None,
             position: None,
             position_after: None,
+            min_rating: None,
             size: Size::Eight,
             sort: None,
             descending: false,
@@ -414,6 +423,9 @@ pub enum FiltersError {
     /// Both `program` and `human`.
     #[error("program and human exclude each other")]
     ProgramAndHuman,
+    /// A rating bound out of range.
+    #[error("minimum rating {0} out of range: expected a rating from 1 to {MAX_MIN_RATING}")]
+    MinRating(u16),
     /// More than two players (two: the games between them).
     #[error("at most two players (games between them), got {0}")]
     TooManyPlayers(usize),
@@ -478,6 +490,7 @@ impl FiltersError {
     pub fn key(&self) -> &'static str {
         match self {
             FiltersError::ProgramAndHuman => "human",
+            FiltersError::MinRating(_) => "min_rating",
             FiltersError::TooManyPlayers(_) => "player",
             FiltersError::AsPlayedWithoutOpening => "as_played",
             FiltersError::TwoPositions => "position_after",
@@ -572,7 +585,15 @@ impl Filters {
                 });
             }
         }
+        if let Some(r) = self.min_rating
+            && !(1..=MAX_MIN_RATING).contains(&r)
+        {
+            return Err(FiltersError::MinRating(r));
+        }
         let mut q = Query::new().exact(self.exact);
+        if let Some(r) = self.min_rating {
+            q = q.min_rating(r);
+        }
         for p in &self.players {
             q = q.player(p);
         }

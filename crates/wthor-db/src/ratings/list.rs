@@ -295,6 +295,13 @@ impl Ratings {
         list
     }
 
+    /// The player of exactly this name, as the players files write it
+    /// (no folding: a lookup per name of a players file).
+    #[must_use]
+    pub fn named(&self, name: &str) -> Option<&PlayerRatings> {
+        self.by_name.get(name.trim()).map(|&i| &self.players[i])
+    }
+
     /// The player of this name: the name as written, else the one player
     /// whose [folded](fold) name equals the folded `name` (`None` when no
     /// player, or several, have it).

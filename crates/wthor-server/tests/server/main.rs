@@ -8,6 +8,7 @@ mod api;
 mod errors;
 mod faults;
 mod indexed;
+mod ratings;
 mod values;
 
 use std::sync::{Arc, OnceLock};
@@ -34,7 +35,13 @@ pub(crate) const ANALYSIS_EMPTIES: u8 = 14;
 pub(crate) fn state() -> Arc<AppState> {
     static STATE: OnceLock<Arc<AppState>> = OnceLock::new();
     Arc::clone(STATE.get_or_init(|| {
-        let db = wthor_db::Database::open(testdata()).unwrap();
+        // The ratings of the rating filter kept under the tests' build
+        // folder, not in the user's cache directory.
+        let db = wthor_db::Database::open(testdata())
+            .unwrap()
+            .with_ratings_file(
+                std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ratings.json"),
+            );
         // The explorer's values get all the time they need: the tests run
         // side by side on few cores, one search at a time, and check the
         // values (the time limits have tests of their own).
