@@ -13,6 +13,8 @@ mod cache;
 mod datasets;
 #[path = "db/duplicates.rs"]
 mod duplicates;
+#[path = "db/handmade.rs"]
+mod handmade;
 #[path = "db/history.rs"]
 mod history;
 #[path = "db/import.rs"]

@@ -81,6 +81,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
+/// Games, black's wins, draws and losses.
+fn columns(r: &wthor_db::stats::Results) -> [u64; 4] {
+    [r.games, r.black_wins, r.draws, r.black_losses]
+}
+
 fn name(sq: othello_core::Square, p: &Position) -> String {
     sq.name(p.size()).to_string()
 }
@@ -126,23 +131,12 @@ fn table(
         "year", "games", "black", "draws", "white"
     )?;
     for y in h.years.iter().filter(|y| y.reached.games > 0) {
-        let r = &y.reached;
-        writeln!(
-            out,
-            "{:>4}  {:>6}  {:>6}  {:>5}  {:>6}",
-            y.year, r.games, r.black_wins, r.draws, r.black_losses
-        )?;
+        let [g, w, d, l] = columns(&y.reached);
+        writeln!(out, "{:>4}  {g:>6}  {w:>6}  {d:>5}  {l:>6}", y.year)?;
         if by_move {
             for (sq, m) in &y.moves {
-                writeln!(
-                    out,
-                    "  {:>4}  {:>6}  {:>6}  {:>5}  {:>6}",
-                    name(*sq, p),
-                    m.games,
-                    m.black_wins,
-                    m.draws,
-                    m.black_losses
-                )?;
+                let [g, w, d, l] = columns(m);
+                writeln!(out, "  {:>4}  {g:>6}  {w:>6}  {d:>5}  {l:>6}", name(*sq, p))?;
             }
         }
     }
@@ -164,31 +158,23 @@ fn table(
 }
 
 fn csv(h: &History, p: &Position, by_move: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    let join = |first: &[String], r: &wthor_db::stats::Results| {
+        let mut cells = first.to_vec();
+        cells.extend(columns(r).iter().map(u64::to_string));
+        cells.join(",")
+    };
     if by_move {
         writeln!(out, "year,move,games,black_wins,draws,black_losses")?;
-        for y in &h.years {
-            for (sq, m) in &y.moves {
-                writeln!(
-                    out,
-                    "{},{},{},{},{},{}",
-                    y.year,
-                    name(*sq, p),
-                    m.games,
-                    m.black_wins,
-                    m.draws,
-                    m.black_losses
-                )?;
-            }
-        }
     } else {
         writeln!(out, "year,games,black_wins,draws,black_losses")?;
-        for y in &h.years {
-            let r = &y.reached;
-            writeln!(
-                out,
-                "{},{},{},{},{}",
-                y.year, r.games, r.black_wins, r.draws, r.black_losses
-            )?;
+    }
+    for y in &h.years {
+        if by_move {
+            for (sq, m) in &y.moves {
+                writeln!(out, "{}", join(&[y.year.to_string(), name(*sq, p)], m))?;
+            }
+        } else {
+            writeln!(out, "{}", join(&[y.year.to_string()], &y.reached))?;
         }
     }
     Ok(())

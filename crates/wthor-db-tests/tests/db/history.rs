@@ -6,33 +6,15 @@ use othello_core::Size;
 use wthor_db::Database;
 use wthor_db::index::IndexChoice;
 use wthor_db::query::Filters;
-use wthor_format::{BoardSize, Game, Header, Name, NameKind, WINDOWS_1252};
 
 fn write_year(dir: &std::path::Path, year: u16, games: &[&[&str]]) {
-    let games: Vec<Game> = games
-        .iter()
-        .map(|moves| Game::from_squares(0, 0, 1, 40, 40, moves, BoardSize::Eight).unwrap())
-        .collect();
-    let header = Header {
-        year,
-        p1: 8,
-        ..Header::default()
-    };
-    let mut bytes = Vec::new();
-    wthor_format::write_game_file(&header, BoardSize::Eight, &games, &mut bytes).unwrap();
-    std::fs::write(dir.join(format!("WTH_{year}.wtb")), bytes).unwrap();
+    let games: Vec<crate::handmade::Played<'_>> = games.iter().map(|&m| (0, 0, 1, 40, m)).collect();
+    crate::handmade::write_games(&dir.join(format!("WTH_{year}.wtb")), year, &games);
 }
 
 fn database() -> (tempfile::TempDir, Database) {
     let dir = tempfile::tempdir().unwrap();
-    let names: Vec<Name> = ["Ann", "Bob"]
-        .iter()
-        .map(|n| Name::from_text(n, NameKind::Players, WINDOWS_1252).unwrap())
-        .collect();
-    let mut bytes = Vec::new();
-    wthor_format::write_names_file(&Header::default(), NameKind::Players, &names, &mut bytes)
-        .unwrap();
-    std::fs::write(dir.path().join("WTHOR.JOU"), bytes).unwrap();
+    crate::handmade::write_names(&dir.path().join("WTHOR.JOU"), &["Ann", "Bob"]);
     // 2001: game 1 reaches f5 d6 c3 d3 c4 turned by 180 degrees and in
     // another order (c4 e3 f5 e6 f6 is f5 d6 c4 d3 c3 turned), then plays
     // c5, which is f4 in the position's orientation.

@@ -8,38 +8,21 @@ use wthor_db::ratings::{
     ELO_PER_NATURAL, EvaluateOptions, Params, Ratings, RatingsError, Similar, is_unknown_player,
 };
 use wthor_db::{Database, DatabaseBuilder, Query};
-use wthor_format::{BoardSize, Game, Header, Name, NameKind, WINDOWS_1252};
 
 /// A game of tournament `t`: black and white (numbers in the players
 /// file) and black's discs.
 type Played = (u16, u16, u16, u8);
 
 fn write_names(path: &Path, names: &[&str]) {
-    let names: Vec<Name> = names
-        .iter()
-        .map(|n| Name::from_text(n, NameKind::Players, WINDOWS_1252).unwrap())
-        .collect();
-    let mut bytes = Vec::new();
-    wthor_format::write_names_file(&Header::default(), NameKind::Players, &names, &mut bytes)
-        .unwrap();
-    std::fs::write(path, bytes).unwrap();
+    crate::handmade::write_names(path, names);
 }
 
 fn write_games(path: &Path, year: u16, games: &[Played]) {
-    let games: Vec<Game> = games
+    let games: Vec<crate::handmade::Played<'_>> = games
         .iter()
-        .map(|&(t, b, w, discs)| {
-            Game::from_squares(t, b, w, discs, discs, &["f5", "d6"], BoardSize::Eight).unwrap()
-        })
+        .map(|&(t, b, w, discs)| (t, b, w, discs, &["f5", "d6"][..]))
         .collect();
-    let header = Header {
-        year,
-        p1: 8,
-        ..Header::default()
-    };
-    let mut bytes = Vec::new();
-    wthor_format::write_game_file(&header, BoardSize::Eight, &games, &mut bytes).unwrap();
-    std::fs::write(path, bytes).unwrap();
+    crate::handmade::write_games(path, year, &games);
 }
 
 /// A database of `names` (WTHOR.JOU) and the games of each year.

@@ -2,47 +2,25 @@
 //! turned f5-first, the archive's main move and the player's departure
 //! from it, results by the opponents' ratings, a player with one game.
 
-use std::path::Path;
-
 use othello_core::Color;
 use wthor_db::Database;
 use wthor_db::ratings::Params;
 use wthor_db::report::{Record, ReportOptions};
-use wthor_format::{BoardSize, Game, Header, Name, NameKind, WINDOWS_1252};
 
 /// Black, white, black's discs, the moves.
 type Played<'a> = (u16, u16, u8, &'a [&'a str]);
 
+/// `names` and the games of 2001.
 fn database(names: &[&str], games: &[Played<'_>]) -> (tempfile::TempDir, Database) {
     let dir = tempfile::tempdir().unwrap();
-    let names: Vec<Name> = names
+    crate::handmade::write_names(&dir.path().join("WTHOR.JOU"), names);
+    let games: Vec<crate::handmade::Played<'_>> = games
         .iter()
-        .map(|n| Name::from_text(n, NameKind::Players, WINDOWS_1252).unwrap())
+        .map(|&(b, w, discs, moves)| (0, b, w, discs, moves))
         .collect();
-    let mut bytes = Vec::new();
-    wthor_format::write_names_file(&Header::default(), NameKind::Players, &names, &mut bytes)
-        .unwrap();
-    std::fs::write(dir.path().join("WTHOR.JOU"), bytes).unwrap();
-    let games: Vec<Game> = games
-        .iter()
-        .map(|&(b, w, discs, moves)| {
-            Game::from_squares(0, b, w, discs, discs, moves, BoardSize::Eight).unwrap()
-        })
-        .collect();
-    let header = Header {
-        year: 2001,
-        p1: 8,
-        ..Header::default()
-    };
-    let mut bytes = Vec::new();
-    wthor_format::write_game_file(&header, BoardSize::Eight, &games, &mut bytes).unwrap();
-    write(&dir.path().join("WTH_2001.wtb"), &bytes);
+    crate::handmade::write_games(&dir.path().join("WTH_2001.wtb"), 2001, &games);
     let db = Database::open(dir.path()).unwrap();
     (dir, db)
-}
-
-fn write(path: &Path, bytes: &[u8]) {
-    std::fs::write(path, bytes).unwrap();
 }
 
 #[test]
