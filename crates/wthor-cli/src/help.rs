@@ -98,6 +98,25 @@ filters choose the games.
 
 Exit status: 0 ok (a position no game reaches too), 2 usage or I/O error.";
 
+/// `wthor novelties --help`.
+pub(crate) const NOVELTIES: &str = "\
+Examples:
+  wthor novelties --db testdata --top 5
+  wthor novelties --db testdata --summary
+  wthor novelties --db testdata --year 2003 --format jsonl --top 3
+
+A game's novelty is the first move after which its position (up to the 8 symmetries, by any
+order of moves) had never been reached in an earlier year: the archive has no dates, so games
+of one year are taken as simultaneous (\"same year\" says whether other games of its year
+reached the new position too). \"before\" counts the games of earlier years that had reached
+the position before the novelty, \"followed\" the games of later years that reached the new
+one. A game that never leaves earlier years' positions ends inside known play; a game with
+the positions of a game before it (a copy) has no novelty of its own. A game becomes unique
+at the first move after which no other game reaches its position. Filters choose the games
+listed; earlier years always count in full. 8x8 games only.
+
+Exit status: 0 ok, 2 usage or I/O error.";
+
 /// `wthor report --help`.
 pub(crate) const REPORT: &str = "\
 Examples:

@@ -114,6 +114,9 @@ enum Command {
     /// A position through the years: the games reaching it and their next
     /// moves year by year, the first and latest game of each move.
     History(commands::history::Args),
+    /// Where the games left known play (their novelties) and where they
+    /// became unique.
+    Novelties(commands::novelties::Args),
     /// Serve the database in the browser: opening explorer, search, game
     /// viewer, player pages.
     Serve(commands::serve::Args),
@@ -149,6 +152,7 @@ fn main() -> ExitCode {
         Command::Ratings(args) => commands::ratings::run(args, &mut out),
         Command::Report(args) => commands::report::run(args, &mut out),
         Command::History(args) => commands::history::run(args, &mut out),
+        Command::Novelties(args) => commands::novelties::run(args, &mut out),
         Command::Serve(args) => commands::serve::run(args, &mut out),
     }
     .and_then(|code| out.flush().map(|()| code).map_err(anyhow::Error::from));

@@ -23,6 +23,8 @@ mod import;
 mod index;
 #[path = "db/install.rs"]
 mod install;
+#[path = "db/novelty.rs"]
+mod novelty;
 #[path = "db/openings.rs"]
 mod openings;
 #[path = "db/position_line.rs"]

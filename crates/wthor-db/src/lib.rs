@@ -129,6 +129,7 @@ pub mod import;
 pub mod index;
 pub mod install;
 pub mod names;
+pub mod novelty;
 pub mod openings;
 pub mod position_line;
 pub mod positions;

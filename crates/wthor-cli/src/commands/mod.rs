@@ -12,6 +12,7 @@ pub(crate) mod import;
 pub(crate) mod index;
 pub(crate) mod info;
 pub(crate) mod install;
+pub(crate) mod novelties;
 pub(crate) mod openings;
 pub(crate) mod perft;
 pub(crate) mod puzzles;

@@ -8,10 +8,11 @@ use crate::info::{stderr, stdout, wthor_in};
 use crate::{workspace_root, wthor};
 
 /// Every subcommand of `wthor`.
-pub(crate) const COMMANDS: [&str; 25] = [
+pub(crate) const COMMANDS: [&str; 26] = [
     "info",
     "report",
     "history",
+    "novelties",
     "duplicates",
     "serve",
     "analyze",

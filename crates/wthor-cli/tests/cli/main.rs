@@ -12,6 +12,7 @@ mod info;
 mod install;
 mod interrupt;
 mod no_panic;
+mod novelties;
 mod openings;
 mod perft;
 mod puzzles;

@@ -1,0 +1,239 @@
+//! `wthor novelties`: where the games left known play
+//! ([`wthor_db::novelty`]): the novelties most followed by later games, or
+//! (`--summary`) the distributions of the novelty's move and of the move at
+//! which games become unique.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use serde_json::json;
+use wthor_db::Database;
+use wthor_db::novelty::{Departure, Novelty};
+
+use crate::db_args::DbArgs;
+use crate::query_args::{Format, QueryArgs};
+
+/// Arguments of `wthor novelties`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = crate::help::NOVELTIES)]
+#[command(mut_arg("sort", |a| a.hide(true)))]
+#[command(mut_arg("reverse", |a| a.hide(true)))]
+#[command(mut_arg("limit", |a| a.hide(true)))]
+pub(crate) struct Args {
+    #[command(flatten)]
+    db: DbArgs,
+    #[command(flatten)]
+    query: QueryArgs,
+    /// Novelties listed, most followed first (0: all).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    top: usize,
+    /// The distributions of the novelty's move and of the move at which
+    /// games become unique, instead of the list.
+    #[arg(long)]
+    summary: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let filters = args.query.filters();
+    if filters.sort.is_some() || filters.limit.is_some() {
+        anyhow::bail!("--sort and --limit do not apply to novelties (see --top)");
+    }
+    let query = filters.to_query()?;
+    let db = args.db.open()?;
+    let all = db.novelties(&query).context("novelties")?;
+    if args.summary {
+        summary(&all, args.format, out)?;
+    } else {
+        list(&db, &all, args.top, args.format, out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The median of `values` (the lower middle of an even count).
+fn median(values: &mut [usize]) -> Option<usize> {
+    values.sort_unstable();
+    values.get(values.len().saturating_sub(1) / 2).copied()
+}
+
+fn summary(all: &[Novelty], format: Format, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut novelty: Vec<usize> = all
+        .iter()
+        .filter_map(|n| match n.departure {
+            Departure::Novelty { ply, .. } => Some(ply),
+            _ => None,
+        })
+        .collect();
+    let known = all
+        .iter()
+        .filter(|n| n.departure == Departure::InKnownPlay)
+        .count();
+    let copies = all
+        .iter()
+        .filter(|n| n.departure == Departure::Copy)
+        .count();
+    let first_year = all
+        .iter()
+        .filter(|n| n.departure == Departure::FirstYear)
+        .count();
+    let mut unique: Vec<usize> = all.iter().filter_map(|n| n.unique_from).collect();
+    let never = all.len() - unique.len();
+    let counts = |v: &[usize]| {
+        let mut c = vec![0usize; 61];
+        for &m in v {
+            c[m.min(60)] += 1;
+        }
+        c
+    };
+    let (by_novelty, by_unique) = (counts(&novelty), counts(&unique));
+    let (novelty_median, unique_median) = (median(&mut novelty), median(&mut unique));
+    match format {
+        Format::Jsonl => {
+            serde_json::to_writer(
+                &mut *out,
+                &json!({"games": all.len(), "novelties": novelty.len(), "inKnownPlay": known,
+                    "copies": copies, "firstYear": first_year, "medianNoveltyMove": novelty_median,
+                    "uniqueGames": unique.len(), "neverUnique": never,
+                    "medianUniqueMove": unique_median,
+                    "byMove": (1..=60).map(|m| json!({"move": m, "novelties": by_novelty[m], "becomeUnique": by_unique[m]})).collect::<Vec<_>>()}),
+            )?;
+            writeln!(out)?;
+        }
+        Format::Csv => {
+            writeln!(out, "move,novelties,become_unique")?;
+            for m in 1..=60 {
+                writeln!(out, "{m},{},{}", by_novelty[m], by_unique[m])?;
+            }
+        }
+        Format::Table => {
+            let med = |m: Option<usize>| m.map_or_else(|| "-".to_owned(), |m| m.to_string());
+            writeln!(
+                out,
+                "{} games (8x8); \"earlier\" means an earlier year (the archive has no dates)",
+                all.len()
+            )?;
+            writeln!(
+                out,
+                "left known play:   {} games, median move {}",
+                novelty.len(),
+                med(novelty_median)
+            )?;
+            writeln!(
+                out,
+                "inside known play: {known} games (every position reached in an earlier year)"
+            )?;
+            writeln!(
+                out,
+                "copies:            {copies} games (the positions of a game before them)"
+            )?;
+            writeln!(
+                out,
+                "first year:        {first_year} games (the database's first year: nothing earlier)"
+            )?;
+            writeln!(
+                out,
+                "became unique:     {} games, median move {}; never: {never}",
+                unique.len(),
+                med(unique_median)
+            )?;
+            writeln!(out)?;
+            writeln!(out, "move  novelties  become unique")?;
+            for m in (1..=60).filter(|&m| by_novelty[m] + by_unique[m] > 0) {
+                writeln!(out, "{m:>4}  {:>9}  {:>13}", by_novelty[m], by_unique[m])?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn list(
+    db: &Database,
+    all: &[Novelty],
+    top: usize,
+    format: Format,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let mut shown: Vec<(&Novelty, usize, u64, bool)> = all
+        .iter()
+        .filter_map(|n| match n.departure {
+            Departure::Novelty {
+                ply,
+                before,
+                same_year,
+            } => Some((n, ply, before, same_year)),
+            _ => None,
+        })
+        .collect();
+    shown.sort_by(|a, b| {
+        b.0.followed
+            .cmp(&a.0.followed)
+            .then(a.0.game.cmp(&b.0.game))
+    });
+    if top != 0 {
+        shown.truncate(top);
+    }
+    let line = |n: &Novelty, ply: usize| -> String {
+        db.game(n.game)
+            .map(|g| {
+                let moves: Vec<othello_core::Move> = g
+                    .moves_raw()
+                    .iter()
+                    .take(ply)
+                    .filter_map(|&b| othello_core::Square::from_wthor(b, othello_core::Size::Eight))
+                    .map(othello_core::Move::Play)
+                    .collect();
+                othello_core::notation::write_transcript(&moves, othello_core::Size::Eight)
+            })
+            .unwrap_or_default()
+    };
+    match format {
+        Format::Table => {
+            writeln!(
+                out,
+                "{:<10} {:>4} {:>4} {:>7} {:>9} {:>9}  line",
+                "game", "year", "move", "before", "same year", "followed"
+            )?;
+            for (n, ply, before, same) in &shown {
+                writeln!(
+                    out,
+                    "{:<10} {:>4} {:>4} {:>7} {:>9} {:>9}  {}",
+                    db.game_name(n.game).to_string(),
+                    n.year,
+                    ply,
+                    before,
+                    if *same { "yes" } else { "no" },
+                    n.followed,
+                    line(n, *ply)
+                )?;
+            }
+        }
+        Format::Csv => {
+            writeln!(out, "game,year,move,before,same_year,followed,line")?;
+            for (n, ply, before, same) in &shown {
+                writeln!(
+                    out,
+                    "{},{},{ply},{before},{same},{},{}",
+                    db.game_name(n.game),
+                    n.year,
+                    n.followed,
+                    line(n, *ply)
+                )?;
+            }
+        }
+        Format::Jsonl => {
+            for (n, ply, before, same) in &shown {
+                serde_json::to_writer(
+                    &mut *out,
+                    &json!({"game": db.game_name(n.game).to_string(), "year": n.year, "move": ply,
+                        "before": before, "sameYear": same, "followed": n.followed,
+                        "uniqueFrom": n.unique_from, "line": line(n, *ply)}),
+                )?;
+                writeln!(out)?;
+            }
+        }
+    }
+    Ok(())
+}

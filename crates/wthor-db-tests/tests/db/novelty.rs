@@ -1,0 +1,109 @@
+//! Novelties (`wthor_db::novelty`): every fixture game's novelty against a
+//! plain scan of the positions of earlier years; a copy in a later year has
+//! none of its own; uniqueness against a count of the games per position.
+
+use std::collections::{HashMap, HashSet};
+
+use othello_core::replay::{replay_with, wthor_tokens};
+use othello_core::symmetry::PositionKey;
+use othello_core::{Board8, Move};
+use wthor_db::novelty::Departure;
+use wthor_db::{Database, GameId, Query};
+use wthor_format::BoardSize;
+
+fn keys(raw: &[u8]) -> Vec<PositionKey> {
+    let mut out = Vec::new();
+    replay_with::<Board8, _, _>(wthor_tokens::<Board8>(raw), |s| {
+        if matches!(s.mv, Move::Play(_)) {
+            out.push(PositionKey::of(&s.board));
+        }
+    });
+    out
+}
+
+#[test]
+fn every_fixture_novelty_is_the_plain_scan_s() {
+    let db =
+        Database::open(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata"))
+            .unwrap();
+    // Every 8x8 game's positions, by year.
+    let mut games: Vec<(u16, GameId, Vec<PositionKey>)> = Vec::new();
+    for (f, i, g) in db.games() {
+        if g.board_size() == BoardSize::Eight {
+            games.push((db.files()[f].year(), GameId::new(f, i), keys(g.moves_raw())));
+        }
+    }
+    let mut by_year: HashMap<u16, HashSet<PositionKey>> = HashMap::new();
+    let mut reaching: HashMap<PositionKey, usize> = HashMap::new();
+    for (year, _, ks) in &games {
+        by_year.entry(*year).or_default().extend(ks.iter().copied());
+        for k in ks.iter().collect::<HashSet<_>>() {
+            *reaching.entry(*k).or_default() += 1;
+        }
+    }
+    let first_year = *by_year.keys().min().unwrap();
+    let novelties = db.novelties(&Query::new()).unwrap();
+    assert_eq!(novelties.len(), games.len());
+    let mut checked = 0;
+    for n in &novelties {
+        let (year, _, ks) = games.iter().find(|g| g.1 == n.game).unwrap();
+        let earlier: Vec<&HashSet<PositionKey>> = by_year
+            .iter()
+            .filter(|(y, _)| *y < year)
+            .map(|(_, s)| s)
+            .collect();
+        let first_new = ks
+            .iter()
+            .position(|k| !earlier.iter().any(|s| s.contains(k)));
+        match n.departure {
+            Departure::Novelty { ply, .. } => {
+                assert_eq!(Some(ply - 1), first_new, "{:?}", n.game);
+                checked += 1;
+            }
+            Departure::InKnownPlay => assert_eq!(first_new, None, "{:?}", n.game),
+            Departure::FirstYear => assert_eq!(*year, first_year),
+            Departure::Copy => {}
+        }
+        let unique = ks.iter().position(|k| reaching[k] == 1).map(|k| k + 1);
+        assert_eq!(n.unique_from, unique, "{:?}", n.game);
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn a_copy_in_a_later_year_has_no_novelty_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::handmade::write_names(&dir.path().join("WTHOR.JOU"), &["Ann", "Bob"]);
+    let line: &[&str] = &["f5", "d6", "c3", "d3", "c4"];
+    // The same game turned by 180 degrees.
+    let turned: &[&str] = &["c4", "e3", "f6", "e6", "f5"];
+    crate::handmade::write_games(
+        &dir.path().join("WTH_2001.wtb"),
+        2001,
+        &[(0, 0, 1, 40, line)],
+    );
+    crate::handmade::write_games(
+        &dir.path().join("WTH_2002.wtb"),
+        2002,
+        &[
+            (0, 0, 1, 40, turned),
+            (0, 1, 0, 30, &["f5", "d6", "c3", "d3", "c4", "f4"]),
+        ],
+    );
+    let db = Database::open(dir.path()).unwrap();
+    let n = db.novelties(&Query::new()).unwrap();
+    assert_eq!(n[0].departure, Departure::FirstYear);
+    assert_eq!(n[1].departure, Departure::Copy);
+    // The third leaves 2001's game at its 6th move, which 2001's game had
+    // reached once before it; no other game of 2002 reaches the new one.
+    assert_eq!(
+        n[2].departure,
+        Departure::Novelty {
+            ply: 6,
+            before: 1,
+            same_year: false
+        }
+    );
+    assert_eq!(n[2].unique_from, Some(6));
+    assert_eq!(n[0].unique_from, None);
+}

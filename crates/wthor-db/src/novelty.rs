@@ -1,0 +1,238 @@
+//! Where each game left known play (its novelty) and where it became
+//! unique (issue 40).
+//!
+//! Positions are compared up to the 8 symmetries and by any order of moves
+//! (a [`PositionKey`] after each disc played), over the 8x8 games of the
+//! whole database. The archive has no dates: a game's **novelty** is the
+//! first move after which its position had never been reached in an
+//! earlier year; `same_year` says whether other games of its year reached
+//! that position too. A game that never leaves the positions of earlier
+//! years ends **inside known play**. A game whose whole sequence of
+//! positions is that of a game before it (by year, then file order) is a
+//! **copy** and has no novelty of its own; the games of the database's
+//! first year have none either (no earlier year). A game becomes **unique** at the
+//! first move after which no other game of the database reaches its
+//! position; a game that never does (its final position reached by
+//! another game too, a copy among them) is never unique.
+//!
+//! Three passes over the games, in parallel: the positions of every game
+//! (kept as 64-bit hashes), the earliest year and the number of games of
+//! each position, then the counts by year of the positions each novelty
+//! needs.
+
+use std::collections::HashMap;
+
+use othello_core::replay::{replay_with, wthor_tokens};
+use othello_core::symmetry::PositionKey;
+use othello_core::{Board8, Move};
+use rayon::prelude::*;
+use wthor_format::BoardSize;
+
+use crate::query::QueryError;
+use crate::{Database, GameId, Query};
+
+/// Where a game left known play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Departure {
+    /// After move `ply` (from 1) the position had never been reached in an
+    /// earlier year.
+    Novelty {
+        /// The move number.
+        ply: usize,
+        /// The games of earlier years that had reached the position before
+        /// that move (0 for a novelty at move 1: none can).
+        before: u64,
+        /// Whether other games of the same year reached the new position.
+        same_year: bool,
+    },
+    /// Every position of the game had been reached in an earlier year.
+    InKnownPlay,
+    /// The same positions as a game before it (by year, then file order).
+    Copy,
+    /// A game of the database's first year: no earlier year to compare
+    /// with.
+    FirstYear,
+}
+
+/// A game's novelty and the move at which it became unique.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Novelty {
+    /// The game.
+    pub game: GameId,
+    /// Its year.
+    pub year: u16,
+    /// Where it left known play.
+    pub departure: Departure,
+    /// The first move after which no other game reaches its position, if
+    /// there is one.
+    pub unique_from: Option<usize>,
+    /// The games of later years that reached the position after its
+    /// novelty (how often the novelty was followed); 0 without one.
+    pub followed: u64,
+}
+
+/// The 64-bit keys of the positions after each disc of raw 8x8 moves.
+fn position_hashes(raw: &[u8]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(60);
+    replay_with::<Board8, _, _>(wthor_tokens::<Board8>(raw), |s| {
+        if matches!(s.mv, Move::Play(_)) {
+            out.push(PositionKey::of(&s.board).hash64());
+        }
+    });
+    out
+}
+
+/// Per position: the earliest year, the games reaching it, and the games
+/// of each year (kept only where asked).
+#[derive(Clone, Copy, Debug, Default)]
+struct Seen {
+    first_year: u16,
+    games: u32,
+}
+
+impl Database {
+    /// The novelty of every 8x8 game `query` selects (its sort and limit
+    /// aside), in database order; earlier years always count in full.
+    ///
+    /// # Errors
+    /// [`QueryError`] for a query that cannot run.
+    pub fn novelties(&self, query: &Query) -> Result<Vec<Novelty>, QueryError> {
+        let matcher = self.matcher(query)?;
+        // Every 8x8 game: (year, id, selected, position hashes), in year
+        // order then database order.
+        let mut games: Vec<(u16, GameId, bool, Vec<u64>)> = self.par_fold(
+            Vec::new,
+            |acc: &mut Vec<(u16, GameId, bool, Vec<u64>)>, g| {
+                if g.file.board_size() == Some(BoardSize::Eight) {
+                    let hashes = position_hashes(g.game.moves_raw());
+                    acc.push((g.file.year(), g.id, matcher.matches(&g), hashes));
+                }
+            },
+            |mut a, b| {
+                a.extend(b);
+                a
+            },
+        );
+        games.sort_by_key(|g| (g.0, g.1));
+        let first_year = games.first().map_or(0, |g| g.0);
+        // The earliest year and the games of each position (a game counted
+        // once per position, a transposition within it aside).
+        let mut seen: HashMap<u64, Seen> = HashMap::new();
+        for (year, _, _, hashes) in &games {
+            let mut own: Vec<u64> = hashes.clone();
+            own.sort_unstable();
+            own.dedup();
+            for h in own {
+                let e = seen.entry(h).or_insert(Seen {
+                    first_year: *year,
+                    games: 0,
+                });
+                e.games += 1;
+            }
+        }
+        // Copies: a game whose sequence of positions a game before it had.
+        let mut sequences: HashMap<u64, usize> = HashMap::new();
+        let copy: Vec<bool> = games
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                let key = xxhash_rust::xxh3::xxh3_64(
+                    &g.3.iter()
+                        .flat_map(|h| h.to_le_bytes())
+                        .collect::<Vec<u8>>(),
+                );
+                *sequences.entry(key).or_insert(i) != i
+            })
+            .collect();
+        // The novelty move of each selected game, and the positions whose
+        // counts by year it needs: the one before it and its own.
+        let firsts: Vec<Option<usize>> = games
+            .par_iter()
+            .map(|(year, _, selected, hashes)| {
+                if !selected {
+                    return None;
+                }
+                hashes.iter().position(|h| seen[h].first_year == *year)
+            })
+            .collect();
+        let mut by_year: HashMap<u64, Vec<(u16, u32)>> = HashMap::new();
+        for (g, first) in games.iter().zip(&firsts) {
+            if let Some(k) = *first {
+                by_year.entry(g.3[k]).or_default();
+                if k > 0 {
+                    by_year.entry(g.3[k - 1]).or_default();
+                }
+            }
+        }
+        for (year, _, _, hashes) in &games {
+            let mut own: Vec<u64> = hashes
+                .iter()
+                .copied()
+                .filter(|h| by_year.contains_key(h))
+                .collect();
+            own.sort_unstable();
+            own.dedup();
+            for h in own {
+                let counts = by_year.get_mut(&h).expect("asked for");
+                match counts.last_mut() {
+                    Some((y, n)) if y == year => *n += 1,
+                    _ => counts.push((*year, 1)),
+                }
+            }
+        }
+        let count = |h: u64, keep: &dyn Fn(u16) -> bool| -> u64 {
+            by_year[&h]
+                .iter()
+                .filter(|(y, _)| keep(*y))
+                .map(|(_, n)| u64::from(*n))
+                .sum()
+        };
+        let mut out: Vec<Novelty> = games
+            .iter()
+            .zip(&firsts)
+            .zip(&copy)
+            .filter(|((g, _), _)| g.2)
+            .map(|(((year, id, _, hashes), first), &is_copy)| {
+                let year = *year;
+                let unique_from = hashes
+                    .iter()
+                    .position(|h| seen[h].games == 1)
+                    .map(|k| k + 1);
+                let (departure, followed) = if is_copy {
+                    (Departure::Copy, 0)
+                } else if year == first_year {
+                    (Departure::FirstYear, 0)
+                } else {
+                    match *first {
+                        None => (Departure::InKnownPlay, 0),
+                        Some(k) => {
+                            let new = hashes[k];
+                            let before = if k == 0 {
+                                0
+                            } else {
+                                count(hashes[k - 1], &|y| y < year)
+                            };
+                            (
+                                Departure::Novelty {
+                                    ply: k + 1,
+                                    before,
+                                    same_year: count(new, &|y| y == year) > 1,
+                                },
+                                count(new, &|y| y > year),
+                            )
+                        }
+                    }
+                };
+                Novelty {
+                    game: *id,
+                    year,
+                    departure,
+                    unique_from,
+                    followed,
+                }
+            })
+            .collect();
+        out.sort_by_key(|n| n.game);
+        Ok(out)
+    }
+}
