@@ -523,6 +523,22 @@ class Database:
         ``pyarrow.Table`` (``ImportError`` when that package is missing;
         neither is required otherwise).
         """
+    def history(
+        self,
+        position: Union[str, Board],
+        *,
+        to: Optional[str] = None,
+        **filters: Unpack[Filters],
+    ) -> object:
+        """The history of a position (as ``wthor history``): one row per
+        year of the database's range, years without games included, as
+        columns ``year`` (uint16), ``games``, ``black_wins``, ``draws``,
+        ``black_losses`` (uint64): the games reaching the position in any
+        of its 8 orientations and by any order of moves. ``position`` is a
+        transcript from the start, an OBF position or a :class:`Board`;
+        the keyword filters choose the games; ``to`` as for
+        :meth:`games_table`.
+        """
     def ratings(
         self,
         year: Optional[int] = None,

@@ -891,6 +891,54 @@ impl PyDatabase {
         convert(py, d, to)
     }
 
+    /// The history of a position (`wthor history`): one row per year of
+    /// the database's range, the games reaching the position (any
+    /// orientation, any order of moves) and black's results; the keyword
+    /// filters choose the games. `position` is a transcript from the start,
+    /// an OBF position, or a `Board`.
+    #[pyo3(signature = (position, *, to = None, **filters))]
+    fn history<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Bound<'py, PyAny>,
+        to: Option<&str>,
+        filters: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut f = query::parse("history", filters)?;
+        let text: String = if position.is_instance_of::<crate::board::PyBoard>() {
+            position.call_method0("obf")?.extract()?
+        } else {
+            position.extract()?
+        };
+        f.set_position_text(&text);
+        let q = query::to_query(&f)?;
+        let h = py
+            .detach(|| self.searcher.history(&q))
+            .map_err(|e| query_error(&e))?;
+        let d = PyDict::new(py);
+        d.set_item(
+            "year",
+            PyArray1::from_vec(py, h.years.iter().map(|y| y.year).collect()),
+        )?;
+        d.set_item(
+            "games",
+            PyArray1::from_vec(py, h.years.iter().map(|y| y.reached.games).collect()),
+        )?;
+        d.set_item(
+            "black_wins",
+            PyArray1::from_vec(py, h.years.iter().map(|y| y.reached.black_wins).collect()),
+        )?;
+        d.set_item(
+            "draws",
+            PyArray1::from_vec(py, h.years.iter().map(|y| y.reached.draws).collect()),
+        )?;
+        d.set_item(
+            "black_losses",
+            PyArray1::from_vec(py, h.years.iter().map(|y| y.reached.black_losses).collect()),
+        )?;
+        convert(py, d, to)
+    }
+
     /// Every rated player's rating per year (Whole-History Rating over the
     /// database's 8x8 games; see `wthor ratings`), one row per player and
     /// year played, or the players of `year` only: kept between runs in

@@ -73,3 +73,4 @@ def test_the_rating_filter_selects_the_cli_s_games(testdata, tmp_path, cli_text,
                 assert rating[(name, g.year)] >= 1600
     with pytest.raises(ValueError, match="minimum rating 5000 out of range"):
         db.search(min_rating=5000)
+

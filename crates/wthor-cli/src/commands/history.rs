@@ -40,15 +40,6 @@ pub(crate) struct Args {
     format: Format,
 }
 
-/// Whether `text` is an OBF position rather than a transcript.
-fn is_obf(text: &str) -> bool {
-    let board = text.split_whitespace().next().unwrap_or("");
-    (board.len() == 64 || board.len() == 100)
-        && board
-            .chars()
-            .all(|c| matches!(c, 'X' | 'O' | '-' | 'x' | 'o'))
-}
-
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let mut filters = args.query.filters();
     if filters.position.is_some() || filters.position_after.is_some() {
@@ -61,12 +52,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             "--sort and --limit do not apply to a history (every game reaching the position counts)"
         );
     }
-    let text = args.target.trim().to_owned();
-    if is_obf(&text) {
-        filters.position = Some(text);
-    } else {
-        filters.position_after = Some(text);
-    }
+    filters.set_position_text(&args.target);
     let query = filters.to_query()?;
     let db = args.db.open()?;
     let searcher = db.searcher(args.index.choice());

@@ -544,6 +544,24 @@ impl Filters {
         KEYS.get_or_init(keys_of::<Filters>)
     }
 
+    /// Sets the position filter from `text`, an OBF position (64 or 100
+    /// squares of `X`, `O` or `-`, then the side to move) or else a
+    /// transcript from the start: the one reading of a `POSITION`
+    /// argument (`wthor history`, Python's `Database.history`).
+    pub fn set_position_text(&mut self, text: &str) {
+        let text = text.trim().to_owned();
+        let board = text.split_whitespace().next().unwrap_or("");
+        let obf = (board.len() == 64 || board.len() == 100)
+            && board
+                .chars()
+                .all(|c| matches!(c, 'X' | 'O' | '-' | 'x' | 'o'));
+        if obf {
+            self.position = Some(text);
+        } else {
+            self.position_after = Some(text);
+        }
+    }
+
     /// The query: every check made here, once for every front end (more
     /// than two players, `program` with `human`, `as_played` without
     /// `opening`, `position` with `position_after`, a disc range past the
