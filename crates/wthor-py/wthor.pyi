@@ -523,6 +523,22 @@ class Database:
         ``pyarrow.Table`` (``ImportError`` when that package is missing;
         neither is required otherwise).
         """
+    def novelties(self, *, to: Optional[str] = None, **filters: Unpack[Filters]) -> object:
+        """Where each 8x8 game the filters choose left known play and became
+        unique (as ``wthor novelties``), one row per game in database order,
+        as columns: ``game`` (str), ``year`` (uint16), ``kind`` (str:
+        ``"novelty"``, ``"known"`` for a game inside known play, ``"copy"``
+        for the positions of a game before it, ``"first-year"`` for the
+        database's first year), ``move`` (uint8, the move after which the
+        position had never been reached in an earlier year; 0 without a
+        novelty), ``before`` (uint64, the games of earlier years that had
+        reached the position before it), ``same_year`` (bool: other games of
+        its year reached the new position), ``followed`` (uint64, the games
+        of later years that did), ``unique_from`` (uint8, the move after
+        which no other game reaches its position; 0 never). Earlier years
+        count in full whatever the filters. ``to`` as for
+        :meth:`games_table`.
+        """
     def history(
         self,
         position: Union[str, Board],

@@ -891,6 +891,63 @@ impl PyDatabase {
         convert(py, d, to)
     }
 
+    /// Where each 8x8 game the keyword filters choose left known play and
+    /// became unique (`wthor novelties`), one row per game in database
+    /// order: `game` (str), `year`, `kind` (str: "novelty", "known",
+    /// "copy" or "first-year"), `move` (the novelty's move number, 0
+    /// without one), `before`, `same_year`, `followed`, `unique_from` (0:
+    /// never unique).
+    #[pyo3(signature = (*, to = None, **filters))]
+    fn novelties<'py>(
+        &self,
+        py: Python<'py>,
+        to: Option<&str>,
+        filters: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        use wthor_db::novelty::Departure;
+        let q = query_of("novelties", filters)?;
+        let all = py
+            .detach(|| self.db().novelties(&q))
+            .map_err(|e| query_error(&e))?;
+        let mut game = Vec::with_capacity(all.len());
+        let (mut year, mut kind, mut ply) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut before, mut same, mut followed, mut unique) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for n in &all {
+            game.push(self.db().game_name(n.game).to_string());
+            year.push(n.year);
+            let (k, p, b, s) = match n.departure {
+                Departure::Novelty {
+                    ply,
+                    before,
+                    same_year,
+                } => ("novelty", ply, before, same_year),
+                Departure::InKnownPlay => ("known", 0, 0, false),
+                Departure::Copy => ("copy", 0, 0, false),
+                Departure::FirstYear => ("first-year", 0, 0, false),
+            };
+            kind.push(k);
+            ply.push(u8::try_from(p).unwrap_or(u8::MAX));
+            before.push(b);
+            same.push(s);
+            followed.push(n.followed);
+            unique.push(
+                n.unique_from
+                    .map_or(0, |u| u8::try_from(u).unwrap_or(u8::MAX)),
+            );
+        }
+        let d = PyDict::new(py);
+        d.set_item("game", PyList::new(py, game)?)?;
+        d.set_item("year", PyArray1::from_vec(py, year))?;
+        d.set_item("kind", PyList::new(py, kind)?)?;
+        d.set_item("move", PyArray1::from_vec(py, ply))?;
+        d.set_item("before", PyArray1::from_vec(py, before))?;
+        d.set_item("same_year", PyArray1::from_vec(py, same))?;
+        d.set_item("followed", PyArray1::from_vec(py, followed))?;
+        d.set_item("unique_from", PyArray1::from_vec(py, unique))?;
+        convert(py, d, to)
+    }
+
     /// The history of a position (`wthor history`): one row per year of
     /// the database's range, the games reaching the position (any
     /// orientation, any order of moves) and black's results; the keyword

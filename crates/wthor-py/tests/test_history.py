@@ -20,3 +20,19 @@ def test_history_is_the_cli_s(testdata, cli_text):
     board = wthor.Board.from_transcript("f5d6c3")
     assert list(db.history(board)["games"]) == list(db.history("f5d6c3")["games"])
     assert list(db.history(board.obf())["games"]) == list(db.history("f5d6c3")["games"])
+
+
+def test_novelties_are_the_cli_s(testdata, cli_text):
+    db = wthor.Database(testdata)
+    cols = db.novelties(years=(2003, 2003))
+    rows = list(csv.DictReader(io.StringIO(cli_text(
+        "novelties", "--db", str(testdata), "--year", "2003", "--top", "0", "--format", "csv"))))
+    novel = {g: (int(m), int(b), bool(s), int(f)) for g, m, b, s, f in zip(
+        cols["game"], cols["move"], cols["before"], cols["same_year"], cols["followed"])}
+    assert len(rows) == sum(1 for k in cols["kind"] if k == "novelty") > 0
+    for r in rows:
+        m, b, s, f = novel[r["game"]]
+        assert (m, b, f) == (int(r["move"]), int(r["before"]), int(r["followed"]))
+        assert str(s).lower() == r["same_year"]
+    assert set(cols["year"]) == {2003}
+    assert set(cols["kind"]) <= {"novelty", "known", "copy"}
