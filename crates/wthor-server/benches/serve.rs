@@ -6,13 +6,23 @@
 //!   real games, with a fresh position index and without (the router
 //!   called in process, no socket; each position asked once, so no answer
 //!   comes from the cache);
-//! - `/api/search` of the players with the most games;
-//! - a load test on 127.0.0.1: 32 clients (threads, one keep-alive
-//!   connection each) mixing explorer, search and game requests for
-//!   `LOAD_SECONDS` (default 20, at most 60): requests per second, p50 and
-//!   p99 latency, errors, resident memory before and after.
+//! - `/api/v1/search` of the players with the most games;
+//! - the load test of issue 38 on 127.0.0.1, a server of its own with the
+//!   default limits, a fresh index and cold caches, on the runtime of
+//!   `wthor serve`: 32 clients (threads, one keep-alive connection each)
+//!   for `LOAD_SECONDS` (default 30, at most 60), 60% explorer requests
+//!   (the positions of 10 to 20 moves above), 20% searches (the players
+//!   above), 5% games, 5% exports of a whole year (CSV, one of the last
+//!   10 years), 10% `solve=1` on a fixed set of 10 positions at 20 empties
+//!   (40 moves of real games; the cache may answer repeats): requests per
+//!   second, p50 and p99 latency (and by kind), errors (any answer but
+//!   200, a 503 included, or a broken connection; goal 0), p99 (goal 250
+//!   ms), the largest resident memory (goal 300 MB) and the most server
+//!   threads running at once (state `R` in `/proc/self/task`, the
+//!   clients' and the sampler's left out; goal the cores + 1), both
+//!   sampled every 100 ms.
 //!
-//! The index is built into the system's temporary folder when missing or
+//! The index is built under the build's target folder when missing or
 //! stale (never beside the real files).
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
@@ -91,7 +101,13 @@ fn main() {
             (record.moves.len() >= n).then(|| record.moves[..n].concat())
         })
         .collect();
-    let index_path = std::env::temp_dir().join("wthor-serve-bench.idx");
+    // Never beside the real files: under the build's target folder.
+    let index_path = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(
+            || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"),
+            std::path::PathBuf::from,
+        )
+        .join("wthor-serve-bench.idx");
     if !matches!(db.index_status(&index_path), IndexStatus::Fresh(_)) {
         let start = Instant::now();
         PositionIndex::build(&db, &index_path).expect("index built");
@@ -101,15 +117,14 @@ fn main() {
             index_path.display()
         );
     }
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    // The runtime of `wthor serve`: one async thread, the work on rayon's
+    // pool.
+    let rt = wthor_server::runtime().unwrap();
     let config = Config {
         cache_entries: 1,
         ..Config::default()
     };
-    let (indexed, note) = AppState::new(db, &IndexChoice::At(index_path), config);
+    let (indexed, note) = AppState::new(db, &IndexChoice::At(index_path.clone()), config);
     assert!(note.is_none() && indexed.has_index(), "{note:?}");
     let (plain, _) = AppState::new(open(&dir), &IndexChoice::Never, config);
     let players: Vec<String> = {
@@ -119,7 +134,7 @@ fn main() {
                 AppState::new(open(&dir), &IndexChoice::Never, config).0,
             ));
             r.oneshot(
-                Request::get("/api/players?prefix=&limit=100")
+                Request::get(format!("{API}/players?prefix=&limit=100"))
                     .body(Body::empty())
                     .unwrap(),
             )
@@ -148,7 +163,7 @@ fn main() {
             let mut times = Vec::new();
             for play in &plays {
                 let (ms, status) =
-                    time(&router, &format!("/api/explorer?play={play}&games=10")).await;
+                    time(&router, &format!("{API}/explorer?play={play}&games=10")).await;
                 assert_eq!(status, 200, "{play}");
                 times.push(ms);
             }
@@ -163,7 +178,7 @@ fn main() {
         let mut times = Vec::new();
         for name in &players {
             let uri = format!(
-                "/api/search?player={}&exact=true&limit=50",
+                "{API}/search?player={}&exact=true&limit=50",
                 name.replace(' ', "%20")
             );
             let (ms, status) = time(&router, &uri).await;
@@ -176,91 +191,305 @@ fn main() {
             players.len()
         );
     });
-    // The load test, on a socket.
+    // The load test on a server of its own, with the default limits and
+    // cold caches (the explorer's answers and values of the positions
+    // timed above are not in them), the servers above gone (their engines
+    // and tables out of the resident memory measured).
+    drop((indexed, plain));
+    let (loaded, note) = AppState::new(
+        open(&dir),
+        &IndexChoice::At(index_path.clone()),
+        Config::default(),
+    );
+    assert!(note.is_none() && loaded.has_index(), "{note:?}");
+    load(&rt, &Arc::new(loaded), &ids, &plays, &players);
+}
+
+/// The API's paths.
+const API: &str = "/api/v1";
+
+/// What a load client asks for, by share of the requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// 60%: the explorer at a position of 10 to 20 moves.
+    Explorer,
+    /// 20%: a player's games.
+    Search,
+    /// 5%: a game.
+    Game,
+    /// 5%: the export of a whole year (CSV).
+    Export,
+    /// 10%: `solve=1` at one of 10 positions of 20 empties.
+    Solve,
+}
+
+const KINDS: [Kind; 5] = [
+    Kind::Explorer,
+    Kind::Search,
+    Kind::Game,
+    Kind::Export,
+    Kind::Solve,
+];
+
+impl Kind {
+    /// The kind of the `i`th request of a client: 60/20/5/5/10 in every 20.
+    fn of(i: usize) -> Kind {
+        match i % 20 {
+            0..=11 => Kind::Explorer,
+            12..=15 => Kind::Search,
+            16 => Kind::Game,
+            17 => Kind::Export,
+            _ => Kind::Solve,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Explorer => "explorer",
+            Kind::Search => "search",
+            Kind::Game => "game",
+            Kind::Export => "export",
+            Kind::Solve => "solve",
+        }
+    }
+}
+
+/// The requests of the load test.
+struct Mix {
+    plays: Vec<String>,
+    players: Vec<String>,
+    games: Vec<String>,
+    years: Vec<u16>,
+    solves: Vec<String>,
+}
+
+impl Mix {
+    fn path(&self, kind: Kind, i: usize) -> String {
+        let pick = |n: usize| i.wrapping_mul(7919) % n;
+        match kind {
+            Kind::Explorer => format!(
+                "{API}/explorer?play={}&games=10",
+                self.plays[pick(self.plays.len())]
+            ),
+            Kind::Search => format!(
+                "{API}/search?player={}&exact=true&limit=50",
+                self.players[pick(self.players.len())].replace(' ', "%20")
+            ),
+            Kind::Game => format!("{API}/games/{}", self.games[pick(self.games.len())]),
+            Kind::Export => format!(
+                "{API}/export?format=csv&year={}",
+                self.years[pick(self.years.len())]
+            ),
+            Kind::Solve => format!(
+                "{API}/explorer?play={}&solve=1&games=10",
+                self.solves[pick(self.solves.len())]
+            ),
+        }
+    }
+}
+
+/// The threads of this process that are running (state `R`), but the load
+/// clients' and the sampler's (named `load-…`): the server's.
+fn running_server_threads() -> usize {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    tasks
+        .filter_map(Result::ok)
+        .filter_map(|t| std::fs::read_to_string(t.path().join("stat")).ok())
+        .filter(|stat| {
+            // `pid (comm) state …`: the name may hold spaces and parentheses.
+            let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+                return false;
+            };
+            let comm = &stat[open + 1..close];
+            let state = stat[close + 1..].split_whitespace().next();
+            state == Some("R") && !comm.starts_with("load-")
+        })
+        .count()
+}
+
+/// The load test on a socket: `CLIENTS` clients (threads, one keep-alive
+/// connection each) for `LOAD_SECONDS` (default 30, at most 60), the mix
+/// of [`Kind`]; requests per second, p50 and p99 latency (by kind too),
+/// errors (any answer but 200, a 503 included, or a broken connection),
+/// the largest resident memory and the most server threads running at
+/// once, both sampled every 100 ms.
+fn load(
+    rt: &tokio::runtime::Runtime,
+    state: &Arc<AppState>,
+    ids: &[wthor_db::GameId],
+    plays: &[String],
+    players: &[String],
+) {
     let seconds: u64 = std::env::var("LOAD_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(20)
+        .unwrap_or(30)
         .min(60);
+    let db = state.database();
+    // 10 positions of 20 empties (40 discs played) from real games.
+    let solves: Vec<String> = (0..)
+        .map(|i: usize| ids[(i * 4_099 + 31) % ids.len()])
+        .filter_map(|id| wthor_db::text::GameRecord::new(db, id))
+        .filter(|r| r.moves.len() >= 44)
+        .map(|r| r.moves[..40].concat())
+        .take(10)
+        .collect();
+    let mut years: Vec<u16> = db
+        .files()
+        .iter()
+        .filter(|f| f.board_size().is_some() && f.game_count() > 0)
+        .map(wthor_db::files::DbFile::year)
+        .collect();
+    years.sort_unstable();
+    years.dedup();
+    let years: Vec<u16> = years.into_iter().rev().take(10).collect();
+    let mix = Arc::new(Mix {
+        plays: plays.to_vec(),
+        players: players.to_vec(),
+        games: (0..200)
+            .map(|i| db.game_name(ids[(i * 613 + 5) % ids.len()]).to_string())
+            .collect(),
+        years,
+        solves,
+    });
     let listener = rt
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = rt.spawn(wthor_server::serve(listener, Arc::clone(&indexed), async {
-        let _ = stopped.await;
-    }));
+    // The server's async thread, as `wthor serve` runs it (a current-thread
+    // runtime moves only inside `block_on`).
+    let served = Arc::clone(state);
+    std::thread::scope(|scope| {
+        let server = std::thread::Builder::new()
+            .name("server".into())
+            .spawn_scoped(scope, move || {
+                rt.block_on(wthor_server::serve(listener, served, async {
+                    let _ = stopped.await;
+                }))
+            })
+            .unwrap();
+        drive(addr, &mix, seconds, stop, server);
+    });
+}
+
+/// Runs the clients against the server at `addr` and prints the figures;
+/// stops the server (`stop`) at the end.
+fn drive(
+    addr: std::net::SocketAddr,
+    mix: &Arc<Mix>,
+    seconds: u64,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: std::thread::ScopedJoinHandle<'_, std::io::Result<()>>,
+) {
     let rss_before = rss_mib();
-    let game_ids: Vec<String> = (0..200)
-        .map(|i| {
-            indexed
-                .database()
-                .game_name(ids[(i * 613 + 5) % ids.len()])
-                .to_string()
-        })
-        .collect();
-    let plays = Arc::new(plays);
-    let players = Arc::new(players);
-    let game_ids = Arc::new(game_ids);
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let done = Arc::clone(&done);
+        std::thread::Builder::new()
+            .name("load-sampler".into())
+            .spawn(move || {
+                let (mut rss, mut threads) = (0.0f64, 0usize);
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    rss = rss.max(rss_mib());
+                    threads = threads.max(running_server_threads());
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                (rss, threads)
+            })
+            .unwrap()
+    };
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let start = Instant::now();
     let clients: Vec<_> = (0..CLIENTS)
         .map(|c| {
-            let (plays, players, game_ids) = (
-                Arc::clone(&plays),
-                Arc::clone(&players),
-                Arc::clone(&game_ids),
-            );
-            std::thread::spawn(move || {
-                let mut latencies = Vec::new();
-                let mut errors = 0u64;
-                let mut conn = Conn::new(addr);
-                let mut i = c * 7;
-                while Instant::now() < deadline {
-                    i += 1;
-                    let path = match i % 3 {
-                        0 => format!("/api/explorer?play={}&games=10", plays[i % plays.len()]),
-                        1 => format!(
-                            "/api/search?player={}&exact=true&limit=50",
-                            players[i % players.len()].replace(' ', "%20")
-                        ),
-                        _ => format!("/api/games/{}", game_ids[i % game_ids.len()]),
-                    };
-                    let t = Instant::now();
-                    match conn.get(&path) {
-                        Some(200) => latencies.push(t.elapsed().as_secs_f64() * 1000.0),
-                        _ => {
-                            errors += 1;
-                            conn = Conn::new(addr);
+            let mix = Arc::clone(mix);
+            std::thread::Builder::new()
+                .name(format!("load-client-{c}"))
+                .spawn(move || {
+                    let mut latencies: Vec<(Kind, f64)> = Vec::new();
+                    let mut errors: Vec<(Kind, String)> = Vec::new();
+                    let mut conn = Conn::new(addr);
+                    let mut i = c * 7;
+                    while Instant::now() < deadline {
+                        i += 1;
+                        let kind = Kind::of(i);
+                        let path = mix.path(kind, i / 20 * 32 + c);
+                        let t = Instant::now();
+                        match conn.get(&path) {
+                            Some(200) => {
+                                latencies.push((kind, t.elapsed().as_secs_f64() * 1000.0));
+                            }
+                            status => {
+                                errors.push((kind, format!("{status:?} {path}")));
+                                conn = Conn::new(addr);
+                            }
                         }
                     }
-                }
-                (latencies, errors)
-            })
+                    (latencies, errors)
+                })
+                .unwrap()
         })
         .collect();
     let mut latencies = Vec::new();
-    let mut errors = 0;
+    let mut errors = Vec::new();
     for c in clients {
         let (l, e) = c.join().unwrap();
         latencies.extend(l);
-        errors += e;
+        errors.extend(e);
     }
     let elapsed = start.elapsed().as_secs_f64();
-    let rss_after = rss_mib();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (rss_max, threads_max) = sampler.join().unwrap();
     let _ = stop.send(());
-    let _ = rt.block_on(server);
-    latencies.sort_by(f64::total_cmp);
+    let _ = server.join();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut all: Vec<f64> = latencies.iter().map(|&(_, ms)| ms).collect();
+    all.sort_by(f64::total_cmp);
     println!(
-        "bench: load_{CLIENTS}_clients_requests_per_second = {:.0} req/s ({} requests in {elapsed:.1} s)",
-        latencies.len() as f64 / elapsed,
-        latencies.len()
+        "bench: load_{CLIENTS}_clients_requests_per_second = {:.0} req/s ({} answered in {elapsed:.1} s)",
+        all.len() as f64 / elapsed,
+        all.len()
     );
-    println!("bench: load_p50 = {:.2} ms", percentile(&latencies, 0.5));
-    println!("bench: load_p99 = {:.2} ms", percentile(&latencies, 0.99));
-    println!("bench: load_errors = {errors} requests");
+    println!("bench: load_p50 = {:.2} ms", percentile(&all, 0.5));
+    println!(
+        "bench: load_p99 = {:.2} ms (goal: 250)",
+        percentile(&all, 0.99)
+    );
+    println!(
+        "bench: load_max = {:.2} ms (the slowest answer)",
+        all.last().copied().unwrap_or_default()
+    );
+    for kind in KINDS {
+        let mut mine: Vec<f64> = latencies
+            .iter()
+            .filter(|&&(k, _)| k == kind)
+            .map(|&(_, ms)| ms)
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        mine.sort_by(f64::total_cmp);
+        println!(
+            "bench: load_{}_p99 = {:.2} ms ({} answered, p50 {:.2} ms)",
+            kind.name(),
+            percentile(&mine, 0.99),
+            mine.len(),
+            percentile(&mine, 0.5)
+        );
+    }
+    println!("bench: load_errors = {} requests (goal: 0)", errors.len());
+    for (kind, what) in errors.iter().take(5) {
+        println!("note: error: {} {what}", kind.name());
+    }
     println!("bench: load_rss_before = {rss_before:.0} MiB");
-    println!("bench: load_rss_after = {rss_after:.0} MiB");
+    println!("bench: load_rss_max = {rss_max:.0} MiB (goal: 300)");
+    println!(
+        "bench: load_running_threads_max = {threads_max} threads (goal: cores + 1 = {})",
+        cores + 1
+    );
 }
 
 /// One keep-alive HTTP/1.1 connection.
@@ -271,18 +500,19 @@ struct Conn {
 impl Conn {
     fn new(addr: std::net::SocketAddr) -> Conn {
         Conn {
-            reader: TcpStream::connect(addr).ok().map(BufReader::new),
+            reader: TcpStream::connect(addr)
+                .ok()
+                .filter(|s| s.set_nodelay(true).is_ok())
+                .map(BufReader::new),
         }
     }
 
     /// `GET path`: the status, `None` on a broken connection.
     fn get(&mut self, path: &str) -> Option<u16> {
         let reader = self.reader.as_mut()?;
-        write!(
-            reader.get_mut(),
-            "GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n"
-        )
-        .ok()?;
+        // One write (no Nagle delay between pieces of a request).
+        let request = format!("GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n");
+        reader.get_mut().write_all(request.as_bytes()).ok()?;
         let mut line = String::new();
         reader.read_line(&mut line).ok()?;
         let status: u16 = line.split(' ').nth(1)?.parse().ok()?;
