@@ -180,6 +180,7 @@ const FILTERS = [
   ["opening", "Opening (f5d6c3)", "text"],
   ["opening_name", "Opening name (Tiger)", "text"],
   ["kind", "Players", ["", "human", "program"]],
+  ["min_rating", "Both rated at least (1900)", "text"],
 ];
 
 function attachSuggest(input, onPick) {
@@ -269,7 +270,8 @@ function basePly(obf) {
 }
 
 const FILTER_KEYS = ["player", "black", "white", "tournament", "year", "result", "black_discs",
-  "theoretical", "opening", "opening_name", "human", "program", "exact", "as_played", "size"];
+  "theoretical", "opening", "opening_name", "human", "program", "exact", "as_played", "size",
+  "min_rating"];
 function filtersOf(params) {
   const p = new URLSearchParams();
   for (const [k, v] of params) if (FILTER_KEYS.includes(k)) p.append(k, v);
