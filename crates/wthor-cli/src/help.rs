@@ -113,7 +113,8 @@ the position before the novelty, \"followed\" the games of later years that reac
 one. A game that never leaves earlier years' positions ends inside known play; a game with
 the positions of a game before it (a copy) has no novelty of its own. A game becomes unique
 at the first move after which no other game reaches its position. Filters choose the games
-listed; earlier years always count in full. 8x8 games only.
+listed; earlier years always count in full. 8x8 games only. `wthor show --novelty` says a
+game's; `wthor search --format jsonl --novelty` adds a `novelty` object to each game.
 
 Exit status: 0 ok, 2 usage or I/O error.";
 

@@ -53,6 +53,62 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
+/// Every 8x8 game's novelty, by game (for `--novelty` on other commands).
+pub(crate) fn by_game(
+    db: &Database,
+) -> anyhow::Result<std::collections::HashMap<wthor_db::GameId, Novelty>> {
+    let all = db.novelties(&wthor_db::Query::new()).context("novelties")?;
+    Ok(all.into_iter().map(|n| (n.game, n)).collect())
+}
+
+/// A game's novelty as the `novelty` object of JSON Lines: `kind`
+/// (`novelty`, `known`, `copy`, `firstYear`), and for a novelty `move`,
+/// `before`, `sameYear`, `followed`; `uniqueFrom` (null: never).
+pub(crate) fn json(n: &Novelty) -> serde_json::Value {
+    match n.departure {
+        Departure::Novelty {
+            ply,
+            before,
+            same_year,
+        } => json!({"kind": "novelty", "move": ply,
+            "before": before, "sameYear": same_year, "followed": n.followed, "uniqueFrom": n.unique_from}),
+        Departure::InKnownPlay => json!({"kind": "known", "uniqueFrom": n.unique_from}),
+        Departure::Copy => json!({"kind": "copy", "uniqueFrom": n.unique_from}),
+        Departure::FirstYear => json!({"kind": "firstYear", "uniqueFrom": n.unique_from}),
+    }
+}
+
+/// A game's novelty in words (`wthor show --novelty`).
+pub(crate) fn sentence(n: &Novelty) -> String {
+    let unique = n.unique_from.map_or_else(
+        || "never unique (another game reaches its last position)".to_owned(),
+        |m| format!("unique from move {m}"),
+    );
+    let left = match n.departure {
+        Departure::Novelty {
+            ply,
+            before,
+            same_year,
+        } => format!(
+            "novelty at move {ply}: a position no earlier year reached ({before} games of earlier years had reached the one before{}); followed by {} games of later years",
+            if same_year {
+                "; other games of its year reached it too"
+            } else {
+                ""
+            },
+            n.followed
+        ),
+        Departure::InKnownPlay => {
+            "no novelty: every position was reached in an earlier year".to_owned()
+        }
+        Departure::Copy => "no novelty: the positions of a game before it (a copy)".to_owned(),
+        Departure::FirstYear => {
+            "no novelty: a game of the database's first year (nothing earlier)".to_owned()
+        }
+    };
+    format!("{left}; {unique}")
+}
+
 /// The median of `values` (the lower middle of an even count).
 fn median(values: &mut [usize]) -> Option<usize> {
     values.sort_unstable();

@@ -37,6 +37,10 @@ pub(crate) struct Args {
     /// Print only the number of games.
     #[arg(long)]
     count: bool,
+    /// With `--format jsonl`: a `novelty` object in each game (where it
+    /// left known play and became unique; see `wthor novelties`).
+    #[arg(long, conflicts_with = "count")]
+    novelty: bool,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -51,6 +55,23 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     }
     let ids = searcher.search(&query).context("searching")?;
     show_note(ids.note);
+    if args.novelty {
+        if args.format != Format::Jsonl {
+            anyhow::bail!("--novelty goes with --format jsonl");
+        }
+        let mut lines = Vec::new();
+        print(&db, &ids.value, args.format, &mut lines)?;
+        let novelties = super::novelties::by_game(&db)?;
+        for (line, id) in String::from_utf8(lines)?.lines().zip(&ids.value) {
+            let mut record: serde_json::Value = serde_json::from_str(line)?;
+            record["novelty"] = novelties
+                .get(id)
+                .map_or(serde_json::Value::Null, super::novelties::json);
+            serde_json::to_writer(&mut *out, &record)?;
+            writeln!(out)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     print(&db, &ids.value, args.format, out)?;
     Ok(ExitCode::SUCCESS)
 }

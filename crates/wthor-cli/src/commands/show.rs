@@ -54,6 +54,10 @@ pub(crate) struct Args {
     /// Mark the legal moves of the side to move.
     #[arg(long)]
     legal: bool,
+    /// Where the game left known play and became unique (see `wthor
+    /// novelties`; 8x8 games, over the whole database opened).
+    #[arg(long)]
+    novelty: bool,
     /// Pixels per SVG unit of the PNG (1: 440 pixels wide on 8x8, 536 on 10x10).
     #[arg(long, default_value_t = 1.0, value_parser = parse_scale)]
     scale: f32,
@@ -100,6 +104,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     write_position(line, index, args.legal, out)?;
     if args.numbers {
         write_numbers(line, &numbers, out)?;
+    }
+    if args.novelty {
+        let (db, id) = crate::game::open_game(&args.game.game, args.game.index, &args.game.db)?;
+        match super::novelties::by_game(&db)?.get(&id) {
+            Some(n) => writeln!(out, "{}", super::novelties::sentence(n))?,
+            None => writeln!(out, "no novelty: a 10x10 game (novelties are of 8x8 games)")?,
+        }
     }
     let mut code = ExitCode::SUCCESS;
     if let Some(bad) = played.illegal {

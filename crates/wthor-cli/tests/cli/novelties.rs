@@ -90,3 +90,68 @@ fn list_and_summary() {
     let out = wthor(&["novelties", "--db", "testdata", "--sort", "year"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `--novelty` on `wthor search --format jsonl` adds each game's novelty,
+/// the same as `wthor novelties` lists; `wthor show --novelty` says it.
+#[test]
+fn novelty_on_search_and_show() {
+    let listed = check(
+        &[
+            "novelties",
+            "--db",
+            "testdata",
+            "--year",
+            "2003",
+            "--top",
+            "0",
+            "--format",
+            "jsonl",
+        ],
+        0,
+    );
+    let listed: std::collections::HashMap<String, serde_json::Value> = listed
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| (v["game"].as_str().unwrap().to_owned(), v))
+        .collect();
+    let out = check(
+        &[
+            "search",
+            "--db",
+            "testdata",
+            "--year",
+            "2003",
+            "--format",
+            "jsonl",
+            "--novelty",
+        ],
+        0,
+    );
+    let mut novelties = 0;
+    for line in out.lines() {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        let n = &g["novelty"];
+        assert!(
+            g["blackScore"].is_u64(),
+            "the export's record is kept: {line}"
+        );
+        if n["kind"] == "novelty" {
+            let l = &listed[g["game"].as_str().unwrap()];
+            for key in ["move", "before", "sameYear", "followed", "uniqueFrom"] {
+                assert_eq!(n[key], l[key], "{key}: {line}");
+            }
+            novelties += 1;
+        } else {
+            assert!(!listed.contains_key(g["game"].as_str().unwrap()));
+        }
+    }
+    assert_eq!(novelties, listed.len());
+    let (game, n) = listed.iter().next().unwrap();
+    let show = check(&["show", game, "--db", "testdata", "--novelty"], 0);
+    assert!(
+        show.contains(&format!("novelty at move {}:", n["move"])),
+        "{show}"
+    );
+    let out = wthor(&["search", "--db", "testdata", "--novelty"]);
+    assert_eq!(out.status.code(), Some(2));
+}
