@@ -385,14 +385,14 @@ impl Database {
     /// ratings are fitted again next time); `wthor ratings` reports it.
     pub fn filter_ratings(&self) -> &crate::ratings::Ratings {
         self.filter_ratings.get_or_init(|| {
-            let params = crate::ratings::Params::FITTED;
-            match self.kept_ratings(&params, self.ratings_file.as_deref()) {
-                Ok(kept) => kept.ratings,
-                // Only parameters out of range fail, and these are not.
-                Err(_) => self
-                    .ratings(&crate::Query::new(), &params)
-                    .unwrap_or_else(|_| unreachable!("the fitted parameters are in range")),
-            }
+            // Only parameters out of range fail (a query of every game
+            // always runs), and the fitted ones are in range.
+            self.kept_ratings(
+                &crate::ratings::Params::FITTED,
+                self.ratings_file.as_deref(),
+            )
+            .map(|kept| kept.ratings)
+            .unwrap_or_else(|_| unreachable!("the fitted parameters are in range"))
         })
     }
 

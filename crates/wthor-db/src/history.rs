@@ -107,31 +107,27 @@ impl<D: Borrow<Database>> Searcher<D> {
             next_moves: true,
             ..StatsOptions::default()
         };
-        let next_of = |among: &[GameId]| -> Result<Vec<(Square, Results)>, QueryError> {
+        // The results of the games `among` that reach the position, and
+        // the moves they played from it: one stats fold.
+        let stats_of = |among: &[GameId]| -> Result<(Results, Vec<(Square, Results)>), QueryError> {
             let stats = db.stats_in(&all, &options, Some(among), true)?;
-            Ok(stats
+            let moves = stats
                 .next_moves
                 .map(|n| n.moves.into_iter().map(|m| (m.square, m.results)).collect())
-                .unwrap_or_default())
+                .unwrap_or_default();
+            Ok((stats.totals.results, moves))
         };
+        let mut of_year: std::collections::BTreeMap<u16, Vec<GameId>> =
+            std::collections::BTreeMap::new();
+        for &id in &ids {
+            of_year.entry(year_of(id)).or_default().push(id);
+        }
         let mut rows = Vec::new();
         let mut totals: Vec<(Square, u64)> = Vec::new();
         for year in low..=high {
-            let of_year: Vec<GameId> = ids
-                .iter()
-                .copied()
-                .filter(|&id| year_of(id) == year)
-                .collect();
-            let mut reached = Results::default();
-            for &id in &of_year {
-                if let Some(g) = db.game(id) {
-                    reached.add_game(&g);
-                }
-            }
-            let moves = if of_year.is_empty() {
-                Vec::new()
-            } else {
-                next_of(&of_year)?
+            let (reached, moves) = match of_year.get(&year) {
+                Some(games) => stats_of(games)?,
+                None => (Results::default(), Vec::new()),
             };
             for (sq, r) in &moves {
                 match totals.iter_mut().find(|(s, _)| s == sq) {
@@ -148,10 +144,9 @@ impl<D: Borrow<Database>> Searcher<D> {
         totals.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         // Games in year order, file order within a year (database order
         // is path order: the files of one year keep their order).
-        let mut ordered = ids.clone();
-        ordered.sort_by_key(|&id| (year_of(id), id));
+        let ordered: Vec<GameId> = of_year.values().flatten().copied().collect();
         let played = |id: GameId, sq: Square| -> Result<bool, QueryError> {
-            Ok(next_of(&[id])?.iter().any(|(s, _)| *s == sq))
+            Ok(stats_of(&[id])?.1.iter().any(|(s, _)| *s == sq))
         };
         let mut moves = Vec::new();
         for &(sq, games) in &totals {

@@ -183,7 +183,7 @@ fn to_f5(first: Square) -> Option<Symmetry> {
 /// Raw 8x8 move bytes turned, like [`prepare`] turns an input, by the
 /// symmetry taking the first move to f5 (as they are if the game came from
 /// an import); bytes that do not start with a first move are kept.
-fn turned_to_f5(raw: &[u8]) -> Vec<u8> {
+pub(crate) fn turned_to_f5(raw: &[u8]) -> Vec<u8> {
     let squares: Vec<Square> = raw
         .iter()
         .take_while(|&&b| b != 0)

@@ -26,7 +26,6 @@ use std::collections::HashMap;
 
 use othello_core::notation::write_transcript;
 use othello_core::replay::replay_wthor;
-use othello_core::symmetry::Symmetry;
 use othello_core::{Board, Board8, Color, Move, Size, Square};
 use wthor_format::BoardSize;
 
@@ -173,24 +172,13 @@ struct Played {
     opponent: String,
 }
 
-/// The squares of raw 8x8 move bytes turned so that the first is f5.
+/// The moves of raw 8x8 move bytes turned so that the first is f5 (as
+/// an import turns them), up to the first 0.
 fn f5_squares(raw: &[u8]) -> Vec<u8> {
-    let squares: Vec<Square> = raw
-        .iter()
-        .take_while(|&&b| b != 0)
-        .map_while(|&b| Square::from_wthor(b, Size::Eight))
-        .collect();
-    let f5 = Square::new_unchecked(4 * 8 + 5);
-    match squares
-        .first()
-        .and_then(|&first| Symmetry::taking(first, f5, Size::Eight))
-    {
-        Some(s) => squares
-            .iter()
-            .map(|&sq| s.square(sq, Size::Eight).to_wthor(Size::Eight))
-            .collect(),
-        None => squares.iter().map(|sq| sq.to_wthor(Size::Eight)).collect(),
-    }
+    let mut moves = crate::import::turned_to_f5(raw);
+    let end = moves.iter().position(|&b| b == 0).unwrap_or(moves.len());
+    moves.truncate(end);
+    moves
 }
 
 /// The transcript of WTHOR move bytes.
@@ -203,12 +191,12 @@ fn transcript(moves: &[u8]) -> String {
     write_transcript(&moves, Size::Eight)
 }
 
-/// The points of `color` in a game whose black has `black_discs` of 64.
+/// The points of `color` in an 8x8 game whose black has `black_discs`.
 fn points_of(color: Color, black_discs: u8) -> f64 {
-    let black = match black_discs.cmp(&32) {
-        std::cmp::Ordering::Greater => 1.0,
-        std::cmp::Ordering::Equal => 0.5,
-        std::cmp::Ordering::Less => 0.0,
+    let black = match crate::query::Outcome::of_score(black_discs, BoardSize::Eight) {
+        crate::query::Outcome::BlackWin => 1.0,
+        crate::query::Outcome::Draw => 0.5,
+        crate::query::Outcome::WhiteWin => 0.0,
     };
     match color {
         Color::Black => black,
