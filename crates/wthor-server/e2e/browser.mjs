@@ -63,7 +63,7 @@ try {
     const nav = performance.getEntriesByType("navigation")[0];
     const res = performance.getEntriesByType("resource");
     const end = (f) => Math.max(0, ...res.filter((r) => r.name.includes(f)).map((r) => r.responseEnd));
-    return { html: nav.responseEnd, js: end("/assets/app.js"), css: end("/assets/style.css"), api: end("/api/v1/explorer"),
+    return { html: nav.responseEnd, js: end(".js"), css: end("/assets/style.css"), api: end("/api/v1/explorer"),
       domContentLoaded: nav.domContentLoadedEventEnd, load: nav.loadEventEnd };
   });
   const firstLoad = Math.max(timing.html, timing.js, timing.css, timing.api);

@@ -35,6 +35,31 @@ const ASSETS: &[Asset] = &[
         bytes: include_bytes!("../assets/app.js"),
     },
     Asset {
+        name: "common.js",
+        mime: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../assets/common.js"),
+    },
+    Asset {
+        name: "explorer.js",
+        mime: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../assets/explorer.js"),
+    },
+    Asset {
+        name: "search.js",
+        mime: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../assets/search.js"),
+    },
+    Asset {
+        name: "game.js",
+        mime: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../assets/game.js"),
+    },
+    Asset {
+        name: "player.js",
+        mime: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../assets/player.js"),
+    },
+    Asset {
         name: "style.css",
         mime: "text/css; charset=utf-8",
         bytes: include_bytes!("../assets/style.css"),

@@ -1,0 +1,122 @@
+// wthor serve: the player page.
+
+import {
+  main, el, svg, api, num, fixed, signed, count, showError, navigate, legend, playerLink,
+} from "./common.js";
+
+// --------------------------------------------------------------- player
+
+export async function playerView(name) {
+  main.replaceChildren(el("p", { class: "loading" }, "Loading…"));
+  let p;
+  try { p = await api(`/api/v1/players/${encodeURIComponent(name)}`); } catch (err) { showError(main, err); return; }
+  const r = p.record;
+  // Each opening by its name (its moves beside it), and the player's own
+  // results with it: wins, draws, losses, as in the chart by year.
+  const openingTable = (rows, title, colour) => el("div", { class: "panel" }, el("h2", {}, title),
+    rows.length ? el("div", { class: "table-wrap" }, el("table", { class: "player-openings" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Opening"), el("th", { class: "n" }, "Games"), el("th", {}, "Their results"))),
+      el("tbody", {}, rows.map((o) => el("tr", { class: "clickable", onclick: () => navigate(`/explorer?play=${o.opening}&${colour}=${encodeURIComponent(p.name)}&exact=true`) },
+        el("td", { class: "opening" }, el("span", { class: "name" }, o.name || o.opening), o.name ? el("span", { class: "moves" }, o.opening) : null),
+        el("td", { class: "n" }, num(o.games)),
+        el("td", { class: "bar-cell" }, playerBar(o.games, o.wins, o.draws, o.losses))))))) : el("p", { class: "note" }, "None."),
+    rows.length ? playerLegend() : null);
+  main.replaceChildren(
+    el("div", { class: "panel" },
+      el("h1", {}, p.name),
+      el("div", { class: "summary" },
+        el("div", {}, el("span", { class: "lbl" }, "games"), el("span", { class: "big" }, num(r.games))),
+        el("div", {}, el("span", { class: "lbl" }, "wins / draws / losses"), el("span", { class: "big" }, `${num(r.wins)} / ${num(r.draws)} / ${num(r.losses)}`)),
+        el("div", {}, el("span", { class: "lbl" }, "score"), el("span", { class: "big" }, `${fixed(r.scorePercent)}%`)),
+        el("div", {}, el("span", { class: "lbl" }, "mean disc difference"), el("span", { class: "big" }, r.meanDiscDifference === null ? "–" : signed(Number(r.meanDiscDifference.toFixed(1))))),
+        el("div", {}, el("span", { class: "lbl" }, "years"), el("span", { class: "big" }, r.firstYear === r.lastYear ? r.firstYear : `${r.firstYear}–${r.lastYear}`))),
+      el("div", { class: "actions" },
+        el("a", { href: `/search?player=${encodeURIComponent(p.name)}&exact=true&sort=year&reverse=true` }, "All games"),
+        el("a", { href: `/explorer?player=${encodeURIComponent(p.name)}&exact=true` }, "Explore their games"))),
+    el("div", { class: "panel" }, el("h2", {}, "Record by year"), yearChart(p.byYear)),
+    el("div", { class: "cards" },
+      openingTable(p.asBlack, "Openings as black", "black"),
+      openingTable(p.asWhite, "Openings as white", "white")),
+    el("div", { class: "panel", style: "margin-top:1rem" }, el("h2", {}, "Most frequent opponents"),
+      el("div", { class: "table-wrap" }, el("table", {},
+        el("thead", {}, el("tr", {}, el("th", {}, "Opponent"), el("th", { class: "n" }, "Games"), el("th", { class: "n" }, "+"),
+          el("th", { class: "n" }, "="), el("th", { class: "n" }, "−"), el("th", { class: "n" }, "Score"))),
+        el("tbody", {}, p.opponents.map((o) => el("tr", {},
+          el("td", {}, playerLink(o.name)), el("td", { class: "n" }, el("a", { href: `/search?player=${encodeURIComponent(p.name)}&player=${encodeURIComponent(o.name)}&exact=true` }, num(o.games))),
+          el("td", { class: "n" }, o.wins), el("td", { class: "n" }, o.draws), el("td", { class: "n" }, o.losses),
+          el("td", { class: "n" }, `${((100 * (o.wins + o.draws / 2)) / o.games).toFixed(0)}%`))))))));
+}
+
+// A player's results: wins, draws, losses (the colours of the chart by
+// year).
+function playerBar(games, wins, draws, losses) {
+  const parts = [["pw", wins, "wins"], ["pd", draws, "draws"], ["pl", losses, "losses"]];
+  return el("div", { class: "bar", title: parts.map(([, v, t]) => `${t}: ${num(v)}`).join(", ") },
+    parts.map(([cls, v, t]) => {
+      const share = games ? v / games : 0;
+      return el("span", { class: cls, "data-count": v, "aria-label": `${t}: ${v}`, style: `width:${(100 * share).toFixed(2)}%` },
+        share >= 0.12 ? `${Math.round(100 * share)}%` : "");
+    }));
+}
+
+function playerLegend() {
+  return el("div", { class: "legend" },
+    el("span", {}, el("i", { style: "background:var(--win)" }), "wins"),
+    el("span", {}, el("i", { style: "background:var(--draw)" }), "draws"),
+    el("span", {}, el("i", { style: "background:var(--loss)" }), "losses"));
+}
+
+// The record by year: one slot per year from the first to the last, years
+// without games kept as empty slots; the labels of years and of games are
+// written only where they fit (every 2, 5 or 10 years; the counts when
+// the bars are wide enough), each bar's numbers in its tooltip.
+function yearChart(years) {
+  if (!years.length) return el("p", { class: "note" }, "No games.");
+  const byYear = new Map(years.map((y) => [y.year, y]));
+  const first = years[0].year, lastYear = years[years.length - 1].year;
+  const slots = lastYear - first + 1;
+  // Drawn at the width it is shown (main's, less the panel's padding), so
+  // that a label is as wide as its font says.
+  const cs = getComputedStyle(main);
+  const inner = main.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 2 * 17;
+  const W = Math.max(280, Math.min(1200, Math.floor(inner))), H = 180, pad = 22, top = 16;
+  const maxGames = Math.max(...years.map((y) => y.games));
+  const bw = Math.min((W - 2 * pad) / slots, 56);
+  const left = (W - bw * slots) / 2;
+  const charW = 6.6; // a digit of the 11 px font, wide enough
+  const step = [1, 2, 5, 10, 20, 50].find((k) => k * bw >= 4 * charW + 8) ?? 50;
+  // Labels on the multiples of the step (1990, 2000…), or the first year
+  // alone when no multiple falls in the range.
+  const round = Math.floor(lastYear / step) * step >= first;
+  const g = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: "year-chart", role: "img",
+    "aria-label": "record by year" });
+  g.append(svg("path", { d: `M${left} ${H - pad + 0.5}H${left + bw * slots}`, stroke: "#bdb8ac" }));
+  for (let year = first; year <= lastYear; year++) {
+    const i = year - first;
+    const x = left + i * bw;
+    const slot = svg("g", { class: "year", "data-year": year });
+    g.append(slot);
+    if (round ? year % step === 0 : year === first) {
+      slot.append(svg("text", { class: "year-label", x: x + bw / 2, y: H - 6, "font-size": 11, "text-anchor": "middle", fill: "#6b6860" }, String(year)));
+    }
+    const y = byYear.get(year);
+    if (!y) { slot.append(svg("title", {}, `${year}: no games`)); continue; }
+    const h = ((H - pad - top) * y.games) / maxGames;
+    const barTop = H - pad - h;
+    const wins = (h * y.wins) / y.games, draws = (h * y.draws) / y.games;
+    const w = Math.max(bw - 4, 1);
+    slot.append(svg("title", {}, `${year}: ${count(y.games, "game", "games")}, ${count(y.wins, "win", "wins")}, ` +
+      `${count(y.draws, "draw", "draws")}, ${count(y.losses, "loss", "losses")}`));
+    slot.append(svg("rect", { x: x + 2, y: barTop, width: w, height: h - wins - draws, fill: "#d9d5cb" }));
+    slot.append(svg("rect", { x: x + 2, y: barTop + h - wins - draws, width: w, height: draws, fill: "#a8a49a" }));
+    slot.append(svg("rect", { class: "bar-total", x: x + 2, y: barTop + h - wins, width: w, height: wins, fill: "#2e8b57" }));
+    const label = String(y.games);
+    if (bw >= label.length * 5.6 + 3)
+      slot.append(svg("text", { class: "count-label", x: x + bw / 2, y: barTop - 4, "font-size": 10, "text-anchor": "middle", fill: "#6b6860" }, label));
+  }
+  return el("div", { class: "year-chart-box" }, g, el("div", { class: "legend" },
+    el("span", {}, el("i", { style: "background:var(--win)" }), "wins"),
+    el("span", {}, el("i", { style: "background:var(--draw)" }), "draws"),
+    el("span", {}, el("i", { style: "background:var(--loss)" }), "losses"),
+    el("span", {}, "· hover a bar for its numbers")));
+}

@@ -1,0 +1,81 @@
+// wthor serve: the search page.
+
+import {
+  main, el, api, num, showError, navigate, filterForm, filtersOf, chips, playerLink,
+} from "./common.js";
+
+// -------------------------------------------------------------- search
+
+export function searchView() {
+  const params = new URLSearchParams(location.search);
+  const results = el("div", { class: "panel" });
+  const sortSel = el("select", { name: "sort" }, ["", "year", "black", "white", "tournament", "score"].map((v) => el("option", { value: v }, v || "database order")));
+  sortSel.value = params.get("sort") || "";
+  const rev = el("input", { type: "checkbox" });
+  rev.checked = params.get("reverse") === "true";
+  const form = filterForm(params, (f) => {
+    if (sortSel.value) f.set("sort", sortSel.value);
+    if (sortSel.value && rev.checked) f.set("reverse", "true");
+    history.pushState(null, "", `/search?${f}`);
+    load();
+  }, { extra: [el("label", {}, "Sort by", sortSel), el("label", { class: "row" }, rev, "Descending")] });
+  main.replaceChildren(el("h1", {}, "Search games"), el("div", { class: "panel" }, form), results);
+  async function load() {
+    const p = new URLSearchParams(location.search);
+    const limit = 50;
+    const offset = parseInt(p.get("offset") || "0", 10) || 0;
+    const q = filtersOf(p);
+    if (p.get("sort")) q.set("sort", p.get("sort"));
+    if (p.get("reverse")) q.set("reverse", p.get("reverse"));
+    results.replaceChildren(el("p", { class: "loading" }, "Searching…"));
+    try {
+      const data = await api(`/api/v1/search?${q}&limit=${limit}&offset=${offset}`);
+      const page = (o) => { const n = new URLSearchParams(q); if (o) n.set("offset", o); return `/search?${n}`; };
+      const sortBy = (key) => () => {
+        const n = new URLSearchParams(q);
+        const same = n.get("sort") === key;
+        n.set("sort", key);
+        if (same && n.get("reverse") !== "true") n.set("reverse", "true"); else n.delete("reverse");
+        navigate(`/search?${n}`);
+      };
+      const head = [["game", null], ["year", "year"], ["black", "black"], ["score", "score"], ["white", "white"], ["tournament", "tournament"]];
+      results.replaceChildren(...[
+        el("div", { class: "game-head" },
+          el("h2", {}, `${num(data.total)} games`),
+          el("div", { class: "downloads" }, ["csv", "jsonl", "ggf"].map((f) =>
+            el("a", { href: `/api/v1/export?format=${f}&${q}`, download: `wthor.${f}` }, `Download ${f.toUpperCase()}`)))),
+        chips(filtersOf(q)),
+        data.suggestions ? openingNameNote(data, q) : null,
+        data.games.length ? el("div", { class: "table-wrap" }, el("table", { class: "games" },
+          el("thead", {}, el("tr", {}, head.map(([label, key]) => el("th", {
+            class: `${key ? "sortable" : ""} ${["year", "score"].includes(label) ? "n" : ""}`,
+            onclick: key ? sortBy(key) : null }, label + (q.get("sort") === key && key ? (q.get("reverse") ? " ▼" : " ▲") : ""))))),
+          el("tbody", {}, data.games.map((g) => {
+            const href = `/game/${encodeURIComponent(g.game)}`;
+            return el("tr", {}, el("td", {}, el("a", { href }, g.game)), el("td", { class: "n" }, g.year),
+              el("td", {}, playerLink(g.blackPlayerName)), el("td", { class: "n" }, `${g.blackScore}–${g.boardSize ** 2 - g.blackScore}`),
+              el("td", {}, playerLink(g.whitePlayerName)), el("td", {}, g.tournamentName || ""));
+          })))) : el("p", { class: "note" }, "No game matches."),
+        el("div", { class: "pager" },
+          offset > 0 ? el("a", { href: page(Math.max(0, offset - limit)) }, "‹ Previous") : null,
+          el("span", { class: "note" }, data.total ? `${offset + 1}–${Math.min(offset + limit, data.total)} of ${num(data.total)}` : ""),
+          offset + limit < data.total ? el("a", { href: page(offset + limit) }, "Next ›") : null)].filter(Boolean));
+    } catch (err) { showError(results, err); }
+  }
+  load();
+}
+
+// An opening name that names nothing: the sentence, and each close name
+// as a link to the same search with that name.
+function openingNameNote(data, q) {
+  const link = (name) => {
+    const n = new URLSearchParams(q);
+    n.set("opening_name", name);
+    return el("a", { href: `/search?${n}` }, name);
+  };
+  const given = q.get("opening_name");
+  return el("p", { class: "note opening-suggestions" }, ...(data.suggestions.length
+    ? [`No opening is named “${given}”; the closest names: `,
+      ...data.suggestions.flatMap((name, i) => [i ? ", " : null, link(name)]), "."]
+    : [`No opening is named “${given}”, and no name is close to it.`]));
+}
