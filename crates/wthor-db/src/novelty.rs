@@ -236,3 +236,119 @@ impl Database {
         Ok(out)
     }
 }
+
+/// What one pass over the archive gathers for one game's novelty: for each
+/// of its positions, the games reaching it by year; and whether a game
+/// before it has its whole sequence of positions.
+#[derive(Debug, Default)]
+struct OneGame {
+    /// (position hash, year) → games of that year reaching the position
+    /// (each game once per position).
+    by_year: HashMap<(u64, u16), u32>,
+    /// A game before it (by year, then database order) with its
+    /// sequence of positions.
+    copy: bool,
+    /// The first year of the database's 8x8 games.
+    first_year: Option<u16>,
+}
+
+impl OneGame {
+    fn merge(mut self, other: OneGame) -> OneGame {
+        for (k, n) in other.by_year {
+            *self.by_year.entry(k).or_default() += n;
+        }
+        self.copy |= other.copy;
+        self.first_year = match (self.first_year, other.first_year) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self
+    }
+}
+
+impl Database {
+    /// The novelty of one game (`None` for a game that is not there or
+    /// not 8x8): the row [`Database::novelties`] gives it, found by one
+    /// parallel pass that keeps only the counts of the game's own
+    /// positions (cheaper than every game's novelty when one is asked).
+    #[must_use]
+    pub fn novelty_of(&self, id: GameId) -> Option<Novelty> {
+        let (year, hashes) = match (self.game(id), self.file_of(id)) {
+            (Some(g), Some(f)) if f.board_size() == Some(BoardSize::Eight) => {
+                (f.year(), position_hashes(g.moves_raw()))
+            }
+            _ => return None,
+        };
+        let mut own: Vec<u64> = hashes.clone();
+        own.sort_unstable();
+        own.dedup();
+        let found = self.par_fold(
+            OneGame::default,
+            |acc: &mut OneGame, g| {
+                if g.file.board_size() != Some(BoardSize::Eight) {
+                    return;
+                }
+                let y = g.file.year();
+                acc.first_year = Some(acc.first_year.map_or(y, |f| f.min(y)));
+                let theirs = position_hashes(g.game.moves_raw());
+                if (y, g.id) < (year, id) && theirs == hashes {
+                    acc.copy = true;
+                }
+                let mut seen: Vec<u64> = theirs
+                    .into_iter()
+                    .filter(|h| own.binary_search(h).is_ok())
+                    .collect();
+                seen.sort_unstable();
+                seen.dedup();
+                for h in seen {
+                    *acc.by_year.entry((h, y)).or_default() += 1;
+                }
+            },
+            OneGame::merge,
+        );
+        let count = |h: u64, keep: &dyn Fn(u16) -> bool| -> u64 {
+            found
+                .by_year
+                .iter()
+                .filter(|((p, y), _)| *p == h && keep(*y))
+                .map(|(_, n)| u64::from(*n))
+                .sum()
+        };
+        let unique_from = hashes
+            .iter()
+            .position(|&h| count(h, &|_| true) == 1)
+            .map(|k| k + 1);
+        let (departure, followed) = if found.copy {
+            (Departure::Copy, 0)
+        } else if found.first_year == Some(year) {
+            (Departure::FirstYear, 0)
+        } else {
+            match hashes.iter().position(|&h| count(h, &|y| y < year) == 0) {
+                None => (Departure::InKnownPlay, 0),
+                Some(k) => {
+                    let new = hashes[k];
+                    let before = if k == 0 {
+                        0
+                    } else {
+                        count(hashes[k - 1], &|y| y < year)
+                    };
+                    (
+                        Departure::Novelty {
+                            ply: k + 1,
+                            before,
+                            same_year: count(new, &|y| y == year) > 1,
+                        },
+                        count(new, &|y| y > year),
+                    )
+                }
+            }
+        };
+        Some(Novelty {
+            game: id,
+            year,
+            departure,
+            unique_from,
+            followed,
+        })
+    }
+}

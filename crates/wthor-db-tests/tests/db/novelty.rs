@@ -106,4 +106,35 @@ fn a_copy_in_a_later_year_has_no_novelty_of_its_own() {
     );
     assert_eq!(n[2].unique_from, Some(6));
     assert_eq!(n[0].unique_from, None);
+    // One game's novelty (the game page's, Python's Game.novelty) is its
+    // row of the whole query.
+    for row in &n {
+        assert_eq!(db.novelty_of(row.game), Some(*row));
+    }
+}
+
+#[test]
+fn one_game_s_novelty_is_its_row_of_the_whole_query() {
+    let db =
+        Database::open(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata"))
+            .unwrap();
+    let all = db.novelties(&Query::new()).unwrap();
+    // Every kind of row, and the novelties of a spread of games (every
+    // 37th: the pass per game is the whole database's).
+    let mut kinds = HashSet::new();
+    for (i, row) in all.iter().enumerate() {
+        let kind = std::mem::discriminant(&row.departure);
+        if kinds.insert(kind) || i % 37 == 0 {
+            assert_eq!(db.novelty_of(row.game), Some(*row), "{:?}", row.game);
+        }
+    }
+    assert_eq!(kinds.len(), 4, "every kind among the fixtures");
+    // A 10x10 game has none; a game that is not there neither.
+    let ten = db
+        .games()
+        .find(|(_, _, g)| g.board_size() == BoardSize::Ten)
+        .map(|(f, i, _)| GameId::new(f, i))
+        .expect("the fixtures have 10x10 games");
+    assert_eq!(db.novelty_of(ten), None);
+    assert_eq!(db.novelty_of(GameId::new(0, 1_000_000)), None);
 }
