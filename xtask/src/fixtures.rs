@@ -69,6 +69,7 @@ fn all_players() -> Vec<&'static str> {
         .iter()
         .copied()
         .chain(bulk::PLAYERS.iter().map(|p| p.0))
+        .chain(bulk::NEWCOMERS.iter().map(|p| p.0))
         .collect()
 }
 
@@ -198,10 +199,12 @@ pub(crate) fn build() -> Result<Vec<Fixture>> {
             about: format!(
                 "{} players, Windows-1252: accented names, programs with their author \
                  in parentheses (`Edax (delorme)`), one name of exactly 19 bytes; the \
-                 first {} play the small files, the others the {} file.",
+                 first {} play the small files, the others the {} file and those after it \
+                 (the last, a newcomer, from {}).",
                 all_players().len(),
                 PLAYERS.len(),
-                bulk::YEAR
+                bulk::YEAR,
+                bulk::NEWCOMERS[0].3
             ),
         },
         Fixture {
@@ -228,6 +231,7 @@ pub(crate) fn build() -> Result<Vec<Fixture>> {
     }
     out.extend(malformed::fixtures(&out));
     out.push(bulk::fixture(&mut endgame, PLAYERS.len()));
+    out.extend(bulk::later_years(&mut endgame, PLAYERS.len()));
     let readme = readme(&out);
     out.push(readme);
     Ok(out)

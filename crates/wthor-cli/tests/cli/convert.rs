@@ -236,10 +236,10 @@ fn convert_names_files_to_csv_and_jsonl() {
     }
     let out = wthor_in(dir.path(), &["convert", "WTHOR.JOU", "-o", "players.csv"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "players.csv: 36 players written\n");
+    assert_eq!(stdout(&out), "players.csv: 37 players written\n");
     let csv = std::fs::read_to_string(dir.path().join("players.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines.len(), 37);
+    assert_eq!(lines.len(), 38);
     assert_eq!(
         lines[..3],
         ["number,name", "0,Hélène Dupré", "1,José Núñez"]
