@@ -1,7 +1,8 @@
 // wthor serve: the explorer page.
 
 import {
-  main, el, api, pct, num, fixed, signed, showError, splitMoves, drawBoard, resultBar, legend, filterForm, basePly, filtersOf, chips, gamesTable,
+  main, el, svg, api, pct, num, count, fixed, signed, showError, splitMoves, drawBoard, resultBar, legend, filterForm, basePly, filtersOf, chips, gamesTable,
+  playerLink,
 } from "./common.js";
 
 // ------------------------------------------------------------ explorer
@@ -22,6 +23,7 @@ export function explorerView() {
   const status = el("div", { class: "note" });
   const tableBox = el("div", { class: "panel" }, el("p", { class: "loading" }, "Loading…"));
   const gamesBox = el("div", { class: "panel" });
+  const historyBox = el("div", { class: "panel history" });
   const pasteInput = el("input", { type: "text", placeholder: "Paste moves (f5d6c3…) or an OBF position", "aria-label": "moves or position" });
   const back = el("button", { title: "Back (←)", onclick: () => step(-1) }, "‹");
   const fwd = el("button", { title: "Forward (→)", onclick: () => step(1) }, "›");
@@ -38,7 +40,7 @@ export function explorerView() {
       opening, line, status,
       el("form", { class: "paste", onsubmit: (ev) => { ev.preventDefault(); paste(); } }, pasteInput,
         el("button", { type: "submit" }, "Go"))),
-    el("div", {}, tableBox, filtersPanel, gamesBox)));
+    el("div", {}, tableBox, filtersPanel, historyBox, gamesBox)));
 
   function url() {
     const p = new URLSearchParams(state.filters);
@@ -80,7 +82,8 @@ export function explorerView() {
     if (/^[-xXoO*]{64}(\s+[xXoO*])?$/.test(text) || /^[-xXoO*]{100}/.test(text)) go([], text.replace(/\s+/, " "));
     else go(splitMoves(text), "");
   }
-  let seq = 0, current = null;
+  // The year range of the database (the history's years), once known.
+  let seq = 0, current = null, past = null, span = null;
   async function sync(onlyView) {
     history.replaceState(null, "", url());
     if (onlyView && current) { render(current); return; }
@@ -88,13 +91,23 @@ export function explorerView() {
     const q = new URLSearchParams(state.filters);
     if (state.position) q.set("position", state.position);
     if (state.moves.length) q.set("play", state.moves.join(""));
+    // The history of the same position and filters, asked beside the
+    // table: the table shows first, the trend column and the history
+    // panel when it comes.
+    const told = api(`/api/v1/history?${q}`).catch((err) => ({ failed: err }));
     q.set("games", "12");
     tableBox.style.opacity = 0.6;
     try {
       const data = await api(`/api/v1/explorer?${q}`);
       if (mine !== seq) return;
       current = data;
+      past = null;
       render(data);
+      const h = await told;
+      if (mine !== seq) return;
+      past = h;
+      if (h.years && h.years.length) span = [h.years[0].year, h.years[h.years.length - 1].year];
+      render(current);
     } catch (err) {
       if (mine !== seq) return;
       // An illegal move: the board at the moves before it, with the error.
@@ -140,6 +153,7 @@ export function explorerView() {
       el("td", { class: "n" }, num(r.games),
         r.transpositions !== r.games ? el("div", { class: "trans", title: "games reaching the position after this move by any move order" }, `→ ${num(r.transpositions)}`) : null),
       el("td", { class: "n hide-narrow" }, r.games ? pct(r.share) : "–"),
+      el("td", { class: "trend hide-narrow" }, trendChart(r.move, past)),
       el("td", { class: "bar-cell" }, r.games ? resultBar(r.games, r.blackWins, r.draws, r.blackLosses)
         : el("span", { class: "note" }, "not played")),
       el("td", { class: "n hide-narrow" }, fixed(r.meanBlackDiscs)),
@@ -164,15 +178,17 @@ export function explorerView() {
         el("div", {}, el("span", { class: "lbl" }, "ended here"), el("span", { class: "big" }, num(data.ended))),
         el("div", { style: "flex:1;min-width:12rem" }, el("span", { class: "lbl" }, "results"), resultBar(t.games, t.blackWins, t.draws, t.blackLosses))),
       chips(state.filters),
+      yearRange(),
       legend(),
       el("div", { class: "table-wrap" }, el("table", { class: "next-moves" },
         el("thead", {}, el("tr", {},
           el("th", {}, "Move"), el("th", { class: "n" }, "Games"), el("th", { class: "n hide-narrow" }, "Share"),
+          el("th", { class: "trend hide-narrow", title: "the move's share of the games that went on from this position, year by year (a dot: a year with games here)" }, "Trend"),
           el("th", {}, "Results"), el("th", { class: "n hide-narrow", title: "mean black discs at the end of the games" }, "Black discs"),
           el("th", { class: "n hide-narrow", title: "mean theoretical score: black discs after perfect play from each file's depth (24 empties in the archive)" }, "Theoretical"),
           valued ? el("th", { class: "n", title: "the disc difference the side to move ends with: exact (+4), or estimated (~+3.2) by a search of the depth shown (d14)" }, "Value") : null,
           el("th", { class: "hide-narrow" }, "Opening"))),
-        el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 8, class: "note" },
+        el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 9, class: "note" },
           data.position.toMove ? "No game goes on from here with these filters." : "No legal move: the game is over."))))),
       valued ? valuesNote(data.values) : null,
       atStart && first && data.position.legalMoves.length > 1 ? el("p", { class: "note start-note" },
@@ -183,8 +199,50 @@ export function explorerView() {
         typeof data.solved === "string" && !(data.values && data.values.note) ? el("span", { class: "note" }, data.solved) : null,
         el("span", { class: "note" }, "Games: played here; → after the move by any move order."))
     ].filter(Boolean));
+    historyBox.replaceChildren(...historyPanel(past));
     gamesBox.replaceChildren(el("h2", {}, "Games reaching this position"),
       data.games.length ? gamesTable(data.games, { ply: data.position.size ** 2 - 4 - data.position.empties }) : el("p", { class: "note" }, "None."));
+  }
+  // The year filter as two years (either may be open), from the filters.
+  function yearsOf(filters) {
+    const m = /^\s*(\d{4})?\s*(\.\.)?\s*(\d{4})?\s*$/.exec(filters.get("year") || "");
+    if (!m) return [null, null];
+    const lo = m[1] ? Number(m[1]) : null, hi = m[3] ? Number(m[3]) : (m[2] ? null : lo);
+    return [lo, hi];
+  }
+  // The year filter set from two years and the table recomputed; the
+  // filters panel's year field says the same.
+  function setYears(lo, hi) {
+    const f = new URLSearchParams(state.filters);
+    if (span && lo <= span[0] && hi >= span[1]) f.delete("year");
+    else f.set("year", lo === hi ? `${lo}` : `${lo}..${hi}`);
+    state.filters = f;
+    state.notice = null;
+    const field = filtersPanel.querySelector("input[name=year]");
+    if (field) field.value = f.get("year") || "";
+    sync(false);
+  }
+  // One click from a year range: two years (their arrows step a year)
+  // and the whole range back.
+  function yearRange() {
+    if (!span) return null;
+    const [lo, hi] = yearsOf(state.filters);
+    const from = el("input", { type: "number", class: "year-from", min: span[0], max: span[1], value: lo ?? span[0], "aria-label": "from year" });
+    const to = el("input", { type: "number", class: "year-to", min: span[0], max: span[1], value: hi ?? span[1], "aria-label": "to year" });
+    const apply = () => {
+      let a = Number(from.value) || span[0], b = Number(to.value) || span[1];
+      a = Math.min(Math.max(a, span[0]), span[1]);
+      b = Math.min(Math.max(b, span[0]), span[1]);
+      if (a > b) [a, b] = [b, a];
+      setYears(a, b);
+    };
+    from.addEventListener("change", apply);
+    to.addEventListener("change", apply);
+    const all = lo === null && hi === null;
+    return el("div", { class: "year-range" },
+      el("span", { class: "lbl" }, "Years"), from, "–", to,
+      el("button", { type: "button", class: "year-all", disabled: all, onclick: () => setYears(span[0], span[1]) }, "All years"),
+      el("span", { class: "note" }, all ? "" : "the table, the trend and the history count these years only"));
   }
   document.onkeydown = (ev) => {
     if (ev.target.closest("input, textarea, select")) return;
@@ -217,4 +275,82 @@ function valuesNote(values) {
     : "";
   return el("p", { class: "note values-note" }, what,
     values.note ? el("span", { class: "values-warning" }, ` ${values.note[0].toUpperCase()}${values.note.slice(1)}.`) : null);
+}
+
+// The years of a history that have games at the position (the trend's
+// span): from the first to the last such year.
+function activeYears(h) {
+  const years = h.years.filter((y) => y.moves.length);
+  if (!years.length) return [];
+  const lo = years[0].year, hi = years[years.length - 1].year;
+  return h.years.filter((y) => y.year >= lo && y.year <= hi);
+}
+
+// A move's share of the games that went on from the position, year by
+// year: an inline SVG sparkline (a dot per year with games there, a gap
+// for a year without), its numbers in the title.
+function trendChart(move, h) {
+  if (!h) return el("span", { class: "note" }, "…");
+  if (h.failed || !h.years) return el("span", { class: "note", title: String(h.failed && h.failed.message) }, "–");
+  const years = activeYears(h);
+  if (!years.length) return el("span", { class: "note" }, "–");
+  const W = 72, H = 22, pad = 2;
+  const points = years.map((y) => {
+    const went = y.moves.reduce((n, m) => n + m.games, 0);
+    if (!went) return null;
+    const m = y.moves.find((m) => m.move === move);
+    return { year: y.year, share: (m ? m.games : 0) / went, games: m ? m.games : 0, went };
+  });
+  const x = (i) => pad + (years.length === 1 ? (W - 2 * pad) / 2 : (i * (W - 2 * pad)) / (years.length - 1));
+  const y = (v) => H - pad - v * (H - 2 * pad);
+  const g = svg("svg", { class: "spark", width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img",
+    "aria-label": `share of ${move} per year` });
+  g.append(svg("line", { x1: 0, x2: W, y1: y(0), y2: y(0), stroke: "#dedad0" }));
+  let run = [];
+  const flush = () => {
+    if (run.length > 1) g.append(svg("polyline", { points: run.join(" "), fill: "none", stroke: "#2e8b57", "stroke-width": 1.5 }));
+    run = [];
+  };
+  points.forEach((p, i) => {
+    if (!p) { flush(); return; }
+    run.push(`${x(i).toFixed(1)},${y(p.share).toFixed(1)}`);
+    g.append(svg("circle", { cx: x(i).toFixed(1), cy: y(p.share).toFixed(1), r: 1.6, fill: p.games ? "#1f6b41" : "#a8a49a" }));
+  });
+  flush();
+  const lines = points.filter(Boolean).map((p) => `${p.year}: ${pct(p.share)} (${num(p.games)} of ${num(p.went)})`);
+  g.append(svg("title", {}, `${move}, its share of the games that went on from here, by year:\n${lines.join("\n")}`));
+  return g;
+}
+
+// A game in a line: its id (year:number), its players, its tournament
+// (written, or in the title when `short`).
+function gameLine(g, { short = false } = {}) {
+  return el("span", { class: "game-line", title: short && g.tournamentName ? `${g.year} · ${g.tournamentName}` : null },
+    el("a", { href: `/game/${encodeURIComponent(g.game)}` }, g.game), " ",
+    playerLink(g.blackPlayerName), " – ", playerLink(g.whitePlayerName),
+    !short && g.tournamentName ? el("span", { class: "note" }, ` · ${g.tournamentName}`) : null);
+}
+
+// The history panel: the first and latest games reaching the position and
+// playing each move ("first": the earliest year, then file order).
+function historyPanel(h) {
+  const title = el("h2", {}, "History of this position");
+  if (!h) return [title, el("p", { class: "loading" }, "Loading…")];
+  if (h.failed) return [title, el("div", { class: "error" }, String(h.failed.message))];
+  if (!h.reached) return [title, el("p", { class: "note" }, "No game reaches this position with these filters.")];
+  const years = h.years.filter((y) => y.games);
+  const from = years[0].year, to = years[years.length - 1].year;
+  return [title,
+    el("p", { class: "history-span" }, `Reached by ${count(h.reached, "game", "games")}`,
+      from === to ? ` in ${from}.` : `, from ${from} to ${to} (in ${count(years.length, "year", "years")}).`),
+    el("dl", { class: "facts history-ends" },
+      el("dt", {}, "First"), el("dd", { class: "first-game" }, gameLine(h.first)),
+      el("dt", {}, "Latest"), el("dd", {}, gameLine(h.latest))),
+    h.moves.length ? el("div", { class: "table-wrap" }, el("table", { class: "history-moves" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Move"), el("th", { class: "n" }, "Games"),
+        el("th", {}, "First played"), el("th", {}, "Latest"))),
+      el("tbody", {}, h.moves.map((m) => el("tr", { "data-move": m.move },
+        el("td", { class: "mv" }, m.move), el("td", { class: "n" }, num(m.games)),
+        el("td", {}, gameLine(m.first, { short: true })), el("td", {}, gameLine(m.latest, { short: true }))))))) : null,
+    el("p", { class: "note" }, `First: ${h.firstMeans.replace(/^first: /, "")}.`)].filter(Boolean);
 }

@@ -13,7 +13,7 @@ export async function gameView(id) {
   const params = new URLSearchParams(location.search);
   const last = game.positions.length - 1;
   let ply = Math.min(Math.max(parseInt(params.get("ply") ?? String(last), 10) || 0, 0), last);
-  let flipped = false, analysis = null;
+  let flipped = false, analysis = null, novelty = null;
   const size = game.boardSize * game.boardSize;
   const boardBox = el("div");
   const movesBox = el("div", { class: "moves-grid" });
@@ -22,6 +22,8 @@ export async function gameView(id) {
   const analyseButton = el("button", { onclick: analyse }, "Analyse");
   const explore = el("a", { class: "button-link" }, "Explore this position");
   const png = el("a", { download: `${id}.png` }, "PNG");
+  const noveltyBox = el("dd", { class: "novelty-fact" }, el("span", { class: "note" }, "…"));
+  const NOVELTY = "the first move after which no game of an earlier year reached this position (8 symmetries, any move order)";
   main.replaceChildren(
     el("div", { class: "game-head panel" },
       el("div", { class: "players" },
@@ -46,6 +48,7 @@ export async function gameView(id) {
             el("dt", {}, "Opening"), el("dd", {}, game.opening ? game.opening.name : "–"),
             el("dt", {}, "Score"), el("dd", {}, `${game.blackScore}–${size - game.blackScore} (black–white)`),
             el("dt", {}, "Theoretical"), el("dd", { class: "theoretical" }, theoretical(game)),
+            game.boardSize === 8 ? el("dt", {}, "Novelty") : null, game.boardSize === 8 ? noveltyBox : null,
             game.illegal ? el("dt", {}, "Replay") : null, game.illegal ? el("dd", { class: "error" }, game.illegal) : null),
           el("div", { class: "downloads" }, explore, analyseButton,
             el("a", { href: `/api/v1/games/${encodeURIComponent(id)}/export?format=ggf`, download: `${id}.ggf` }, "GGF"),
@@ -72,17 +75,21 @@ export async function gameView(id) {
     // ones.
     const link = (m, i) => {
       const j = judged[i];
-      const cls = [i + 1 === ply ? "cur" : "", j && !j.exact ? "estimated" : "",
+      const novel = novelty && novelty.kind === "novelty" && novelty.move === i + 1;
+      const cls = [i + 1 === ply ? "cur" : "", j && !j.exact ? "estimated" : "", novel ? "novelty" : "",
         j && j.loss >= 6 ? "mistake" : j && j.loss > 0 ? "inaccuracy" : ""].join(" ").trim();
-      return el("a", { href: "#", class: cls || null, "data-ply": i + 1, onclick: (ev) => { ev.preventDefault(); set(i + 1); } },
-        el("span", {}, m), j && j.loss > 0 ? el("small", { title: j.exact ? `loses ${count(j.loss, "disc", "discs")} (exact)`
+      return el("a", { href: "#", class: cls || null, "data-ply": i + 1, title: novel ? `Novelty: ${NOVELTY}` : null,
+        onclick: (ev) => { ev.preventDefault(); set(i + 1); } },
+        el("span", {}, m, novel ? el("sup", { class: "novelty-mark", "aria-label": "novelty" }, "N") : null), j && j.loss > 0 ? el("small", { title: j.exact ? `loses ${count(j.loss, "disc", "discs")} (exact)`
           : `loses about ${count(j.loss, "disc", "discs")} (an estimate: the midgame search, depth ${j.depth})` }, `−${j.loss}${j.exact ? "" : "~"}`) : null);
     };
     const pairs = [];
     for (let i = 0; i < game.moves.length; i += 2)
       pairs.push(el("div", { class: "pair" }, el("span", { class: "num" }, `${i / 2 + 1}.`), link(game.moves[i], i),
         i + 1 < game.moves.length ? link(game.moves[i + 1], i + 1) : el("span")));
-    movesBox.replaceChildren(...pairs);
+    movesBox.replaceChildren(...pairs,
+      novelty && novelty.kind === "novelty" ? el("p", { class: "note novelty-legend" },
+        el("sup", { class: "novelty-mark" }, "N"), ` the novelty (move ${novelty.move}): ${NOVELTY}.`) : null);
     const cur = movesBox.querySelector(".cur");
     if (cur) cur.scrollIntoView({ block: "nearest" });
     if (analysis) graphBox.replaceChildren(graph(analysis));
@@ -117,11 +124,18 @@ export async function gameView(id) {
     for (const m of a.moves) if (m.loss >= 6) g.append(svg("circle", { cx: x(m.index), cy: y(values[m.index]), r: 3.5,
       class: m.exact ? "mistake" : "mistake estimated", fill: m.exact ? "#c62828" : "#fbfbf8", stroke: "#c62828", "stroke-width": 1.5 },
       svg("title", {}, `${m.index + 1}. ${m.square}: −${m.loss}${m.exact ? "" : `~ (estimate, depth ${m.depth})`}`)));
+    if (novelty && novelty.kind === "novelty" && novelty.move < values.length) {
+      const nx = x(novelty.move);
+      g.append(svg("line", { class: "novelty-line", x1: nx, x2: nx, y1: 0, y2: H, stroke: "#b8860b", "stroke-width": 2 },
+        svg("title", {}, `Novelty at move ${novelty.move} (${novelty.square}): ${NOVELTY}`)));
+    }
     g.append(svg("line", { x1: x(ply), x2: x(ply), y1: 0, y2: H, stroke: "#1f6b41", "stroke-dasharray": "3 3" }));
     const at = (100 * from) / (values.length - 1);
     const labels = el("div", { class: "graph-labels" },
       from > 0 && at >= 25 ? el("span", { class: "estimated", style: "left:0" }, `estimated ~ (${depths(a)})`) : null,
-      firstExact ? el("span", { class: "exact", style: `left:min(${at.toFixed(2)}%, calc(100% - 3.5rem))` }, "exact →") : null);
+      firstExact ? el("span", { class: "exact", style: `left:min(${at.toFixed(2)}%, calc(100% - 3.5rem))` }, "exact →") : null,
+      novelty && novelty.kind === "novelty" && novelty.move < values.length ? el("span", { class: "novelty-label",
+        title: `Novelty: ${NOVELTY}`, style: `left:min(${((100 * novelty.move) / (values.length - 1)).toFixed(2)}%, calc(100% - 4rem))` }, "N novelty") : null);
     return el("div", {}, labels, g, el("div", { class: "note analysis-note" }, analysisNote(a, firstExact)));
   }
   // The depths of the estimates: "depth 16", or "depths 10–14" when a
@@ -159,6 +173,18 @@ export async function gameView(id) {
       graphBox.replaceChildren(el("div", { class: "error" }, err.message));
     }
   }
+  // The novelty, asked after the game shows (a pass over the archive).
+  async function loadNovelty() {
+    if (game.boardSize !== 8) return;
+    try {
+      const r = await api(`/api/v1/games/${encodeURIComponent(id)}?novelty=1`);
+      novelty = r.novelty || null;
+      noveltyBox.replaceChildren(noveltyText(novelty));
+      draw();
+    } catch (err) {
+      noveltyBox.replaceChildren(el("span", { class: "note" }, err.message));
+    }
+  }
   document.onkeydown = (ev) => {
     if (ev.target.closest("input, textarea, select")) return;
     const keys = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: last };
@@ -166,6 +192,19 @@ export async function gameView(id) {
     else if (ev.key === "f") { flipped = !flipped; draw(); }
   };
   draw();
+  loadNovelty();
+}
+
+// A game's novelty in words: where it left the play of earlier years.
+function noveltyText(n) {
+  if (!n) return el("span", { class: "note" }, "–");
+  const unique = n.uniqueFrom ? `; unique from move ${n.uniqueFrom}` : "; never unique (another game reaches its last position)";
+  if (n.kind !== "novelty") return el("span", {}, `${n.note[0].toUpperCase()}${n.note.slice(1)}${unique}.`);
+  return el("span", { title: n.note },
+    el("a", { href: "#", class: "novelty-link", onclick: (ev) => { ev.preventDefault(); document.querySelector(`.moves-grid a[data-ply="${n.move}"]`)?.click(); } },
+      `move ${n.move} (${n.square})`),
+    `: no game of an earlier year had reached the position after it; ${count(n.before, "game", "games")} of earlier years had reached the one before` +
+    `${n.sameYear ? ", other games of its year reached it too" : ""}; followed by ${count(n.followed, "later game", "later games")}${unique}.`);
 }
 
 // The stored theoretical score: black's discs after perfect play from the

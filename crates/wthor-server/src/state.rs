@@ -16,7 +16,7 @@ use wthor_db::stats::StatsOptions;
 use wthor_db::{Database, GameId, Query, Searcher};
 
 use crate::api::error::ApiError;
-use crate::api::query::ExplorerQuery;
+use crate::api::query::{ExplorerQuery, GameQuery, HistoryQuery};
 use crate::values::Evaluator;
 
 /// The limits of the server.
@@ -200,8 +200,11 @@ impl AppState {
 pub(crate) enum CacheKey {
     /// An explorer answer.
     Explorer(Box<ExplorerQuery>),
-    /// A game's answer with its analysis.
-    Analysis(GameId),
+    /// A history answer.
+    History(Box<HistoryQuery>),
+    /// A game's answer with its analysis or its novelty (the query: which
+    /// of them).
+    Game(GameId, GameQuery),
 }
 
 /// An answer kept: its JSON, serialised once, and where its explorer

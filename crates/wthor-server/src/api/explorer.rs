@@ -94,45 +94,14 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         position: obf,
         solve,
         games: query::Count(top),
-        mut filters,
+        filters,
     } = query;
-    match (&obf, &play) {
-        // The moves played from the position given.
-        (Some(obf), Some(play)) => {
-            let base = Position::from_obf(obf)
-                .map_err(|e| ApiError::parameter("position", e.to_string()))?;
-            let now = base
-                .then_play(play)
-                .map_err(|e| play_error(play, base.size(), &e))?;
-            filters.position = Some(now.to_obf());
-        }
-        _ => {
-            // An illegal move is said here, with the moves before it; any
-            // other error of the text by the filters (naming the place).
-            if let Some(play) = &play
-                && let Err(e @ PositionError::Illegal { .. }) =
-                    Position::after_transcript(play, filters.size)
-            {
-                return Err(play_error(play, filters.size, &e));
-            }
-            filters.position_after.clone_from(&play);
-            filters.position = obf;
-        }
-    }
-    let query = to_query(&filters, "play")?;
-    let position = query
-        .position_filter()
-        .copied()
-        .unwrap_or(Position::start(filters.size));
-    let last = play
-        .as_deref()
-        .and_then(|t| parse_transcript(t, filters.size).ok())
-        .and_then(|moves| {
-            moves.into_iter().rev().find_map(|m| match m {
-                Move::Play(sq) => Some(sq),
-                Move::Pass => None,
-            })
-        });
+    let Read {
+        query,
+        filters,
+        position,
+        last,
+    } = read_position(play.as_deref(), obf, filters)?;
     let line = position_line(&position, last);
     let info = PositionInfo::of(&line);
     // The side that plays next (the other one when the side to move must
@@ -290,6 +259,80 @@ fn play_error(play: &str, size: Size, e: &PositionError) -> ApiError {
         }
         _ => ApiError::parameter("play", e.to_string()),
     }
+}
+
+/// A position read from `play=` and `position=` as the explorer reads
+/// them, with the filters.
+pub(super) struct Read {
+    /// The library's query: the filters and the position.
+    pub(super) query: wthor_db::Query,
+    /// The filters, the position among them.
+    pub(super) filters: wthor_db::query::Filters,
+    /// The position (the start of its size without one).
+    pub(super) position: Position,
+    /// The last disc of `play`, if any.
+    pub(super) last: Option<Square>,
+}
+
+/// The position of `play` (moves from the start, or from `obf`) and the
+/// filters, as the explorer and the history read them.
+///
+/// # Errors
+/// An OBF or moves that cannot be read or played (an illegal move with
+/// the moves before it), filters that exclude each other.
+pub(super) fn read_position(
+    play: Option<&str>,
+    obf: Option<String>,
+    mut filters: wthor_db::query::Filters,
+) -> Result<Read, ApiError> {
+    match (&obf, play) {
+        // The moves played from the position given.
+        (Some(obf), Some(play)) => {
+            let base = Position::from_obf(obf)
+                .map_err(|e| ApiError::parameter("position", e.to_string()))?;
+            let now = base
+                .then_play(play)
+                .map_err(|e| play_error(play, base.size(), &e))?;
+            filters.position = Some(now.to_obf());
+        }
+        _ => {
+            // An illegal move is said here, with the moves before it; any
+            // other error of the text by the filters (naming the place).
+            if let Some(play) = play
+                && let Err(e @ PositionError::Illegal { .. }) =
+                    Position::after_transcript(play, filters.size)
+            {
+                return Err(play_error(play, filters.size, &e));
+            }
+            filters.position_after = play.map(str::to_owned);
+            filters.position = obf;
+            // The 10x10 start, said: without a position the query would
+            // take every game of both sizes (and the history the 8x8
+            // start).
+            if filters.position.is_none() && play.is_none() && filters.size == Size::Ten {
+                filters.position = Some(Position::start(Size::Ten).to_obf());
+            }
+        }
+    }
+    let query = to_query(&filters, "play")?;
+    let position = query
+        .position_filter()
+        .copied()
+        .unwrap_or(Position::start(filters.size));
+    let last = play
+        .and_then(|t| parse_transcript(t, filters.size).ok())
+        .and_then(|moves| {
+            moves.into_iter().rev().find_map(|m| match m {
+                Move::Play(sq) => Some(sq),
+                Move::Pass => None,
+            })
+        });
+    Ok(Read {
+        query,
+        filters,
+        position,
+        last,
+    })
 }
 
 /// The line of a position, its move number from its discs.

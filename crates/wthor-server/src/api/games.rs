@@ -12,7 +12,7 @@ use wthor_db::{GameId, openings};
 
 use super::error::ApiError;
 use super::query::{GameExportQuery, GamePngQuery, GameQuery, Params, clip};
-use super::response::{AnalysisReport, GameDetail, PositionInfo, Serialized};
+use super::response::{AnalysisReport, GameDetail, NoveltyInfo, PositionInfo, Serialized};
 use super::{St, count, path_param, query};
 use crate::state::{AppState, CacheKey, Kept, run_blocking};
 
@@ -25,22 +25,35 @@ pub(super) async fn game(
     Params(query): Params<GameQuery>,
 ) -> Result<Serialized<GameDetail>, ApiError> {
     let id = path_param(id, "game")?;
-    if !query.analysis {
+    if !query.analysis && !query.novelty {
         let detail = run_blocking(&st, move |s| game_detail(s, &id)).await?;
         return Serialized::new(&detail);
     }
-    // The analysis, kept with its game's answer.
+    // The analysis and the novelty (each a search or a pass over the
+    // archive), kept with their game's answer.
     let gid = lookup(&st, &id)?;
+    let key = CacheKey::Game(gid, query.clone());
     let make = async {
         let mut detail = run_blocking(&st, move |s| game_detail(s, &id)).await?;
         let name = detail.record.game.clone();
-        detail.analysis = Some(run_blocking(&st, move |s| analyse(s, &name)).await?);
+        if query.novelty {
+            let moves = detail.record.moves.clone();
+            detail.novelty = run_blocking(&st, move |s| {
+                Ok(s.database()
+                    .novelty_of(gid)
+                    .map(|n| NoveltyInfo::new(&n, &moves)))
+            })
+            .await?;
+        }
+        if query.analysis {
+            detail.analysis = Some(run_blocking(&st, move |s| analyse(s, &name)).await?);
+        }
         Ok(Kept {
             json: Serialized::new(&detail)?.json().clone(),
             values: "none",
         })
     };
-    let (kept, _) = st.answer(CacheKey::Analysis(gid), make).await?;
+    let (kept, _) = st.answer(key, make).await?;
     Ok(Serialized::from_json(kept.json))
 }
 
@@ -75,6 +88,7 @@ fn game_detail(st: &AppState, id: &str) -> Result<GameDetail, ApiError> {
             .illegal
             .map(|i| format!("{}: {}", i.describe(size), i.reason)),
         analysis: None,
+        novelty: None,
     })
 }
 

@@ -1,4 +1,4 @@
-//! The API, version 1: `/api/v1/explorer`, `/api/v1/search`,
+//! The API, version 1: `/api/v1/explorer`, `/api/v1/history`, `/api/v1/search`,
 //! `/api/v1/games/{id}` (and its `/export`, `/png`), `/api/v1/players`,
 //! `/api/v1/players/{name}`, `/api/v1/export` (see `docs/http-api.md`);
 //! the same endpoints at `/api/…`, deprecated. Each handler reads its parameters
@@ -10,6 +10,7 @@ pub mod error;
 mod explorer;
 mod export;
 mod games;
+mod history;
 mod players;
 pub mod query;
 pub mod response;
@@ -53,11 +54,13 @@ fn endpoints(prefix: &str) -> Router<Arc<AppState>> {
         explorer::explorer,
         export::export,
         games::{game, game_export, game_png},
+        history::history,
         players::{player, players},
         search::search,
     };
     Router::new()
         .route(&format!("{prefix}/explorer"), get(explorer))
+        .route(&format!("{prefix}/history"), get(history))
         .route(&format!("{prefix}/search"), get(search))
         .route(&format!("{prefix}/games/{{id}}"), get(game))
         .route(&format!("{prefix}/games/{{id}}/export"), get(game_export))

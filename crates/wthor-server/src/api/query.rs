@@ -102,6 +102,33 @@ impl Endpoint for ExplorerQuery {
     }
 }
 
+/// `GET /api/v1/history`: a position through the years, read as the
+/// explorer reads it, and the filters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HistoryQuery {
+    /// The moves from the start, or from `position`.
+    #[serde(deserialize_with = "text")]
+    pub play: Option<String>,
+    /// An OBF position to start from.
+    #[serde(deserialize_with = "text")]
+    pub position: Option<String>,
+    /// The filters (the explorer's).
+    #[serde(skip)]
+    pub filters: Filters,
+}
+
+impl Endpoint for HistoryQuery {
+    const FILTERS: Option<&'static [&'static str]> = ExplorerQuery::FILTERS;
+    const REFUSED: Option<&'static str> = Some(
+        "not a parameter of the history (give the moves with play=, a position with position=)",
+    );
+
+    fn filters_mut(&mut self) -> Option<&mut Filters> {
+        Some(&mut self.filters)
+    }
+}
+
 /// The most games a search page holds.
 pub const SEARCH_MAX_LIMIT: usize = 500;
 
@@ -218,6 +245,9 @@ pub struct GameQuery {
     /// `wthor analyze`'s analysis too.
     #[serde(deserialize_with = "flag")]
     pub analysis: bool,
+    /// The game's novelty too (`wthor show --novelty`).
+    #[serde(deserialize_with = "flag")]
+    pub novelty: bool,
 }
 
 impl Endpoint for GameQuery {}

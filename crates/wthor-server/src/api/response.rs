@@ -10,6 +10,7 @@
 use othello_core::Color;
 use serde::Serialize;
 use wthor_db::analysis::{Analysis, Ending, Estimator, Judged, Search};
+use wthor_db::novelty::{Departure, Novelty};
 use wthor_db::position_line::PositionLine;
 use wthor_db::stats::{NextRow, OpeningRow, RecordRow, ResultsRow, SolvedField, TotalsRow};
 use wthor_db::text::GameRecord;
@@ -317,6 +318,142 @@ pub struct GameDetail {
     /// The analysis, when asked (`analysis=1`); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub analysis: Option<AnalysisReport>,
+    /// Where the game left known play, when asked (`novelty=1`, 8x8
+    /// games); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub novelty: Option<NoveltyInfo>,
+}
+
+/// A game's novelty (`wthor_db::novelty`; the `novelty` object of `wthor
+/// search --format jsonl --novelty`, with the move named): the first move
+/// after which no game of an earlier year had reached the game's position
+/// (8 symmetries, any move order).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NoveltyInfo {
+    /// `novelty`; `known` (every position was reached in an earlier
+    /// year); `copy` (the positions of a game before it); `firstYear` (a
+    /// game of the database's first year: nothing earlier).
+    pub kind: &'static str,
+    /// The novelty's move number (from 1), for a novelty.
+    #[serde(rename = "move")]
+    pub ply: Option<usize>,
+    /// The novelty's square (`c4`), for a novelty.
+    pub square: Option<String>,
+    /// The games of earlier years that had reached the position before the
+    /// novelty, for a novelty.
+    pub before: Option<u64>,
+    /// Whether other games of its year reached the new position, for a
+    /// novelty.
+    pub same_year: Option<bool>,
+    /// The games of later years that reached the new position (0 without a
+    /// novelty).
+    pub followed: u64,
+    /// The first move after which no other game reaches its position;
+    /// `null`: never.
+    pub unique_from: Option<usize>,
+    /// What it means, in a sentence.
+    pub note: String,
+}
+
+impl NoveltyInfo {
+    /// The answer for a game's novelty, `moves` its moves named.
+    pub(crate) fn new(n: &Novelty, moves: &[String]) -> NoveltyInfo {
+        let (kind, ply, before, same_year) = match n.departure {
+            Departure::Novelty {
+                ply,
+                before,
+                same_year,
+            } => ("novelty", Some(ply), Some(before), Some(same_year)),
+            Departure::InKnownPlay => ("known", None, None, None),
+            Departure::Copy => ("copy", None, None, None),
+            Departure::FirstYear => ("firstYear", None, None, None),
+        };
+        let note = match n.departure {
+            Departure::Novelty { .. } => {
+                "the first move after which no game of an earlier year \
+                                          had reached this position (8 symmetries, any move order)"
+            }
+            Departure::InKnownPlay => "no novelty: every position was reached in an earlier year",
+            Departure::Copy => "no novelty: the positions of a game before it (a copy)",
+            Departure::FirstYear => {
+                "no novelty: a game of the database's first year (nothing earlier)"
+            }
+        };
+        NoveltyInfo {
+            kind,
+            ply,
+            square: ply.and_then(|p| moves.get(p - 1).cloned()),
+            before,
+            same_year,
+            followed: n.followed,
+            unique_from: n.unique_from,
+            note: note.to_owned(),
+        }
+    }
+}
+
+/// `GET /api/v1/history`: a position through the years. The archive has
+/// no dates: **first** is the earliest year, then file order (not known
+/// to be chronological within a year); `firstMeans` says so.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryAnswer {
+    /// The position's OBF text.
+    pub obf: String,
+    /// Games reaching it (with the filters), over all years.
+    pub reached: u64,
+    /// What "first" means, in a sentence.
+    pub first_means: &'static str,
+    /// Every year of the database's range (for the position's board
+    /// size), years without a game included.
+    pub years: Vec<HistoryYear>,
+    /// The first game reaching the position.
+    pub first: Option<GameRecord>,
+    /// The latest game reaching it.
+    pub latest: Option<GameRecord>,
+    /// Every next move ever played, most played first.
+    pub moves: Vec<MoveHistoryRow>,
+}
+
+/// One year of a history.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryYear {
+    /// The year.
+    pub year: u16,
+    /// Its games reaching the position, black's results.
+    #[serde(flatten)]
+    pub results: Results,
+    /// The moves played from it that year, most played first.
+    pub moves: Vec<YearMove>,
+}
+
+/// A next move in one year.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct YearMove {
+    /// The move, named as the explorer's rows name it.
+    #[serde(rename = "move")]
+    pub square: String,
+    /// Its games that year, black's results.
+    #[serde(flatten)]
+    pub results: Results,
+}
+
+/// The first and latest game that played a move.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MoveHistoryRow {
+    /// The move, named as the explorer's rows name it.
+    #[serde(rename = "move")]
+    pub square: String,
+    /// Its games over all years.
+    pub games: u64,
+    /// The first game that played it.
+    pub first: GameRecord,
+    /// The latest.
+    pub latest: GameRecord,
 }
 
 /// A game's analysis: `wthor analyze`'s values (its JSON's, camelCase).
