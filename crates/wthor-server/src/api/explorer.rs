@@ -306,11 +306,12 @@ pub(super) fn read_position(
             }
             filters.position_after = play.map(str::to_owned);
             filters.position = obf;
-            // The 10x10 start, said: without a position the query would
-            // take every game of both sizes (and the history the 8x8
-            // start).
-            if filters.position.is_none() && play.is_none() && filters.size == Size::Ten {
-                filters.position = Some(Position::start(Size::Ten).to_obf());
+            // The start of the size, said: without a position the query
+            // would take every game of both sizes (the totals of the 8x8
+            // start counted the 10x10 games; the 10x10 start's rows were
+            // the 8x8 games', and the history's the 8x8 start).
+            if filters.position.is_none() && play.is_none() {
+                filters.position = Some(Position::start(filters.size).to_obf());
             }
         }
     }

@@ -61,6 +61,8 @@ async fn every_key_of_every_answer_is_camel_case() {
         "/api/v1/search?player=nakamura&limit=2",
         "/api/v1/search?opening_name=tigre&limit=1",
         "/api/v1/games/2001:5?analysis=1",
+        "/api/v1/games/2005:3?novelty=1",
+        "/api/v1/history?play=f5d6c3&year=2003..2005",
         "/api/v1/players?prefix=na",
         "/api/v1/players/Takuji%20Nakamura",
         "/api/v1/explorer?play=f5f5",

@@ -7,6 +7,7 @@
 mod api;
 mod errors;
 mod faults;
+mod history;
 mod indexed;
 mod ratings;
 mod values;

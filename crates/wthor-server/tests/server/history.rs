@@ -1,0 +1,251 @@
+//! `/api/v1/history` and the game's novelty (issue 40): the history's
+//! rows add up to the explorer's counts for the same position and
+//! filters; a position no game reaches, a 10x10 position and year ranges
+//! outside the database or empty; `novelty=1` is the library's.
+
+use axum::http::StatusCode;
+use serde_json::Value;
+use wthor_db::novelty::Departure;
+
+use super::{get, ok_json, state};
+
+/// The history of `query` and the explorer's answer for the same query.
+async fn both(query: &str) -> (Value, Value) {
+    let h = ok_json(
+        get(&format!("/api/v1/history?{query}")).await,
+        &format!("history?{query}"),
+    );
+    let e = ok_json(
+        get(&format!("/api/v1/explorer?{query}&games=0")).await,
+        &format!("explorer?{query}"),
+    );
+    (h, e)
+}
+
+fn n(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
+}
+
+/// The history's years add up to the explorer's totals and rows, its
+/// moves are the explorer's played rows, and its first and latest games
+/// are the years' first and last with games.
+#[track_caller]
+fn check_sums(query: &str, h: &Value, e: &Value) {
+    let years = h["years"].as_array().unwrap();
+    let sum = |key: &str| years.iter().map(|y| n(&y[key])).sum::<u64>();
+    assert_eq!(n(&h["reached"]), n(&e["reached"]), "{query}");
+    assert_eq!(sum("games"), n(&e["reached"]), "{query}");
+    for key in ["games", "blackWins", "draws", "blackLosses"] {
+        assert_eq!(sum(key), n(&e["totals"][key]), "{query}: {key}");
+    }
+    // Each year: in order, its moves at most its games.
+    for pair in years.windows(2) {
+        assert_eq!(n(&pair[1]["year"]), n(&pair[0]["year"]) + 1, "{query}");
+    }
+    for y in years {
+        let went: u64 = y["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| n(&m["games"]))
+            .sum();
+        assert!(went <= n(&y["games"]), "{query}: {y}");
+    }
+    let played: Vec<&Value> = e["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| n(&r["games"]) > 0)
+        .collect();
+    let moves = h["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), played.len(), "{query}");
+    for row in played {
+        let name = row["move"].as_str().unwrap();
+        let by_year: u64 = years
+            .iter()
+            .flat_map(|y| y["moves"].as_array().unwrap())
+            .filter(|m| m["move"] == name)
+            .map(|m| n(&m["games"]))
+            .sum();
+        assert_eq!(by_year, n(&row["games"]), "{query}: {name} by year");
+        for key in ["blackWins", "draws", "blackLosses"] {
+            let sum: u64 = years
+                .iter()
+                .flat_map(|y| y["moves"].as_array().unwrap())
+                .filter(|m| m["move"] == name)
+                .map(|m| n(&m[key]))
+                .sum();
+            assert_eq!(sum, n(&row[key]), "{query}: {name} {key}");
+        }
+        let m = moves.iter().find(|m| m["move"] == name).unwrap();
+        assert_eq!(n(&m["games"]), n(&row["games"]), "{query}: {name}");
+        // Its first game is of the first year that played it, its latest
+        // of the last.
+        let years_played: Vec<u64> = years
+            .iter()
+            .filter(|y| {
+                y["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|m| m["move"] == name)
+            })
+            .map(|y| n(&y["year"]))
+            .collect();
+        assert_eq!(n(&m["first"]["year"]), years_played[0], "{query}: {name}");
+        assert_eq!(
+            n(&m["latest"]["year"]),
+            *years_played.last().unwrap(),
+            "{query}: {name}"
+        );
+    }
+    let with_games: Vec<u64> = years
+        .iter()
+        .filter(|y| n(&y["games"]) > 0)
+        .map(|y| n(&y["year"]))
+        .collect();
+    match with_games.first() {
+        Some(&first) => {
+            assert_eq!(n(&h["first"]["year"]), first, "{query}");
+            assert_eq!(
+                n(&h["latest"]["year"]),
+                *with_games.last().unwrap(),
+                "{query}"
+            );
+        }
+        None => {
+            assert!(h["first"].is_null() && h["latest"].is_null(), "{query}");
+        }
+    }
+    assert!(
+        h["firstMeans"].as_str().unwrap().contains("no dates"),
+        "{query}"
+    );
+}
+
+#[tokio::test]
+async fn history_rows_sum_to_the_explorer_s_counts() {
+    for query in [
+        "",
+        "play=f5d6",
+        "play=f5d6c3",
+        "play=f5d6c3&year=2003..2005",
+        "play=f5f6&player=nakamura",
+        "play=f5d6c3d3c4&result=black",
+        "play=f5d6c3d3c4f4f6f3e6e7d7g6",
+        "play=e6f4&human=true",
+        "position=---------------------------OX------XO---------------------------%20X&play=f5d6",
+    ] {
+        let (h, e) = both(query).await;
+        check_sums(query, &h, &e);
+    }
+}
+
+#[tokio::test]
+async fn the_first_game_of_a_position_is_the_earliest_by_year_and_file_order() {
+    let h = ok_json(get("/api/v1/history?play=f5d6").await, "f5d6");
+    // The games reaching it, oldest first: the library's search, read in
+    // database order (year, then file order).
+    let s = ok_json(
+        get("/api/v1/search?position_after=f5d6&sort=year&limit=500").await,
+        "search",
+    );
+    let first = &s["games"][0];
+    assert_eq!(h["first"]["game"], first["game"], "{first}");
+}
+
+#[tokio::test]
+async fn a_position_no_game_reaches_answers_plainly() {
+    // f5d6c3d3c4f4c5 ... : a legal line no fixture game plays.
+    let query = "play=f5f6e6f4g6c5f3g5d3e3";
+    let (h, e) = both(query).await;
+    assert_eq!(n(&e["reached"]), 0, "the fixtures do not play {query}");
+    check_sums(query, &h, &e);
+    assert!(h["moves"].as_array().unwrap().is_empty());
+    assert!(!h["years"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn ten_by_ten_histories_work() {
+    for query in ["size=10", "size=10&play=d5", "size=10&play=d5d4&year=2002"] {
+        let (h, e) = both(query).await;
+        assert!(h["obf"].as_str().unwrap().len() > 100, "{query}: {h}");
+        check_sums(query, &h, &e);
+    }
+    let (h, _) = both("size=10").await;
+    // The 10x10 files' years only, and their games.
+    assert_eq!(n(&h["years"][0]["year"]), 2001);
+    assert_eq!(n(&h["reached"]), 22);
+}
+
+#[tokio::test]
+async fn year_ranges_outside_or_empty() {
+    // Outside the database's years: every year 0, no game.
+    let (h, e) = both("play=f5d6&year=1990..1995").await;
+    check_sums("1990..1995", &h, &e);
+    assert_eq!(n(&h["reached"]), 0);
+    // An empty range: the filter's 400, naming the key.
+    let a = get("/api/v1/history?play=f5d6&year=2005..2001").await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    let msg = a.json()["error"].as_str().unwrap().to_owned();
+    assert!(msg.starts_with("year: empty range"), "{msg}");
+    // What the history does not take is named.
+    for (uri, key) in [
+        ("/api/v1/history?limit=3", "limit"),
+        ("/api/v1/history?games=3", "games"),
+        ("/api/v1/history?play=f5f5", "play"),
+    ] {
+        let a = get(uri).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{uri}");
+        let msg = a.json()["error"].as_str().unwrap().to_owned();
+        assert!(msg.contains(key), "{uri}: {msg}");
+    }
+}
+
+#[tokio::test]
+async fn a_game_s_novelty_is_the_library_s() {
+    let db = state();
+    let all = db.database().novelties(&wthor_db::Query::new()).unwrap();
+    // A novelty, a copy, a game in known play and one of the first year,
+    // where the fixtures have them.
+    let mut kinds = std::collections::HashSet::new();
+    for row in &all {
+        if !kinds.insert(std::mem::discriminant(&row.departure)) {
+            continue;
+        }
+        let id = db.database().game_name(row.game).to_string();
+        let uri = format!("/api/v1/games/{id}?novelty=1");
+        let v = ok_json(get(&uri).await, &uri);
+        let nv = &v["novelty"];
+        let kind = match row.departure {
+            Departure::Novelty {
+                ply,
+                before,
+                same_year,
+            } => {
+                assert_eq!(n(&nv["move"]), ply as u64, "{uri}");
+                assert_eq!(nv["square"], v["moves"][ply - 1], "{uri}");
+                assert_eq!(n(&nv["before"]), before, "{uri}");
+                assert_eq!(nv["sameYear"], same_year, "{uri}");
+                "novelty"
+            }
+            Departure::InKnownPlay => "known",
+            Departure::Copy => "copy",
+            Departure::FirstYear => "firstYear",
+        };
+        assert_eq!(nv["kind"], kind, "{uri}");
+        assert_eq!(n(&nv["followed"]), row.followed, "{uri}");
+        assert_eq!(
+            nv["uniqueFrom"].as_u64(),
+            row.unique_from.map(|u| u as u64),
+            "{uri}"
+        );
+    }
+    assert_eq!(kinds.len(), 4);
+    // Opt-in; none for a 10x10 game.
+    let plain = ok_json(get("/api/v1/games/2005:3").await, "plain");
+    assert!(plain.get("novelty").is_none());
+    let ten = ok_json(get("/api/v1/games/WTH_2001.wtd:0?novelty=1").await, "10x10");
+    assert_eq!(ten["boardSize"], 10);
+    assert!(ten.get("novelty").is_none());
+}
