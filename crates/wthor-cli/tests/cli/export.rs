@@ -113,7 +113,7 @@ fn csv_reads_back_one_row_per_game_with_the_article_columns() {
         assert!(headers.iter().any(|h| h == column), "no column {column}");
     }
     // The article's nine columns keep their places; `opening` comes after
-    // every one of them, last.
+    // every one of them, then the two ratings, last.
     let place = |c: &str| headers.iter().position(|h| h == c).unwrap();
     assert_eq!(
         [
@@ -130,8 +130,10 @@ fn csv_reads_back_one_row_per_game_with_the_article_columns() {
         .map(place),
         [3, 4, 5, 6, 7, 8, 9, 10, 12]
     );
-    assert_eq!(place("opening"), headers.len() - 1);
-    assert_eq!(headers.len(), 14);
+    assert_eq!(place("opening"), headers.len() - 3);
+    assert_eq!(place("blackRating"), headers.len() - 2);
+    assert_eq!(place("whiteRating"), headers.len() - 1);
+    assert_eq!(headers.len(), 16);
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let db = wthor_db::Database::open(workspace_root().join("testdata")).unwrap();
     assert_eq!(rows.len(), db.game_count());

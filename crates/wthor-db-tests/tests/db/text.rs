@@ -360,7 +360,11 @@ mod record {
     #[test]
     fn the_export_writers_write_the_record() {
         let testdata = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata");
-        let db = Database::open(testdata).unwrap();
+        // The ratings kept in a folder of the test's own.
+        let cache = tempfile::tempdir().unwrap();
+        let db = Database::open(testdata)
+            .unwrap()
+            .with_ratings_file(cache.path().join("ratings.json"));
         let ids: Vec<GameId> = db
             .searcher(IndexChoice::Never)
             .search(&wthor_db::Query::new())
@@ -407,6 +411,7 @@ mod record {
         for (row, r) in reader.records().zip(&records) {
             let row = row.unwrap();
             let name = |n: &Option<String>| n.clone().unwrap_or_default();
+            let rating = |r: Option<f64>| r.map(|r| format!("{r:.1}")).unwrap_or_default();
             let want = [
                 r.game.clone(),
                 r.year.to_string(),
@@ -422,6 +427,8 @@ mod record {
                 r.depth.to_string(),
                 r.transcript.clone(),
                 name(&r.opening),
+                rating(r.black_rating),
+                rating(r.white_rating),
             ];
             assert_eq!(row.iter().collect::<Vec<_>>(), want);
             n += 1;
@@ -446,6 +453,41 @@ mod record {
             );
             assert_eq!(r.opening.as_deref(), o.map(|o| o.name()));
         }
+        // Both players' ratings of the year: the whole-history fit's, none
+        // on 10x10 nor for a player the fit does not know.
+        let ratings = db.filter_ratings();
+        for r in &records {
+            for (name, rating) in [
+                (&r.black_player_name, r.black_rating),
+                (&r.white_player_name, r.white_rating),
+            ] {
+                let fitted = name
+                    .as_deref()
+                    .and_then(|n| ratings.named(n))
+                    .and_then(|p| p.rating_in(r.year))
+                    .filter(|_| r.board_size == 8);
+                match (fitted, rating) {
+                    (Some(f), Some(got)) => assert!((f - got).abs() <= 0.05, "{r:?}"),
+                    (None, None) => {}
+                    _ => panic!(
+                        "{name:?} in {}: fitted {fitted:?}, record {rating:?}",
+                        r.game
+                    ),
+                }
+            }
+        }
+        let rated = records.iter().filter(|r| r.black_rating.is_some()).count();
+        assert!(
+            rated > records.len() * 9 / 10,
+            "{rated} of {}",
+            records.len()
+        );
+        assert!(
+            records
+                .iter()
+                .filter(|r| r.board_size == 10)
+                .all(|r| r.black_rating.is_none() && r.white_rating.is_none())
+        );
         // GGF: `GN`, read back as a property.
         let ggf = run(Format::Ggf);
         for (line, r) in ggf.lines().zip(&records) {
@@ -454,8 +496,11 @@ mod record {
         }
         // A record written before the field reads back without it.
         let mut old = serde_json::to_value(&records[0]).unwrap();
-        old.as_object_mut().unwrap().remove("opening");
+        for key in ["opening", "blackRating", "whiteRating"] {
+            old.as_object_mut().unwrap().remove(key);
+        }
         let back: GameRecord = serde_json::from_value(old).unwrap();
         assert_eq!(back.opening, None);
+        assert_eq!((back.black_rating, back.white_rating), (None, None));
     }
 }

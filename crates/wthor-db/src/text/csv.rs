@@ -9,7 +9,10 @@
 //! (the empties of the theoretical score) before `transcript`; then
 //! `opening`, the game's named opening (the deepest named position it
 //! passes through, [`crate::openings`]; empty when none, and on 10x10),
-//! appended so that the article's columns keep their order. Names are
+//! appended so that the article's columns keep their order; then
+//! `blackRating` and `whiteRating`, both players' ratings of the game's
+//! year by the database's whole-history fit, to a tenth (empty when unrated:
+//! `???`, 10x10; [`Row::ratings`](super::Row::ratings)). Names are
 //! decoded (Windows-1252 unless `--encoding`); a number beyond its names
 //! file gives an empty name.
 
@@ -18,7 +21,7 @@ use crate::Database;
 use super::{ExportCounts, Row, Scratch, digits, name_text};
 
 /// The header names, in order.
-pub const COLUMNS: [&str; 14] = [
+pub const COLUMNS: [&str; 16] = [
     "game",
     "year",
     "boardSize",
@@ -33,6 +36,8 @@ pub const COLUMNS: [&str; 14] = [
     "depth",
     "transcript",
     "opening",
+    "blackRating",
+    "whiteRating",
 ];
 
 /// The header line.
@@ -78,6 +83,14 @@ pub(crate) fn write_row(
         let complete = super::transcript::write_wthor(&row.game, field);
         w.write_field(&field[..])?;
         w.write_field(row.opening().map_or("", |o| o.name()))?;
+        let (black, white) = row.ratings(db);
+        for rating in [black, white] {
+            field.clear();
+            if let Some(r) = rating {
+                write!(field, "{r:.1}")?;
+            }
+            w.write_field(&field[..])?;
+        }
         w.write_record(None::<&[u8]>)?;
         Ok(complete)
     })();

@@ -1,7 +1,8 @@
 //! JSON Lines: one object per game, the fields of the CSV (same names,
 //! numbers as numbers, an unknown name as `null`) and `moves`, the
 //! transcript as a list (`["f5","d6",…]`), then `opening`, the game's
-//! named opening (`null` when none).
+//! named opening (`null` when none), then `blackRating` and `whiteRating`
+//! (numbers to a tenth, `null` when unrated).
 
 use std::io::Write as _;
 
@@ -85,6 +86,19 @@ pub(crate) fn write_row(row: &Row<'_>, db: &Database, out: &mut Vec<u8>) -> Expo
     match row.opening() {
         Some(o) => string(out, o.name()),
         None => out.extend_from_slice(b"null"),
+    }
+    let (black, white) = row.ratings(db);
+    for (key, rating) in [
+        (&b",\"blackRating\":"[..], black),
+        (b",\"whiteRating\":", white),
+    ] {
+        out.extend_from_slice(key);
+        match rating {
+            // Debug writes what serde_json writes for these values
+            // (`1577.3`, `1600.0`).
+            Some(r) => write!(out, "{r:?}").expect("writing to memory"),
+            None => out.extend_from_slice(b"null"),
+        }
     }
     out.extend_from_slice(b"}\n");
     ExportCounts {

@@ -13,8 +13,9 @@ use othello_core::{Move, Square};
 use crate::{Database, GameId};
 
 /// One game: identity, year, board size, names with their numbers,
-/// scores, and the moves (as a transcript and as a list).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// scores, the moves (as a transcript and as a list), its opening, and both
+/// players' ratings of its year.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GameRecord {
     /// The game's identity (`2001:5`, `FILE:INDEX`).
@@ -51,6 +52,14 @@ pub struct GameRecord {
     /// and on 10x10. Absent in records written before it (read as `None`).
     #[serde(default)]
     pub opening: Option<String>,
+    /// Black's rating of the game's year by the whole-history fit
+    /// ([`Row::ratings`](super::Row::ratings)): `None` when unrated (`???`,
+    /// 10x10). Absent in records written before it (read as `None`).
+    #[serde(default)]
+    pub black_rating: Option<f64>,
+    /// White's rating, as [`black_rating`](Self::black_rating).
+    #[serde(default)]
+    pub white_rating: Option<f64>,
 }
 
 impl GameRecord {
@@ -71,6 +80,7 @@ impl GameRecord {
                 String::from_utf8_lossy(&name).into_owned()
             })
             .collect();
+        let (black_rating, white_rating) = row.ratings(db);
         Some(GameRecord {
             game: db.game_name(id).to_string(),
             year: row.year,
@@ -87,6 +97,8 @@ impl GameRecord {
             transcript: moves.concat(),
             moves,
             opening: row.opening().map(|o| o.name().to_owned()),
+            black_rating,
+            white_rating,
         })
     }
 }
