@@ -647,6 +647,20 @@ class Game:
     def positions(self) -> Dict[str, npt.NDArray[np.generic]]:
         """This game's rows of ``Database.positions()`` (8x8 games; a 10x10
         game raises ``ValueError``)."""
+    def novelty(self) -> Optional[Dict[str, object]]:
+        """Where the game left known play (``wthor show --novelty``): its row
+        of :meth:`Database.novelties` (found by one pass over the database it
+        was read from, the GIL released) as a dict: ``game``, ``year``,
+        ``kind`` (``"novelty"``, ``"known"``, ``"copy"``, ``"first-year"``),
+        ``move`` (the first move after which no game of an earlier year had
+        reached its position, 8 symmetries and any move order), ``square``
+        (that move), ``before`` (the games of earlier years that had reached
+        the position before it), ``same_year`` (other games of its year
+        reached the new one) — these four None without a novelty —,
+        ``followed`` (the games of later years that did) and ``unique_from``
+        (the move after which no other game reaches its position; None
+        never). None for a 10x10 game; ``ValueError`` when its database
+        changed since it was read."""
     def analyze(
         self, empties: int = 20, *, estimate_depth: Optional[int] = None, time_ms: Optional[int] = None
     ) -> Dict[str, object]:

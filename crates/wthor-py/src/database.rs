@@ -1,6 +1,7 @@
 //! `wthor.Database` and `wthor.Game`.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use numpy::PyArray1;
 use othello_core::notation::write_transcript;
@@ -173,6 +174,29 @@ impl PyDatabase {
         self.db().game(id).expect("a game of this database")
     }
 
+    /// The game of `__getitem__`'s key.
+    fn item(&self, key: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        if let Ok(i) = key.extract::<isize>() {
+            let index = if i < 0 { i + self.len as isize } else { i };
+            return usize::try_from(index)
+                .ok()
+                .and_then(|i| self.id_of(i))
+                .map(|id| self.game(id))
+                .ok_or_else(|| {
+                    PyIndexError::new_err(format!(
+                        "game index {i} out of range ({} games)",
+                        self.len
+                    ))
+                });
+        }
+        let Ok(text) = key.extract::<String>() else {
+            return Err(PyTypeError::new_err(
+                "a game is an int index or a \"YEAR:INDEX\" / \"FILE:INDEX\" string",
+            ));
+        };
+        self.id_by_text(&text).map(|id| self.game(id))
+    }
+
     fn game(&self, id: GameId) -> PyGame {
         let v = self.view(id);
         let g = self.file_of(id);
@@ -195,6 +219,7 @@ impl PyDatabase {
             real_score: v.real_score(),
             theoretical_score: v.theoretical_score(),
             record: v.as_bytes().to_vec(),
+            source: Source(None),
         }
     }
 
@@ -438,26 +463,9 @@ impl PyDatabase {
 
     /// A game by its database-wide index (negative from the end) or its
     /// identity, `"YEAR:INDEX"` (yearly 8x8 file) or `"FILE:INDEX"`.
-    fn __getitem__(&self, key: &Bound<'_, PyAny>) -> PyResult<PyGame> {
-        if let Ok(i) = key.extract::<isize>() {
-            let index = if i < 0 { i + self.len as isize } else { i };
-            return usize::try_from(index)
-                .ok()
-                .and_then(|i| self.id_of(i))
-                .map(|id| self.game(id))
-                .ok_or_else(|| {
-                    PyIndexError::new_err(format!(
-                        "game index {i} out of range ({} games)",
-                        self.len
-                    ))
-                });
-        }
-        let Ok(text) = key.extract::<String>() else {
-            return Err(PyTypeError::new_err(
-                "a game is an int index or a \"YEAR:INDEX\" / \"FILE:INDEX\" string",
-            ));
-        };
-        self.id_by_text(&text).map(|id| self.game(id))
+    fn __getitem__(slf: &Bound<'_, Self>, key: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let this = slf.borrow();
+        this.item(key).map(|g| g.read_from(slf))
     }
 
     /// The games, in file order.
@@ -491,9 +499,17 @@ impl PyDatabase {
     /// `sort`, `limit`; see the stubs), as a list of `Game`, in database
     /// order unless sorted. Scanned in parallel, without the GIL.
     #[pyo3(signature = (**filters))]
-    fn search(&self, py: Python<'_>, filters: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<PyGame>> {
-        let ids = self.find(py, "search", filters)?;
-        Ok(ids.into_iter().map(|id| self.game(id)).collect())
+    fn search(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        filters: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Vec<PyGame>> {
+        let this = slf.borrow();
+        let ids = this.find(py, "search", filters)?;
+        Ok(ids
+            .into_iter()
+            .map(|id| this.game(id).read_from(slf))
+            .collect())
     }
 
     /// Writes the games matching every keyword filter (as `search`; all
@@ -1065,7 +1081,7 @@ impl GameIter {
 
     fn __next__(&mut self, py: Python<'_>) -> Option<PyGame> {
         let db = self.db.bind(py).borrow();
-        let game = db.game(db.id_of(self.next)?);
+        let game = db.game(db.id_of(self.next)?).read_from(self.db.bind(py));
         self.next += 1;
         Some(game)
     }
@@ -1123,9 +1139,37 @@ pub struct PyGame {
     theoretical_score: u8,
     /// The record as stored (68 or 104 bytes).
     record: Vec<u8>,
+    /// The database it was read from.
+    source: Source,
+}
+
+/// The database a game was read from, for what needs the other games
+/// (`Game.novelty()`); no part of the game's identity (its equality and
+/// hash).
+#[derive(Clone, Debug)]
+struct Source(Option<Arc<Py<PyDatabase>>>);
+
+impl PartialEq for Source {
+    fn eq(&self, _: &Source) -> bool {
+        true
+    }
+}
+
+impl Eq for Source {}
+
+impl std::hash::Hash for Source {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 impl PyGame {
+    /// The game, read from `db`.
+    fn read_from(self, db: &Bound<'_, PyDatabase>) -> PyGame {
+        PyGame {
+            source: Source(Some(Arc::new(db.clone().unbind()))),
+            ..self
+        }
+    }
+
     fn board_size(&self) -> BoardSize {
         if self.size == 10 {
             BoardSize::Ten
@@ -1206,6 +1250,62 @@ impl PyGame {
         wthor_db::openings::table()
             .opening_of_view(&self.view())
             .map(|o| o.name())
+    }
+
+    /// Where the game left known play (`wthor show --novelty`; its row of
+    /// `Database.novelties()`, found by one pass over the database it was
+    /// read from, without the GIL), as a dict: `game`, `year`, `kind`
+    /// ("novelty", "known", "copy", "first-year"), `move` (the first move
+    /// after which no game of an earlier year had reached its position),
+    /// `square` (that move's name), `before`, `same_year` (None without a
+    /// novelty), `followed`, `unique_from` (None: never unique). None for
+    /// a 10x10 game.
+    fn novelty<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        use wthor_db::novelty::Departure;
+        let Some(db) = &self.source.0 else {
+            return Err(PyValueError::new_err(
+                "this game was not read from a Database: its novelty needs the other games",
+            ));
+        };
+        if self.board_size() != BoardSize::Eight {
+            return Ok(None);
+        }
+        let db = db.bind(py).borrow();
+        let id = db
+            .id_of(self.number)
+            .filter(|&id| db.view(id).as_bytes() == self.record.as_slice())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "game {}: its database changed since it was read (read the game again)",
+                    self.id
+                ))
+            })?;
+        let database = db.db();
+        let Some(n) = py.detach(|| database.novelty_of(id)) else {
+            return Ok(None);
+        };
+        let (kind, ply, before, same_year) = match n.departure {
+            Departure::Novelty {
+                ply,
+                before,
+                same_year,
+            } => ("novelty", Some(ply), Some(before), Some(same_year)),
+            Departure::InKnownPlay => ("known", None, None, None),
+            Departure::Copy => ("copy", None, None, None),
+            Departure::FirstYear => ("first-year", None, None, None),
+        };
+        let moves = self.moves()?;
+        let d = PyDict::new(py);
+        d.set_item("game", &self.id)?;
+        d.set_item("year", n.year)?;
+        d.set_item("kind", kind)?;
+        d.set_item("move", ply)?;
+        d.set_item("square", ply.and_then(|p| moves.get(p - 1)))?;
+        d.set_item("before", before)?;
+        d.set_item("same_year", same_year)?;
+        d.set_item("followed", n.followed)?;
+        d.set_item("unique_from", n.unique_from)?;
+        Ok(Some(d))
     }
 
     /// The game's positions as `Database.positions()` gives them (8x8

@@ -36,3 +36,36 @@ def test_novelties_are_the_cli_s(testdata, cli_text):
         assert str(s).lower() == r["same_year"]
     assert set(cols["year"]) == {2003}
     assert set(cols["kind"]) <= {"novelty", "known", "copy"}
+
+
+def test_game_novelty_is_its_row_of_novelties(testdata):
+    db = wthor.Database(testdata)
+    cols = db.novelties()
+    rows = {g: i for i, g in enumerate(cols["game"])}
+    kinds = set()
+    # A game of each kind, and a spread of the others (each is a pass over
+    # the database).
+    for i, game in enumerate(db):
+        if game.size != 8:
+            assert game.novelty() is None
+            continue
+        r = rows[game.id]
+        kind = cols["kind"][r]
+        if kind in kinds and i % 97:
+            continue
+        kinds.add(kind)
+        n = game.novelty()
+        assert (n["game"], n["year"], n["kind"]) == (game.id, cols["year"][r], kind)
+        assert n["followed"] == cols["followed"][r]
+        assert (n["unique_from"] or 0) == cols["unique_from"][r]
+        if kind == "novelty":
+            assert n["move"] == cols["move"][r] > 0
+            assert n["square"] == game.moves[n["move"] - 1]
+            assert (n["before"], n["same_year"]) == (cols["before"][r], cols["same_year"][r])
+        else:
+            assert n["move"] is n["square"] is n["before"] is n["same_year"] is None
+    assert kinds == {"novelty", "known", "copy", "first-year"}
+    # From a search too; equal games whatever their source.
+    found = db.search(years=(2005, 2005), limit=1)[0]
+    assert found.novelty() == db[found.id].novelty()
+    assert found == db[found.id]
