@@ -166,6 +166,7 @@ pub struct PlayerReport {
 /// One game of the player: its f5 moves, the player's points, year and
 /// opponent.
 struct Played {
+    id: crate::GameId,
     moves: Vec<u8>,
     points: f64,
     year: u16,
@@ -221,6 +222,18 @@ pub enum ReportError {
         /// `" since YEAR"` or nothing.
         since: String,
     },
+    /// One game only: too few for a tree of lines or a score.
+    #[error("{player} has only one 8x8 game with {color}{since} ({game}): too few for a report")]
+    OneGame {
+        /// The name.
+        player: String,
+        /// `black` or `white`.
+        color: &'static str,
+        /// `" since YEAR"` or nothing.
+        since: String,
+        /// The game (`2003:5`).
+        game: String,
+    },
 }
 
 impl Database {
@@ -230,7 +243,8 @@ impl Database {
     /// stronger and weaker opponents.
     ///
     /// # Errors
-    /// [`ReportError::NoGames`] when the player has no such game;
+    /// [`ReportError::NoGames`] when the player has no such game,
+    /// [`ReportError::OneGame`] when they have one;
     /// [`ReportError::Query`] when the name cannot be looked up.
     pub fn player_report(
         &self,
@@ -257,6 +271,7 @@ impl Database {
                     Color::White => self.black(g.id),
                 };
                 acc.push(Played {
+                    id: g.id,
                     moves: f5_squares(g.game.moves_raw()),
                     points: points_of(color, g.game.real_score()),
                     year: g.file.year(),
@@ -268,18 +283,31 @@ impl Database {
                 a
             },
         );
-        if games.is_empty() {
-            return Err(ReportError::NoGames {
-                player: player.to_owned(),
-                color: match color {
-                    Color::Black => "black",
-                    Color::White => "white",
-                },
-                since: options
-                    .since
-                    .map(|y| format!(" since {y}"))
-                    .unwrap_or_default(),
-            });
+        let color_name = match color {
+            Color::Black => "black",
+            Color::White => "white",
+        };
+        let since = options
+            .since
+            .map(|y| format!(" since {y}"))
+            .unwrap_or_default();
+        match games.as_slice() {
+            [] => {
+                return Err(ReportError::NoGames {
+                    player: player.to_owned(),
+                    color: color_name,
+                    since,
+                });
+            }
+            [one] => {
+                return Err(ReportError::OneGame {
+                    player: player.to_owned(),
+                    color: color_name,
+                    since,
+                    game: self.game_name(one.id).to_string(),
+                });
+            }
+            _ => {}
         }
         games.sort_by(|a, b| a.moves.cmp(&b.moves));
         let total = games.len() as u32;

@@ -8,6 +8,8 @@ import { explorerView } from "./explorer.js";
 import { searchView } from "./search.js";
 import { gameView } from "./game.js";
 import { playerView } from "./player.js";
+import { ratingsView } from "./ratings.js";
+import { reportView } from "./report.js";
 
 // ---------------------------------------------------------------- router
 
@@ -19,6 +21,8 @@ function route() {
   else if (path === "/search") { document.title = "Search · wthor"; searchView(); }
   else if (path.startsWith("/game/")) { const id = decodeURIComponent(path.slice(6)); document.title = `${id} · wthor`; gameView(id); }
   else if (path.startsWith("/player/")) { const n = decodeURIComponent(path.slice(8)); document.title = `${n} · wthor`; playerView(n); }
+  else if (path === "/ratings") { document.title = "Ratings · wthor"; ratingsView(); }
+  else if (path.startsWith("/report/player/")) { const n = decodeURIComponent(path.slice(15)); document.title = `Report: ${n} · wthor`; reportView(n); }
   else main.replaceChildren(el("div", { class: "error" }, "No such page."));
   window.scrollTo(0, 0);
 }

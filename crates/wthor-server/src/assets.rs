@@ -60,6 +60,16 @@ const ASSETS: &[Asset] = &[
         bytes: include_bytes!("../assets/player.js"),
     },
     Asset {
+        name: "ratings.js",
+        mime: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../assets/ratings.js"),
+    },
+    Asset {
+        name: "report.js",
+        mime: "text/javascript; charset=utf-8",
+        bytes: include_bytes!("../assets/report.js"),
+    },
+    Asset {
         name: "style.css",
         mime: "text/css; charset=utf-8",
         bytes: include_bytes!("../assets/style.css"),
@@ -89,6 +99,8 @@ pub(crate) fn routes() -> Router<Arc<AppState>> {
         .route("/search", get(page))
         .route("/game/{id}", get(page))
         .route("/player/{name}", get(page))
+        .route("/ratings", get(page))
+        .route("/report/player/{name}", get(page))
         .route("/assets/{name}", get(asset))
         .route("/favicon.ico", get(favicon))
         .fallback(not_found)
@@ -103,7 +115,11 @@ async fn page(headers: HeaderMap) -> Response {
 }
 
 async fn favicon(headers: HeaderMap) -> Response {
-    serve(3, &headers)
+    let i = ASSETS
+        .iter()
+        .position(|a| a.name == "favicon.svg")
+        .expect("the favicon is an asset");
+    serve(i, &headers)
 }
 
 async fn asset(

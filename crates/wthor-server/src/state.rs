@@ -9,10 +9,15 @@ use std::time::{Duration, Instant};
 
 use othello_core::midgame::EngineOptions;
 use othello_core::solver::SolverOptions;
+use std::collections::HashMap;
+use std::path::PathBuf;
 use tokio::sync::Semaphore;
 use wthor_db::index::IndexChoice;
 use wthor_db::names::fold;
 use wthor_db::stats::StatsOptions;
+
+use wthor_db::analysis::{GameAnalysis, LogReadError, read_analyses};
+use wthor_db::verify::RecordKey;
 use wthor_db::{Database, GameId, Query, Searcher};
 
 use crate::api::error::ApiError;
@@ -102,6 +107,9 @@ pub struct AppState {
     limit: Arc<Semaphore>,
     cache: moka::future::Cache<CacheKey, Kept>,
     pub(crate) values: Evaluator,
+    /// The analysed games of the logs given (`wthor serve --analysis`),
+    /// those of this database only, named as it names them.
+    pub(crate) analyses: Vec<GameAnalysis>,
     log: Box<dyn Fn(&str) + Send + Sync>,
 }
 
@@ -139,9 +147,64 @@ impl AppState {
             cache: moka::future::Cache::new(config.cache_entries.max(1) as u64),
             values: Evaluator::new(&config),
             config,
+            analyses: Vec::new(),
             log: Box::new(|_| {}),
         };
         (state, note)
+    }
+
+    /// The state with the analysed games of the results logs `paths`
+    /// (`wthor analyze --results`) that are games of this database,
+    /// matched by record key (file, creation date, index, the hash of its
+    /// bytes) and named as the database names them: the player pages'
+    /// endgame accuracy and the reports' worst mistakes. The second value
+    /// says, per log, what it holds that is not used (lines that are no
+    /// analysed game, games of another database): warnings, never errors.
+    ///
+    /// # Errors
+    /// A log that cannot be read.
+    pub fn with_analysis_logs(
+        mut self,
+        paths: &[PathBuf],
+    ) -> Result<(AppState, Vec<String>), LogReadError> {
+        let db = self.database();
+        let keys: HashMap<RecordKey, GameId> = db
+            .games()
+            .map(|(f, i, _)| GameId::new(f, i))
+            .filter_map(|id| RecordKey::of_game(db, id).map(|k| (k, id)))
+            .collect();
+        let mut notes = Vec::new();
+        let mut analyses = Vec::new();
+        for path in paths {
+            let log = read_analyses(path)?;
+            notes.extend(log.warnings);
+            let total = log.games.len();
+            let mut unmatched = 0;
+            for (key, mut game) in log.games {
+                match keys.get(&key) {
+                    Some(&id) => {
+                        game.game = db.game_name(id).to_string();
+                        analyses.push(game);
+                    }
+                    None => unmatched += 1,
+                }
+            }
+            if unmatched > 0 {
+                notes.push(format!(
+                    "{}: {unmatched} of its {total} analysed games are not games of this database \
+                     (matched by record key: file, creation date, index, moves); they are left out",
+                    path.display()
+                ));
+            }
+        }
+        self.analyses = analyses;
+        Ok((self, notes))
+    }
+
+    /// The analysed games of the logs given.
+    #[must_use]
+    pub fn analyses(&self) -> &[GameAnalysis] {
+        &self.analyses
     }
 
     /// The state that hands each internal fault (a 500: the request and

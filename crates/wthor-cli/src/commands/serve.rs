@@ -37,6 +37,16 @@ pub(crate) struct Args {
     /// Open the page in the default browser.
     #[arg(long)]
     open: bool,
+    /// Results logs of `wthor analyze --results` (games of this database,
+    /// matched by record key): endgame accuracy on the player pages, the
+    /// worst mistakes in the reports. Games of another database are left
+    /// out, with a warning.
+    #[arg(long, value_name = "F.jsonl", num_args = 1..)]
+    analysis: Vec<std::path::PathBuf>,
+    /// Where the whole database's ratings are kept (see `wthor ratings`;
+    /// default: the user's cache directory).
+    #[arg(long = "ratings", value_name = "FILE")]
+    ratings_file: Option<std::path::PathBuf>,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -46,8 +56,24 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             args.addr
         );
     }
-    let db = args.db.open()?;
-    let (state, note) = AppState::new(db, &args.index.choice(), Config::default());
+    let mut db = args.db.open()?;
+    if let Some(file) = &args.ratings_file {
+        db = db.with_ratings_file(file);
+    }
+    let (mut state, note) = AppState::new(db, &args.index.choice(), Config::default());
+    if !args.analysis.is_empty() {
+        let (with, notes) = state
+            .with_analysis_logs(&args.analysis)
+            .context("--analysis")?;
+        state = with;
+        for n in notes {
+            eprintln!("wthor: warning: {n}");
+        }
+        eprintln!(
+            "wthor: {} analysed of this database",
+            count(state.analyses().len(), "game", "games")
+        );
+    }
     // The server's internal faults (500), each with its request.
     let state = state.on_fault(|what| eprintln!("wthor: {what}"));
     if let Some(note) = note {
@@ -74,7 +100,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         if args.open {
             open_browser(&url);
         }
-        wthor_server::serve(listener, Arc::new(state), stop_signal())
+        let state = Arc::new(state);
+        // The ratings (search results, player pages, the ratings page, the
+        // reports) made once, now, off the requests: read from the cache,
+        // else fitted (2 s on the whole archive) and kept there.
+        let warm = Arc::clone(&state);
+        std::thread::spawn(move || {
+            let _ = warm.database().filter_ratings();
+        });
+        wthor_server::serve(listener, state, stop_signal())
             .await
             .context("serving")?;
         eprintln!("wthor: stopped");

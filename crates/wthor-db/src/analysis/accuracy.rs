@@ -76,6 +76,41 @@ impl Default for AccuracyOptions {
     }
 }
 
+/// The costliest moves of the player named exactly `player` in `games`:
+/// with `side` only that colour's, with `since` only games of that year
+/// and later; the `n` largest losses (largest first, then in the order of
+/// `games`), each game counted once (the first seen). A preparation
+/// report's worst endgame mistakes.
+#[must_use]
+pub fn worst_moves<'a>(
+    games: impl IntoIterator<Item = &'a GameAnalysis>,
+    player: &str,
+    side: Option<Side>,
+    since: Option<u16>,
+    n: usize,
+) -> Vec<Blunder> {
+    let mut seen = HashSet::new();
+    let mut worst = Vec::new();
+    for g in games {
+        if since.is_some_and(|y| g.year < y) || !seen.insert(g.game.as_str()) {
+            continue;
+        }
+        for m in &g.moves {
+            if m.loss > 0 && side.is_none_or(|s| s == m.side) && g.player(m.side) == player {
+                worst.push(Blunder {
+                    game: g.game.clone(),
+                    number: m.number,
+                    square: m.square.clone(),
+                    loss: m.loss,
+                });
+            }
+        }
+    }
+    worst.sort_by_key(|b| std::cmp::Reverse(b.loss));
+    worst.truncate(n);
+    worst
+}
+
 /// The accuracy rows of `games`: the most accurate first (lowest mean
 /// loss, then more moves, then by name and year). Games analysed twice (the
 /// same identity in several logs) count once: the first seen.

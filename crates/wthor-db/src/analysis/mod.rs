@@ -56,7 +56,7 @@ mod record;
 
 pub use accuracy::{
     AccuracyOptions, AnalysisLog, Blunder, LogReadError, PlayerAccuracy, accuracy, read_analyses,
-    read_selected,
+    read_selected, worst_moves,
 };
 pub use record::{GameAnalysis, MoveLoss, OLD_ESTIMATES, Side};
 

@@ -1,6 +1,7 @@
 //! The API, version 1: `/api/v1/explorer`, `/api/v1/history`, `/api/v1/search`,
 //! `/api/v1/games/{id}` (and its `/export`, `/png`), `/api/v1/players`,
-//! `/api/v1/players/{name}`, `/api/v1/export` (see `docs/http-api.md`);
+//! `/api/v1/players/{name}`, `/api/v1/export`, `/api/v1/ratings`,
+//! `/api/v1/report/player/{name}` (see `docs/http-api.md`);
 //! the same endpoints at `/api/…`, deprecated. Each handler reads its parameters
 //! ([`query`]), runs the library's query off the async threads
 //! (rayon's pool, under a turn and a time cap) and answers one type of
@@ -13,6 +14,8 @@ mod games;
 mod history;
 mod players;
 pub mod query;
+mod ratings;
+mod report;
 pub mod response;
 mod search;
 
@@ -56,6 +59,8 @@ fn endpoints(prefix: &str) -> Router<Arc<AppState>> {
         games::{game, game_export, game_png},
         history::history,
         players::{player, players},
+        ratings::ratings,
+        report::player_report,
         search::search,
     };
     Router::new()
@@ -68,6 +73,11 @@ fn endpoints(prefix: &str) -> Router<Arc<AppState>> {
         .route(&format!("{prefix}/players"), get(players))
         .route(&format!("{prefix}/players/{{name}}"), get(player))
         .route(&format!("{prefix}/export"), get(export))
+        .route(&format!("{prefix}/ratings"), get(ratings))
+        .route(
+            &format!("{prefix}/report/player/{{name}}"),
+            get(player_report),
+        )
 }
 
 /// The routes of the API: the endpoints at `/api/v1/`, and at `/api/`

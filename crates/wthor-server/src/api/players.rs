@@ -10,9 +10,13 @@ use wthor_db::stats::{RecordRow, StatsOptions, StatsReport};
 
 use super::error::ApiError;
 use super::query::{Params, PlayerQuery, PlayersQuery, clip, to_query};
-use super::response::{Opponent, PlayerName, PlayerOpening, PlayerPage, YearRecord};
+use super::response::{
+    AccuracyYear, Mistake, Opponent, PlayerName, PlayerOpening, PlayerPage, PlayerRatingsInfo,
+    RatingYear, YearRecord,
+};
 use super::{St, path_param, query, stats};
 use crate::state::{AppState, run_blocking};
+use wthor_db::analysis::{AccuracyOptions, accuracy};
 
 pub(super) async fn players(
     State(st): St,
@@ -117,20 +121,41 @@ fn player_page(st: &AppState, name: &str) -> Result<PlayerPage, ApiError> {
         },
         Color::White,
     )?;
+    // The whole database's ratings, made once (at the server's start).
+    let ratings = st.database().filter_ratings();
     let mut opponents: Vec<Opponent> = records
         .players
         .iter()
         .filter(|p| p.name != me.name)
-        .map(|p| Opponent {
-            name: p.name.clone(),
-            games: p.record.games,
-            wins: p.record.losses,
-            draws: p.record.draws,
-            losses: p.record.wins,
+        .map(|p| {
+            // The opponent's record among the player's games: its last
+            // year is the last year the two met.
+            let last_met = (p.record.games > 0).then_some(p.record.last_year);
+            Opponent {
+                name: p.name.clone(),
+                games: p.record.games,
+                wins: p.record.losses,
+                draws: p.record.draws,
+                losses: p.record.wins,
+                rating: last_met.and_then(|year| {
+                    ratings
+                        .named(&p.name)
+                        .and_then(|r| r.rating_in(year))
+                        .map(|r| (r * 10.0).round() / 10.0)
+                }),
+                last_met,
+            }
         })
         .collect();
     opponents.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.name.cmp(&b.name)));
     opponents.truncate(20);
+    let rated = ratings.named(&me.name).map(|r| PlayerRatingsInfo {
+        program: r.program,
+        peak: r.peak().map(RatingYear::from),
+        years: r.years.iter().map(RatingYear::from).collect(),
+        provisional_sd: ratings.params().provisional_sd,
+    });
+    let accuracy = (!st.analyses.is_empty()).then(|| accuracy_by_year(st, &me.name));
     Ok(PlayerPage {
         name: me.name.clone(),
         record: RecordRow::from(&me.record).into(),
@@ -145,5 +170,33 @@ fn player_page(st: &AppState, name: &str) -> Result<PlayerPage, ApiError> {
         as_black,
         as_white,
         opponents,
+        ratings: rated,
+        accuracy,
     })
+}
+
+/// The endgame accuracy of the player named exactly `name`, year by year,
+/// from the analysis logs the server was given.
+fn accuracy_by_year(st: &AppState, name: &str) -> Vec<AccuracyYear> {
+    let mut rows = accuracy(
+        &st.analyses,
+        &AccuracyOptions {
+            players: vec![NamePattern::exact(name)],
+            by_year: true,
+            min_moves: 1,
+            worst: 3,
+        },
+    );
+    rows.sort_by_key(|r| r.year);
+    rows.into_iter()
+        .filter(|r| r.player == name)
+        .map(|r| AccuracyYear {
+            year: r.year.unwrap_or_default(),
+            games: r.games,
+            moves: r.moves,
+            mean_loss: r.mean_loss,
+            perfect_share: r.perfect_share,
+            worst: r.worst.into_iter().map(Mistake::from).collect(),
+        })
+        .collect()
 }

@@ -85,6 +85,10 @@ pub struct ExplorerQuery {
     pub solve: bool,
     /// How many of the latest games reaching the position.
     pub games: Count<10, 100>,
+    /// The top games instead of the latest: by the mean of both players'
+    /// ratings, highest first.
+    #[serde(deserialize_with = "flag")]
+    pub top: bool,
     /// The filters (all but those of a position and of a list of games).
     #[serde(skip)]
     pub filters: Filters,
@@ -290,6 +294,54 @@ impl Endpoint for PlayersQuery {}
 pub struct PlayerQuery {}
 
 impl Endpoint for PlayerQuery {}
+
+/// A year that may be left empty: `None` when blank.
+fn year<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u16>, D::Error> {
+    match text(d)? {
+        None => Ok(None),
+        Some(t) => t.trim().parse().map(Some).map_err(|_| {
+            serde::de::Error::custom(format_args!("expected a year, got {:?}", clip(&t)))
+        }),
+    }
+}
+
+/// `GET /api/v1/ratings`: the list of a year.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RatingsQuery {
+    /// The year (the last year with rated games when absent).
+    #[serde(deserialize_with = "year")]
+    pub year: Option<u16>,
+    /// How many players, from the top.
+    pub top: Count<50, 1000>,
+}
+
+impl Endpoint for RatingsQuery {}
+
+/// The colour a report is about.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReportSide {
+    /// The player's games as black.
+    #[default]
+    Black,
+    /// As white.
+    White,
+}
+
+/// `GET /api/v1/report/player/{name}`: the preparation report's options.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReportQuery {
+    /// The colour of the player's games (`black` when absent).
+    #[serde(rename = "as")]
+    pub side: ReportSide,
+    /// Games of this year and later only.
+    #[serde(deserialize_with = "year")]
+    pub since: Option<u16>,
+}
+
+impl Endpoint for ReportQuery {}
 
 /// The query type of an endpoint read from the request's query string: an
 /// extractor whose rejection is the [`ApiError`] naming the key.

@@ -12,7 +12,9 @@ use serde::Serialize;
 use wthor_db::analysis::{Analysis, Ending, Estimator, Judged, Search};
 use wthor_db::novelty::{Departure, Novelty};
 use wthor_db::position_line::PositionLine;
-use wthor_db::stats::{NextRow, OpeningRow, RecordRow, ResultsRow, SolvedField, TotalsRow};
+use wthor_db::stats::{
+    MoveRatings, NextRow, OpeningRow, RecordRow, ResultsRow, SolvedField, TotalsRow,
+};
 use wthor_db::text::GameRecord;
 use wthor_db::verify::{TheoryCheck, TheoryStatus};
 
@@ -242,11 +244,30 @@ pub struct ExplorerRow {
     /// Whether the move has the position's best value (every move of that
     /// value, ties included).
     pub best: bool,
+    /// The mean rating of the players who made the move (the side to move
+    /// here, in each game's year: `wthor_db::stats::MoveRatings`), to a
+    /// tenth; `null` without a rated mover (10x10, unknown players).
+    pub mover_rating: Option<f64>,
+    /// The movers' performance rating against their opponents (the rating
+    /// at which their score is the expected one, the fitted first-move
+    /// edge included; within 800 of the mean opponent), to a tenth; `null`
+    /// without a game where both are rated.
+    pub performance: Option<f64>,
+    /// The games where both are rated (the performance's).
+    pub rated_games: u64,
+    /// Their opponents' mean rating, to a tenth.
+    pub opponent_rating: Option<f64>,
 }
 
 impl ExplorerRow {
-    /// The row of the statistics, with its transpositions, before values.
-    pub(crate) fn new(row: NextRow, transpositions: u64) -> ExplorerRow {
+    /// The row of the statistics, with its transpositions and its
+    /// ratings, before values.
+    pub(crate) fn new(
+        row: NextRow,
+        transpositions: u64,
+        ratings: Option<&MoveRatings>,
+    ) -> ExplorerRow {
+        let tenth = |x: f64| (x * 10.0).round() / 10.0;
         ExplorerRow {
             square: row.square,
             results: row.results.into(),
@@ -257,6 +278,10 @@ impl ExplorerRow {
             value: None,
             depth: None,
             best: false,
+            mover_rating: ratings.and_then(|r| r.mover_rating).map(tenth),
+            performance: ratings.and_then(|r| r.performance).map(tenth),
+            rated_games: ratings.map_or(0, |r| r.rated_games),
+            opponent_rating: ratings.and_then(|r| r.opponent_rating).map(tenth),
         }
     }
 }
@@ -610,6 +635,153 @@ pub struct PlayerPage {
     pub as_white: Vec<PlayerOpening>,
     /// The most frequent opponents.
     pub opponents: Vec<Opponent>,
+    /// The player's ratings by the whole-history fit (`null` when unrated:
+    /// `???`, 10x10 games only).
+    pub ratings: Option<PlayerRatingsInfo>,
+    /// Endgame accuracy by year, from the analysis logs the server was
+    /// given (`null` without logs; empty when none of their games is the
+    /// player's).
+    pub accuracy: Option<Vec<AccuracyYear>>,
+}
+
+/// A rating of one year (the whole-history fit's).
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RatingYear {
+    /// The year.
+    pub year: u16,
+    /// The rating (Elo points, the mean rated human at 1500).
+    pub rating: f64,
+    /// Its standard deviation.
+    pub sd: f64,
+    /// Rated games that year.
+    pub games: u32,
+    /// Points scored in them (a draw half a point).
+    pub points: f64,
+    /// Whether the rating is provisional (its deviation above the bound).
+    pub provisional: bool,
+    /// The rank among the non-provisional ratings of the year, from 1.
+    pub rank: Option<u32>,
+}
+
+impl From<&wthor_db::ratings::YearRating> for RatingYear {
+    fn from(y: &wthor_db::ratings::YearRating) -> RatingYear {
+        RatingYear {
+            year: y.year,
+            rating: y.rating,
+            sd: y.sd,
+            games: y.games,
+            points: y.points,
+            provisional: y.provisional,
+            rank: y.rank,
+        }
+    }
+}
+
+/// A player's ratings on their page.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlayerRatingsInfo {
+    /// A program's.
+    pub program: bool,
+    /// The highest rating of any year.
+    pub peak: Option<RatingYear>,
+    /// The years in which the player played rated games, in order.
+    pub years: Vec<RatingYear>,
+    /// The deviation above which a rating is provisional.
+    pub provisional_sd: f64,
+}
+
+/// A player's endgame accuracy in one year (`wthor stats --accuracy
+/// --by-year`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccuracyYear {
+    /// The year.
+    pub year: u16,
+    /// Games with some of the player's moves judged.
+    pub games: usize,
+    /// Moves judged.
+    pub moves: usize,
+    /// Mean loss per move, in discs.
+    pub mean_loss: f64,
+    /// Share of moves that lost nothing, 0 to 1.
+    pub perfect_share: f64,
+    /// The largest losses, largest first.
+    pub worst: Vec<Mistake>,
+}
+
+/// One costly endgame move.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Mistake {
+    /// The game (`2003:5`).
+    pub game: String,
+    /// The move's number, from 1.
+    pub number: usize,
+    /// Its square.
+    pub square: String,
+    /// The discs it lost.
+    pub loss: i32,
+}
+
+impl From<wthor_db::analysis::Blunder> for Mistake {
+    fn from(b: wthor_db::analysis::Blunder) -> Mistake {
+        Mistake {
+            game: b.game,
+            number: b.number,
+            square: b.square,
+            loss: b.loss,
+        }
+    }
+}
+
+/// `GET /api/v1/ratings?year=&top=`: the list of a year.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RatingsPage {
+    /// The year listed.
+    pub year: u16,
+    /// Every year with rated games, in order (the year chooser).
+    pub years: Vec<u16>,
+    /// Players rated that year (all of them, the list cut at `top`).
+    pub rated: usize,
+    /// The deviation above which a rating is provisional.
+    pub provisional_sd: f64,
+    /// The players: the ranked first, then the provisional, highest first.
+    pub players: Vec<RatedPlayer>,
+}
+
+/// `GET /api/v1/report/player/{name}`: the report of `wthor report
+/// player --format json` (its keys), the player's rating of their last
+/// rated year, and their worst endgame mistakes as that colour.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportPage {
+    /// The report.
+    #[serde(flatten)]
+    pub report: wthor_db::report::PlayerReport,
+    /// A program's.
+    pub program: bool,
+    /// The rating of the player's last rated year.
+    pub rating: Option<RatingYear>,
+    /// The costliest endgame moves of the player with that colour (in
+    /// those years), from the analysis logs the server was given; `null`
+    /// without logs.
+    pub mistakes: Option<Vec<Mistake>>,
+}
+
+/// One player of a year's list.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RatedPlayer {
+    /// The name.
+    pub name: String,
+    /// A program's.
+    pub program: bool,
+    /// The rating of that year and its rank, games, points.
+    #[serde(flatten)]
+    pub at: RatingYear,
 }
 
 /// An opening of a player: the row of `wthor stats --openings` (black's
@@ -652,6 +824,7 @@ impl PlayerOpening {
 
 /// An opponent and the score against them.
 #[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Opponent {
     /// The opponent's name.
     pub name: String,
@@ -663,6 +836,12 @@ pub struct Opponent {
     pub draws: u64,
     /// The player's losses.
     pub losses: u64,
+    /// The opponent's rating in the last year the two met
+    /// ([`last_met`](Self::last_met); the fitted curve's value when they
+    /// played no rated game that year); `null` when unrated.
+    pub rating: Option<f64>,
+    /// The last year the two met.
+    pub last_met: Option<u16>,
 }
 
 /// An answer of type `T` as JSON, serialised once: what the cache of

@@ -9,6 +9,7 @@ mod errors;
 mod faults;
 mod history;
 mod indexed;
+mod pages;
 mod ratings;
 mod values;
 
