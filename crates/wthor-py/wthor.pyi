@@ -122,7 +122,7 @@ class Filters(TypedDict, total=False):
     position: Union[str, Board, None]
     position_after: Optional[str]
     size: int
-    sort: Optional[Literal["year", "black", "white", "tournament", "score"]]
+    sort: Optional[Literal["year", "black", "white", "tournament", "score", "rating"]]
     limit: Optional[int]
     min_rating: Optional[int]
 

@@ -82,8 +82,8 @@ pub(crate) struct QueryArgs {
     /// Board size of --opening and --position-after: 8 or 10.
     #[arg(long, default_value = "8", value_parser = str::parse::<Size>)]
     pub(crate) size: Size,
-    /// Sort by year, black, white, tournament or score (ascending; ties in
-    /// database order).
+    /// Sort by year, black, white, tournament, score or rating (the mean of
+    /// both players' ratings that year) (ascending; ties in database order).
     #[arg(long, value_name = "KEY", value_parser = str::parse::<SortKey>)]
     pub(crate) sort: Option<SortKey>,
     /// Sort in descending order (the highest score, the latest year first).

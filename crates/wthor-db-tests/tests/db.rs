@@ -23,6 +23,8 @@ mod import;
 mod index;
 #[path = "db/install.rs"]
 mod install;
+#[path = "db/move_ratings.rs"]
+mod move_ratings;
 #[path = "db/novelty.rs"]
 mod novelty;
 #[path = "db/openings.rs"]

@@ -113,6 +113,12 @@ pub enum SortKey {
     Tournament,
     /// Black's stored score (discs).
     Score,
+    /// The mean of both players' ratings of the game's year
+    /// ([`Database::filter_ratings`], as the rating filter and the game
+    /// records read them): the "top games" (descending: the highest
+    /// first); games with a player unrated (unknown, 10x10) after the
+    /// rated ones in descending order, before them in ascending order.
+    Rating,
 }
 
 impl std::str::FromStr for SortKey {
@@ -125,6 +131,7 @@ impl std::str::FromStr for SortKey {
             "white" => SortKey::White,
             "tournament" => SortKey::Tournament,
             "score" => SortKey::Score,
+            "rating" => SortKey::Rating,
             _ => return Err(QueryError::UnknownSortKey(s.to_owned())),
         })
     }
@@ -190,8 +197,8 @@ pub enum QueryError {
     /// More than two players.
     #[error("at most two players (games between them), got {0}")]
     TooManyPlayers(usize),
-    /// A sort key other than year, black, white, tournament, score.
-    #[error("unknown sort key {0:?} (expected year, black, white, tournament or score)")]
+    /// A sort key other than year, black, white, tournament, score, rating.
+    #[error("unknown sort key {0:?} (expected year, black, white, tournament, score or rating)")]
     UnknownSortKey(String),
     /// A result other than black, white, draw.
     #[error("unknown result {0:?} (expected black, white or draw)")]
@@ -1007,6 +1014,29 @@ impl Database {
             SortKey::Black => order(ids, |id| name_key(self.black(id)), descending),
             SortKey::White => order(ids, |id| name_key(self.white(id)), descending),
             SortKey::Tournament => order(ids, |id| name_key(self.tournament(id)), descending),
+            SortKey::Rating => {
+                let ratings = self.filter_ratings();
+                let mean = |id: GameId| -> Option<i64> {
+                    let g = self.game(id)?;
+                    if g.board_size() != wthor_format::BoardSize::Eight {
+                        return None;
+                    }
+                    let year = self.files()[id.file()].year();
+                    let rating = |n: crate::NameRef<'_>| {
+                        n.name
+                            .and_then(|name| ratings.named(name))
+                            .and_then(|p| p.rating_in(year))
+                    };
+                    let (b, w) = (rating(self.black(id))?, rating(self.white(id))?);
+                    // To a hundredth of a point: an integer key.
+                    Some((50.0 * (b + w)).round() as i64)
+                };
+                order(
+                    ids,
+                    |id| mean(id).map_or((false, 0), |m| (true, m)),
+                    descending,
+                );
+            }
         }
     }
 }

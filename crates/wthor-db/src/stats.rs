@@ -57,7 +57,7 @@ use othello_core::position::forced_pass;
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::symmetry::Symmetry;
-use othello_core::{Bitboard, Board, Board8, Board10, Move, Size, Square};
+use othello_core::{Bitboard, Board, Board8, Board10, Color, Move, Size, Square};
 use wthor_format::BoardSize;
 
 use crate::query::{Matcher, Outcome, Position};
@@ -81,6 +81,10 @@ pub struct StatsOptions {
     pub by_year: bool,
     /// The openings of this many moves (0: none).
     pub openings: usize,
+    /// With the next moves, each move's ratings ([`MoveRatings`]: the
+    /// movers' mean rating and their performance) by the whole database's
+    /// kept ratings ([`Database::filter_ratings`]); 8x8 games only.
+    pub ratings: bool,
 }
 
 /// Results of a set of games, from black's side.
@@ -189,6 +193,68 @@ pub struct NextMove {
     /// The named opening whose position this move reaches (in any
     /// orientation, [`crate::openings`]), if it reaches one; 8x8 only.
     pub name: Option<String>,
+    /// The ratings of the players who made the move, with
+    /// [`StatsOptions::ratings`].
+    pub ratings: Option<MoveRatings>,
+}
+
+/// The ratings of the players who made a move (issue 39, Lichess's
+/// explorer's columns): each game's mover (the side that played the move)
+/// and opponent rated in the game's year by the whole database's kept
+/// ratings ([`Database::filter_ratings`]: a player without games that
+/// year has the fitted curve's value; unknown players and 10x10 games are
+/// not rated).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveRatings {
+    /// Games whose mover is rated.
+    pub movers_rated: u64,
+    /// The movers' mean rating, over those games (`None` without one).
+    pub mover_rating: Option<f64>,
+    /// Games where both players are rated: the performance's.
+    pub rated_games: u64,
+    /// The movers' points in them (a draw half a point).
+    pub points: f64,
+    /// Their opponents' mean rating (`None` without a game).
+    pub opponent_rating: Option<f64>,
+    /// The movers' performance in them ([`crate::ratings::performance`]:
+    /// the rating at which their points are the expected score against
+    /// those opponents, the fitted first-move edge included; within 800
+    /// points of the mean opponent).
+    pub performance: Option<f64>,
+}
+
+/// The ratings gathered for a move: the movers' ratings, and per game
+/// with both rated the opponent's (less the mover's first-move edge) and
+/// the mover's points.
+#[derive(Clone, Debug, Default)]
+struct RatingAcc {
+    mover_sum: f64,
+    movers: u64,
+    opponents: Vec<f64>,
+    opponent_sum: f64,
+    points: f64,
+}
+
+impl RatingAcc {
+    fn merge(&mut self, other: RatingAcc) {
+        self.mover_sum += other.mover_sum;
+        self.movers += other.movers;
+        self.opponents.extend(other.opponents);
+        self.opponent_sum += other.opponent_sum;
+        self.points += other.points;
+    }
+
+    fn finish(&self) -> MoveRatings {
+        let rated = self.opponents.len();
+        MoveRatings {
+            movers_rated: self.movers,
+            mover_rating: (self.movers > 0).then(|| self.mover_sum / self.movers as f64),
+            rated_games: rated as u64,
+            points: self.points,
+            opponent_rating: (rated > 0).then(|| self.opponent_sum / rated as f64),
+            performance: crate::ratings::performance(&self.opponents, self.points),
+        }
+    }
 }
 
 /// Whether the next moves were solved.
@@ -277,6 +343,7 @@ impl NextMoves {
                     share: 0.0,
                     exact: None,
                     name: None,
+                    ratings: None,
                 });
             }
         }
@@ -452,20 +519,34 @@ impl<B: Board> NextTarget<B> {
 
     /// `None` when the game does not reach the position; `Some(None)` when
     /// it reaches it and stops; else the next move in the position's
-    /// orientation (its class representative).
-    fn next(&self, raw: &[u8]) -> Option<Option<Square>> {
+    /// orientation (its class representative). With it, the colour of
+    /// the side that plays next there (the mover).
+    fn next(&self, raw: &[u8]) -> Option<(Option<Square>, Color)> {
         let prefix = raw.get(..self.ply)?;
         let r = replay_with::<B, _, _>(wthor_tokens::<B>(prefix), |_| {});
         if r.moves != self.ply || r.illegal.is_some() {
             return None;
         }
         let find = |board: &B| self.images.iter().position(|img| img == board);
-        let sym = find(&r.board).or_else(|| find(&forced_pass(&r.board)?))?;
+        // The side to move after the prefix (its discs and passes), or the
+        // other one when it must pass.
+        let to_move = if (r.moves + r.passes) % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let (sym, mover) = match find(&r.board) {
+            Some(sym) => (sym, to_move),
+            None => (find(&forced_pass(&r.board)?)?, to_move.other()),
+        };
         let s = Symmetry::ALL[sym];
         let next = raw
             .get(self.ply)
             .and_then(|&b| Square::from_wthor(b, B::SIZE));
-        Some(next.map(|sq| self.representative(s.inverse().square(sq, B::SIZE))))
+        Some((
+            next.map(|sq| self.representative(s.inverse().square(sq, B::SIZE))),
+            mover,
+        ))
     }
 }
 
@@ -482,6 +563,7 @@ struct Acc {
     reached: u64,
     ended: u64,
     next: HashMap<Square, Results>,
+    ratings: HashMap<Square, RatingAcc>,
     players: HashMap<(Option<usize>, u16), PlayerAcc>,
     openings: HashMap<(Size, Vec<u8>), Results>,
     openings_shorter: u64,
@@ -516,6 +598,9 @@ impl Acc {
         for (k, v) in other.next {
             self.next.entry(k).or_default().merge(&v);
         }
+        for (k, v) in other.ratings {
+            self.ratings.entry(k).or_default().merge(v);
+        }
         for (k, v) in other.players {
             self.players.entry(k).or_default().merge(&v);
         }
@@ -532,6 +617,8 @@ struct Plan<'q> {
     options: StatsOptions,
     matcher: Option<&'q Matcher>,
     next: Option<NextPlan>,
+    /// The kept ratings, when the next moves' ratings are asked.
+    ratings: Option<&'q crate::ratings::Ratings>,
     /// The symmetries keeping the start, per size (for openings).
     start8: Vec<Symmetry>,
     start10: Vec<Symmetry>,
@@ -561,10 +648,15 @@ impl Plan<'_> {
                 (NextPlan::Ten(t), BoardSize::Ten) => t.next(game.moves_raw()),
                 _ => None,
             };
-            if let Some(mv) = found {
+            if let Some((mv, mover)) = found {
                 acc.reached += 1;
                 match mv {
-                    Some(sq) => acc.next.entry(sq).or_default().add_game(game),
+                    Some(sq) => {
+                        acc.next.entry(sq).or_default().add_game(game);
+                        if let Some(ratings) = self.ratings {
+                            add_ratings(db, ratings, acc.ratings.entry(sq).or_default(), &g, mover);
+                        }
+                    }
                     None => acc.ended += 1,
                 }
             }
@@ -594,6 +686,49 @@ impl Plan<'_> {
                 None => acc.openings_shorter += 1,
             }
         }
+    }
+}
+
+/// A game's mover and opponent rated in its year (8x8 games only: the
+/// fit rates no other), into the ratings of its move.
+fn add_ratings(
+    db: &Database,
+    ratings: &crate::ratings::Ratings,
+    acc: &mut RatingAcc,
+    g: &GameRef<'_>,
+    mover: Color,
+) {
+    if g.game.board_size() != BoardSize::Eight {
+        return;
+    }
+    let year = g.file.year();
+    let rating = |n: crate::NameRef<'_>| {
+        n.name
+            .and_then(|name| ratings.named(name))
+            .and_then(|p| p.rating_in(year))
+    };
+    let (black, white) = (rating(db.black(g.id)), rating(db.white(g.id)));
+    let (own, other, edge) = match mover {
+        Color::Black => (black, white, ratings.black_advantage()),
+        Color::White => (white, black, -ratings.black_advantage()),
+    };
+    let Some(own) = own else {
+        return;
+    };
+    acc.mover_sum += own;
+    acc.movers += 1;
+    if let Some(other) = other {
+        let black_points = match Outcome::of_score(g.game.real_score(), g.game.board_size()) {
+            Outcome::BlackWin => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::WhiteWin => 0.0,
+        };
+        acc.points += match mover {
+            Color::Black => black_points,
+            Color::White => 1.0 - black_points,
+        };
+        acc.opponents.push(other - edge);
+        acc.opponent_sum += other;
     }
 }
 
@@ -679,6 +814,7 @@ impl Database {
                 Position::Eight(b) => NextPlan::Eight(NextTarget::new(b)),
                 Position::Ten(b) => NextPlan::Ten(NextTarget::new(b)),
             }),
+            ratings: (options.next_moves && options.ratings).then(|| self.filter_ratings()),
             start8: start_stabilizer::<Board8>(),
             start10: start_stabilizer::<Board10>(),
         };
@@ -729,6 +865,12 @@ impl Database {
                     share: share(results.games, went_on),
                     exact: None,
                     name: None,
+                    ratings: options.ratings.then(|| {
+                        acc.ratings
+                            .get(&square)
+                            .map(RatingAcc::finish)
+                            .unwrap_or_default()
+                    }),
                 })
                 .collect();
             let solved = if options.solve {
@@ -897,6 +1039,7 @@ fn solve_moves(position: &Position, moves: &mut Vec<NextMove>) -> Solved {
                 share: 0.0,
                 exact: Some(score),
                 name: None,
+                ratings: None,
             }),
         }
     }

@@ -25,6 +25,7 @@ fn all_options() -> StatsOptions {
         players: true,
         by_year: true,
         openings: 3,
+        ratings: false,
     }
 }
 

@@ -79,6 +79,7 @@ mod cache;
 mod evaluate;
 mod games;
 mod list;
+mod performance;
 mod similar;
 mod tune;
 pub mod whr;
@@ -87,6 +88,7 @@ pub use cache::{CachedRatings, default_cache_path};
 pub use evaluate::{Baselines, EvaluateOptions, Evaluation, MARGIN_TRIED};
 pub use games::{LeftOut, is_unknown_player};
 pub use list::{PlayerRatings, Ranked, Ratings, YearRating};
+pub use performance::{PERFORMANCE_CAP, performance};
 pub use similar::{Similar, SimilarNames};
 pub use tune::{Tuned, tune};
 

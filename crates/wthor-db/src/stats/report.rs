@@ -49,6 +49,7 @@ impl StatsOptions {
             players: players || by_year,
             by_year,
             openings,
+            ratings: false,
         }
     }
 }

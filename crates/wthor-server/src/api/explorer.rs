@@ -10,7 +10,9 @@ use othello_core::{Board, Move, Size, Square};
 use wthor_db::openings;
 use wthor_db::position_line::PositionLine;
 use wthor_db::query::{Position, PositionError, SortKey};
-use wthor_db::stats::{SOLVE_MAX_EMPTIES, Solved, SolvedField, StatsOptions, StatsReport};
+use wthor_db::stats::{
+    MoveRatings, SOLVE_MAX_EMPTIES, Solved, SolvedField, StatsOptions, StatsReport,
+};
 
 use super::error::ApiError;
 use super::query::{ExplorerQuery, Params, to_query};
@@ -94,6 +96,7 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         position: obf,
         solve,
         games: query::Count(top),
+        top: by_rating,
         filters,
     } = query;
     let Read {
@@ -126,8 +129,10 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         // Said once the values are there.
         None
     };
+    // The movers' ratings: the fit rates 8x8 games only.
     let options = StatsOptions {
         next_moves: true,
+        ratings: position.as_eight().is_some(),
         ..StatsOptions::default()
     };
     let (mut stats, indexed) = stats(st, &query, &options)?;
@@ -136,6 +141,7 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
     };
     moves.add_legal_moves();
     let squares: Vec<Square> = moves.moves.iter().map(|m| m.square).collect();
+    let ratings: Vec<Option<MoveRatings>> = moves.moves.iter().map(|m| m.ratings).collect();
     // The next moves come from games that reach the position, or are
     // legal moves: legal for the side that plays next.
     let children = squares
@@ -152,10 +158,15 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         .moves
         .into_iter()
         .zip(transpositions)
-        .map(|(row, n)| ExplorerRow::new(row, n as u64))
+        .zip(&ratings)
+        .map(|((row, n), r)| ExplorerRow::new(row, n as u64, r.as_ref()))
         .collect();
     let mut f = filters;
-    f.sort = Some(SortKey::Year);
+    f.sort = Some(if by_rating {
+        SortKey::Rating
+    } else {
+        SortKey::Year
+    });
     f.descending = true;
     f.limit = Some(top);
     let games = if top == 0 {
