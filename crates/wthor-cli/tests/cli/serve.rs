@@ -26,6 +26,8 @@ impl Server {
             .args(args)
             .args(["--addr", "127.0.0.1:0"])
             .current_dir(workspace_root())
+            // The ratings it makes at its start: in the tests' cache.
+            .env("XDG_CACHE_HOME", crate::test_cache())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -154,6 +156,70 @@ fn serve_prints_its_url_answers_and_stops_on_sigterm() {
     let (code, stderr) = server.stop();
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stderr.contains("wthor: stopped"), "{stderr}");
+}
+
+/// `--analysis`: the games of this database feed the player pages'
+/// accuracy; a game of another database (its bytes differ) is warned
+/// about, not fatal; a log that cannot be read is an error naming it.
+#[test]
+fn serve_takes_analysis_logs_and_warns_about_other_databases() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("results.jsonl");
+    let log = log.to_str().unwrap();
+    let out = wthor(&[
+        "analyze",
+        "--db",
+        "testdata",
+        "--player",
+        "nakamura",
+        "--year",
+        "2007",
+        "--empties",
+        "10",
+        "--estimate-depth",
+        "2",
+        "--results",
+        log,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", crate::info::stderr(&out));
+    let text = std::fs::read_to_string(log).unwrap();
+    let games = text.lines().count();
+    // One more line: the first game with other bytes (another hash).
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let mut other = first.clone();
+    other["hash"] = "0123456789abcdef".into();
+    std::fs::write(log, format!("{text}{other}\n")).unwrap();
+    let server = Server::start(&["--db", "testdata", "--analysis", log]).unwrap();
+    let (status, body) = server.get("/api/v1/players/Takuji%20Nakamura");
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let acc = v["accuracy"].as_array().unwrap();
+    assert_eq!(acc.len(), 1, "{acc:?}");
+    assert_eq!(acc[0]["year"], 2007);
+    assert_eq!(acc[0]["games"].as_u64().unwrap() as usize, games);
+    let (code, stderr) = server.stop();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{log}: 1 of its {} analysed games are not games of this database",
+            games + 1
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("wthor: {games} games analysed of this database")),
+        "{stderr}"
+    );
+    let missing = dir.path().join("none.jsonl");
+    let (code, stderr) =
+        Server::start(&["--db", "testdata", "--analysis", missing.to_str().unwrap()])
+            .err()
+            .unwrap();
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--analysis") && stderr.contains("none.jsonl"),
+        "{stderr}"
+    );
 }
 
 #[test]
