@@ -6,6 +6,7 @@
 
 mod api;
 mod errors;
+mod explorer_ratings;
 mod faults;
 mod history;
 mod indexed;
