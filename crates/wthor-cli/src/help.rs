@@ -123,6 +123,7 @@ pub(crate) const REPORT: &str = "\
 Examples:
   wthor report player nakamura --db testdata
   wthor report player saio --db testdata --as white --since 2002 --format json
+  wthor report player nakamura --db testdata --as white --format html --analysis analysed.jsonl > r.html
 
 A coach's preparation against a player, from their games with one colour (8x8): the lines they
 chose, as a tree of f5-first move sequences (each game turned so that its first move is f5;
@@ -131,9 +132,13 @@ least 5 remain, with their score and the archive's score (all games through the 
 each; where they most often play another move than the archive's most played one; their
 results against opponents rated above and below them in the game's year (the whole
 database's ratings, kept as `wthor ratings` keeps them). Each line links to the explorer of
-`wthor serve` at that position with the player's filter.
+`wthor serve` at that position with the player's filter (in HTML, at --server, by default
+http://127.0.0.1:8080). With --analysis (the results logs of `wthor analyze --results`), the
+player's worst endgame mistakes with that colour; games of another database (matched by
+record key) are left out with a warning.
 
-Exit status: 0 ok, 2 usage or I/O error (a player not rated, no game with that colour).";
+Exit status: 0 ok, 2 usage or I/O error (a player not rated, no game or only one with that
+colour).";
 
 /// `wthor serve --help`.
 pub(crate) const SERVE: &str = "\
@@ -141,9 +146,12 @@ Examples:
   wthor serve --db testdata
   wthor serve --db ~/wthor --index ~/w.idx --open
   wthor serve --db ~/wthor --addr 127.0.0.1:0
+  wthor serve --db testdata --analysis analysed.jsonl
 
 Then open the URL it prints: the explorer (/explorer?play=f5d6), search (/search),
-games (/game/2001:5) and players (/player/NAME); the JSON API is under /api/v1/
+games (/game/2001:5), players (/player/NAME: rating history, opponents, endgame accuracy
+with --analysis), ratings (/ratings?year=2003) and reports (/report/player/NAME?as=white);
+the ratings are made once at the start (kept as `wthor ratings` keeps them); the JSON API is under /api/v1/
 (docs/http-api.md). Only loopback addresses without --public. Ctrl-C stops.
 
 Exit status: 0 stopped by Ctrl-C or SIGTERM, 2 usage or I/O error (no database,
