@@ -168,6 +168,64 @@ try {
   await page.waitForSelector("svg.year-chart");
   await page.screenshot({ path: join(SHOTS, "5-player.png"), fullPage: true });
 
+  // 5b. Ratings (issue 39): the player's rating chart (a dot per rated
+  // year, the band, the peak ringed), the opponents' ratings; the ratings
+  // page and its year chooser; the preparation report, its lines linking
+  // to the explorer with the player's filter.
+  const pp = await api(`/api/v1/players/${encodeURIComponent("Takuji Nakamura")}`);
+  await page.waitForSelector("svg.rating-chart circle.rating-dot");
+  const dots = await page.$$eval("svg.rating-chart circle.rating-dot", (cs) => cs.map((c) => [Number(c.dataset.year), Number(c.getAttribute("cy"))]));
+  check(JSON.stringify(dots.map((d) => d[0])) === JSON.stringify(pp.ratings.years.map((y) => y.year)),
+    `a dot per rated year (${dots.map((d) => d[0]).join(", ")})`);
+  // Higher ratings are drawn higher (smaller y): the order of the dots'
+  // heights is the order of the ratings.
+  const byRating = pp.ratings.years.map((y, i) => [y.rating, dots[i][1]]).sort((a, b) => a[0] - b[0]);
+  check(byRating.every((x, i) => i === 0 || x[1] <= byRating[i - 1][1] + 0.01), "the chart's heights follow the ratings");
+  const band = await page.$eval("svg.rating-chart .rating-band", (b) => b.getBBox().height);
+  check(band > 5, `the uncertainty band is drawn (${band.toFixed(0)} px tall)`);
+  const peakTitle = await page.$eval(`svg.rating-chart circle[data-year="${pp.ratings.peak.year}"] title`, (t) => t.textContent);
+  check(peakTitle.endsWith("(peak)"), `the peak is marked (${peakTitle})`);
+  const rankCells = await page.$$eval("table.rating-years tbody tr", (trs) => trs.map((tr) => tr.children[3].textContent));
+  check(JSON.stringify(rankCells) === JSON.stringify(pp.ratings.years.slice().reverse().map((y) => String(y.rank ?? "prov."))),
+    `the rank of each year (${rankCells.join(", ")})`);
+  const oppRatings = await page.$$eval("table.opponents tbody tr", (trs) => trs.map((tr) => tr.children[1].textContent));
+  check(JSON.stringify(oppRatings) === JSON.stringify(pp.opponents.map((o) => (o.rating === null ? "–" : String(Math.round(o.rating))))),
+    "the opponents' ratings are the API's");
+  check((await page.textContent(".accuracy")).includes("No analysis logs"), "without --analysis the page says how to get accuracy");
+  await page.$eval("svg.rating-chart", (s) => s.scrollIntoView());
+  await page.screenshot({ path: join(SHOTS, "5b-player-rating.png") });
+
+  await page.click("nav a[data-nav=ratings]");
+  await page.waitForSelector("table.ratings-table tbody tr");
+  const rl = await api("/api/v1/ratings?top=200");
+  const listed = await page.$$eval("table.ratings-table tbody tr", (trs) => trs.map((tr) => tr.dataset.player));
+  check(JSON.stringify(listed) === JSON.stringify(rl.players.map((p) => p.name)), `the ratings page lists the API's ${rl.year} (${listed.length} players)`);
+  const programs = await page.$$eval("table.ratings-table tbody tr", (trs) => trs.filter((tr) => tr.textContent.includes("program")).map((tr) => tr.dataset.player));
+  check(JSON.stringify(programs) === JSON.stringify(rl.players.filter((p) => p.program).map((p) => p.name)), `programs flagged (${programs.join(", ")})`);
+  await page.selectOption("#ratings-year", "2005");
+  await page.waitForFunction(() => document.querySelector("main h1")?.textContent === "Ratings 2005");
+  check(new URLSearchParams(new URL(page.url()).search).get("year") === "2005", "the year chooser sets the URL");
+  await page.screenshot({ path: join(SHOTS, "5c-ratings.png"), fullPage: true });
+
+  await page.goto(`${base}/report/player/${encodeURIComponent("Takuji Nakamura")}?as=white&since=2005`);
+  await page.waitForSelector("#report-tree li a.moves");
+  const rep = await api(`/api/v1/report/player/${encodeURIComponent("Takuji Nakamura")}?as=white&since=2005`);
+  const countLines = (l) => l.lines.reduce((n, c) => n + 1 + countLines(c), 0);
+  const shownLines = await page.$$eval("#report-tree li", (lis) => lis.length);
+  check(shownLines === countLines(rep.tree), `every line of the tree is shown (${shownLines})`);
+  const firstHref = await page.$eval("#report-tree li a.moves", (a) => a.getAttribute("href"));
+  check(firstHref === `/explorer?play=${rep.tree.lines[0].moves}&white=${encodeURIComponent("Takuji Nakamura")}&exact=true`,
+    `a line links to the explorer with the player's filter (${firstHref})`);
+  await page.screenshot({ path: join(SHOTS, "5d-report.png"), fullPage: true });
+  await page.click("#report-tree li li a.moves");
+  await page.waitForSelector("table.next-moves tbody tr[data-move]");
+  const eq = new URL(page.url()).searchParams;
+  check(eq.get("white") === "Takuji Nakamura" && eq.get("play") === rep.tree.lines[0].lines[0].moves, `the line opens the explorer there (${page.url()})`);
+  await page.goto(`${base}/report/player/Nakamurx`);
+  await page.waitForSelector(".error");
+  const reportErr = await page.textContent(".error");
+  check(reportErr.includes("closest names: Takuji Nakamura"), `an unknown player: the closest names (${reportErr})`);
+
   // 6. Search and download the CSV: the bytes of `wthor export`.
   await page.goto(`${base}/search?player=nakamura&year=2003`);
   await page.waitForSelector("table.games tbody tr");
