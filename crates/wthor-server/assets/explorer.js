@@ -16,6 +16,7 @@ export function explorerView() {
     flipped: params.get("flip") === "1",
     forward: [], // moves undone, for "forward"
     notice: null, // an illegal play= refused: shown until the next move
+    top: params.get("top") === "1", // the games list: the top rated, not the latest
   };
   const boardBox = el("div");
   const line = el("div", { class: "line", "aria-label": "moves played" });
@@ -47,6 +48,7 @@ export function explorerView() {
     if (state.position) p.set("position", state.position);
     if (state.moves.length) p.set("play", state.moves.join(""));
     if (state.flipped) p.set("flip", "1");
+    if (state.top) p.set("top", "1");
     const q = p.toString();
     return `/explorer${q ? "?" + q : ""}`;
   }
@@ -96,6 +98,7 @@ export function explorerView() {
     // panel when it comes.
     const told = api(`/api/v1/history?${q}`).catch((err) => ({ failed: err }));
     q.set("games", "12");
+    if (state.top) q.set("top", "1");
     tableBox.style.opacity = 0.6;
     try {
       const data = await api(`/api/v1/explorer?${q}`);
@@ -158,6 +161,11 @@ export function explorerView() {
         : el("span", { class: "note" }, "not played")),
       el("td", { class: "n hide-narrow" }, fixed(r.meanBlackDiscs)),
       el("td", { class: "n hide-narrow" }, fixed(r.meanBlackTheoretical)),
+      el("td", { class: "n hide-narrow mover-rating", title: r.moverRating === null ? null : "the mean rating of the players who made this move (in each game's year)" },
+        r.moverRating === null ? "–" : r.moverRating.toFixed(0)),
+      el("td", { class: "n hide-narrow performance", title: r.performance === null ? null
+        : `performance over ${count(r.ratedGames, "game", "games")} against a mean opponent of ${r.opponentRating.toFixed(0)}` },
+        r.performance === null ? "–" : r.performance.toFixed(0)),
       valued ? valueCell(r) : null,
       el("td", { class: "hide-narrow note" }, r.name || "")));
     const solveButton = el("button", { onclick: async () => {
@@ -184,11 +192,13 @@ export function explorerView() {
         el("thead", {}, el("tr", {},
           el("th", {}, "Move"), el("th", { class: "n" }, "Games"), el("th", { class: "n hide-narrow" }, "Share"),
           el("th", { class: "trend hide-narrow", title: "the move's share of the games that went on from this position, year by year (a dot: a year with games here)" }, "Trend"),
-          el("th", {}, "Results"), el("th", { class: "n hide-narrow", title: "mean black discs at the end of the games" }, "Black discs"),
-          el("th", { class: "n hide-narrow", title: "mean theoretical score: black discs after perfect play from each file's depth (24 empties in the archive)" }, "Theoretical"),
+          el("th", {}, "Results"), el("th", { class: "n hide-narrow", title: "black discs: the mean of black's discs at the end of the games" }, "Discs"),
+          el("th", { class: "n hide-narrow", title: "theoretical: the mean of black's discs after perfect play from each file's depth (24 empties in the archive)" }, "Theor."),
+          el("th", { class: "n hide-narrow", title: "the mean rating of the players who made the move, each in the game's year (the whole-history ratings)" }, "Mover"),
+          el("th", { class: "n hide-narrow", title: "the movers' performance: the rating at which their score against those opponents is the expected one (black's fitted first-move edge included; at most 800 from the mean opponent)" }, "Perf."),
           valued ? el("th", { class: "n", title: "the disc difference the side to move ends with: exact (+4), or estimated (~+3.2) by a search of the depth shown (d14)" }, "Value") : null,
           el("th", { class: "hide-narrow" }, "Opening"))),
-        el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 9, class: "note" },
+        el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 11, class: "note" },
           data.position.toMove ? "No game goes on from here with these filters." : "No legal move: the game is over."))))),
       valued ? valuesNote(data.values) : null,
       atStart && first && data.position.legalMoves.length > 1 ? el("p", { class: "note start-note" },
@@ -200,8 +210,14 @@ export function explorerView() {
         el("span", { class: "note" }, "Games: played here; → after the move by any move order."))
     ].filter(Boolean));
     historyBox.replaceChildren(...historyPanel(past));
-    gamesBox.replaceChildren(el("h2", {}, "Games reaching this position"),
-      data.games.length ? gamesTable(data.games, { ply: data.position.size ** 2 - 4 - data.position.empties }) : el("p", { class: "note" }, "None."));
+    const pick = (top) => el("button", { type: "button", class: top === state.top ? "on" : null, "aria-pressed": String(top === state.top),
+      onclick: () => { if (state.top !== top) { state.top = top; sync(false); } } }, top ? "Top rated" : "Latest");
+    gamesBox.replaceChildren(el("div", { class: "games-head" },
+      el("h2", {}, state.top ? "Top games reaching this position" : "Games reaching this position"),
+      el("div", { class: "toggle games-order", role: "group", "aria-label": "which games" }, pick(false), pick(true))),
+      state.top ? el("p", { class: "note" }, "By the mean of both players' ratings in the game's year, highest first.") : null,
+      data.games.length ? gamesTable(data.games, { ply: data.position.size ** 2 - 4 - data.position.empties, ratings: true })
+        : el("p", { class: "note" }, "None."));
   }
   // The year filter as two years (either may be open), from the filters.
   function yearsOf(filters) {

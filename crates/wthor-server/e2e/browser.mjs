@@ -250,7 +250,8 @@ try {
   await small.screenshot({ path: join(SHOTS, "7-phone.png"), fullPage: true });
   // The games tables (explorer, search) scroll sideways inside their card:
   // every column shown, the last one (Tournament) reached by scrolling.
-  for (const path of ["/explorer?play=f5d6c3", "/search?player=nakamura"]) {
+  for (const [path, columns] of [["/explorer?play=f5d6c3", "game,year,black,score,white,mean,tournament"],
+    ["/search?player=nakamura", "game,year,black,score,white,tournament"]]) {
     await small.goto(`${base}${path}`);
     await small.waitForSelector("table.games tbody tr");
     const table = await small.$eval("table.games", (t) => {
@@ -262,7 +263,7 @@ try {
       return { shown, scrolls: getComputedStyle(wrap).overflowX, reached: last.left >= box.left - 1 && last.right <= box.right + 1,
         inside: wrap.getBoundingClientRect().right <= document.documentElement.clientWidth };
     });
-    check(table.shown.join(",").toLowerCase() === "game,year,black,score,white,tournament",
+    check(table.shown.join(",").toLowerCase() === columns,
       `${path} on a phone: every column of the games table (${table.shown.join(", ")})`);
     check(table.scrolls === "auto" && table.reached && table.inside,
       `${path} on a phone: the games table scrolls sideways inside its card to its last column`);
@@ -484,6 +485,97 @@ try {
     `a phone: the value column in view, no sideways scrolling (${phoneValues.shown.join(", ")}; ${phoneValues.overflow} px)`);
   await small.$eval("table.next-moves", (t) => t.closest(".panel").scrollIntoView());
   await small.screenshot({ path: join(SHOTS, "12-phone-values.png") });
+
+  // 14. The archive through time (issue 40): a trend per move, the
+  // history panel with the first games, the year range, the novelty.
+  const hq = "play=f5d6c3d3";
+  const wantHistory = await api(`/api/v1/history?${hq}`);
+  await page.goto(`${base}/explorer?${hq}`);
+  await page.waitForSelector("table.next-moves tbody tr[data-move] td.trend svg.spark");
+  await page.waitForSelector(".history .first-game a");
+  const trends = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) => ({
+    move: tr.dataset.move, games: Number(tr.children[1].firstChild.textContent.replace(/,/g, "")),
+    dots: tr.querySelectorAll("td.trend svg.spark circle").length,
+    title: tr.querySelector("td.trend svg.spark title")?.textContent ?? "" })));
+  const activeYears = wantHistory.years.filter((y) => y.moves.length).length;
+  check(await page.$eval("table.next-moves thead", (t) => t.textContent.includes("Trend"))
+    && trends.filter((t) => t.games > 0).every((t) => t.dots === activeYears && t.title.startsWith(`${t.move}, its share`)),
+  `a trend sparkline per move, a dot per year with games here (${activeYears})`);
+  const firstShown = await page.$eval(".history .first-game a", (a) => a.textContent);
+  check(firstShown === wantHistory.first.game, `the history panel lists the first game (${firstShown})`);
+  const moveFirsts = await page.$$eval("table.history-moves tbody tr", (trs) => trs.map((tr) =>
+    [tr.dataset.move, tr.children[2].querySelector("a").textContent]));
+  check(JSON.stringify(moveFirsts) === JSON.stringify(wantHistory.moves.map((m) => [m.move, m.first.game])),
+    `and the first game of each move (${moveFirsts.map((m) => m.join(" ")).join(", ")})`);
+  await page.$eval(".history", (h) => h.scrollIntoView());
+  await page.screenshot({ path: join(SHOTS, "14-explorer-history.png") });
+  // The year range: one field changed, the table recomputed.
+  const span = [wantHistory.years[0].year, wantHistory.years[wantHistory.years.length - 1].year];
+  const lo = span[0] + 2, hi = span[0] + 3;
+  const wantYears = await api(`/api/v1/explorer?${hq}&year=${lo}..${hi}&games=0`);
+  await page.fill("input.year-from", String(lo));
+  await page.press("input.year-from", "Enter");
+  await page.waitForFunction((y) => new URLSearchParams(location.search).get("year") === y, `${lo}..${span[1]}`);
+  await page.waitForSelector(`.year-range input.year-to`);
+  await page.fill("input.year-to", String(hi));
+  await page.press("input.year-to", "Enter");
+  await page.waitForFunction((y) => new URLSearchParams(location.search).get("year") === y, `${lo}..${hi}`);
+  await page.waitForFunction((n) => document.querySelector(".summary .big")?.textContent === n, wantYears.reached.toLocaleString("en-US"));
+  const yearRows = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) =>
+    [tr.dataset.move, Number(tr.children[1].firstChild.textContent.replace(/,/g, ""))]));
+  check(JSON.stringify(yearRows) === JSON.stringify(wantYears.moves.map((m) => [m.move, m.games]))
+    && wantYears.reached !== wantHistory.reached,
+  `the year range ${lo}..${hi} recomputes the table (${wantYears.reached} games, was ${wantHistory.reached})`);
+  check(await page.$eval("input[name=year]", (i) => i.value) === `${lo}..${hi}`, "the filters panel says the same years");
+  await page.screenshot({ path: join(SHOTS, "15-explorer-years.png") });
+  await page.click("button.year-all");
+  await page.waitForFunction(() => !new URLSearchParams(location.search).has("year"));
+  check(true, "All years clears the year filter");
+  // The game page: the novelty marked on the move list and the graph.
+  const novelGame = "2005:3";
+  const wantNovelty = (await api(`/api/v1/games/${novelGame}?novelty=1`)).novelty;
+  await page.goto(`${base}/game/${novelGame}`);
+  await page.waitForSelector(".moves-grid a.novelty");
+  const marked = await page.$eval(".moves-grid a.novelty", (a) => ({ ply: Number(a.dataset.ply), mark: a.querySelector("sup")?.textContent,
+    title: a.title }));
+  check(wantNovelty.kind === "novelty" && marked.ply === wantNovelty.move && marked.mark === "N"
+    && marked.title.includes("no game of an earlier year reached this position"),
+  `the novelty marked on the move list (move ${marked.ply}: ${marked.title})`);
+  const fact = await page.textContent(".novelty-fact");
+  check(fact.startsWith(`move ${wantNovelty.move} (${wantNovelty.square})`), `the facts say it (${fact})`);
+  await page.click("text=Analyse");
+  await page.waitForSelector("svg.graph line.novelty-line", { state: "attached", timeout: 120000 });
+  const lineTitle = await page.$eval("svg.graph line.novelty-line title", (t) => t.textContent);
+  check(lineTitle.startsWith(`Novelty at move ${wantNovelty.move}`), `and on the graph (${lineTitle})`);
+  await page.screenshot({ path: join(SHOTS, "16-game-novelty.png") });
+
+  // 17. Ratings in the explorer (issue 39): the movers' rating and
+  // performance per move, the games list's top rated games.
+  const rq = "play=f5d6c3";
+  const wantRated = await api(`/api/v1/explorer?${rq}&games=12`);
+  const wantTop = await api(`/api/v1/explorer?${rq}&games=12&top=1`);
+  await page.goto(`${base}/explorer?${rq}`);
+  await page.waitForSelector("table.next-moves tbody tr[data-move] td.mover-rating");
+  const ratedRows = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) => [tr.dataset.move,
+    tr.querySelector("td.mover-rating").textContent, tr.querySelector("td.performance").textContent]));
+  const shownRating = (x) => (x === null ? "–" : x.toFixed(0));
+  check(ratedRows.length > 0 && JSON.stringify(ratedRows) === JSON.stringify(wantRated.moves.map((m) =>
+    [m.move, shownRating(m.moverRating), shownRating(m.performance)])),
+  `each move's mover rating and performance are the API's (${ratedRows.map((r) => r.join(" ")).join(", ")})`);
+  const ids = () => page.$$eval("table.games tbody tr td:first-child a", (as) => as.map((a) => a.textContent));
+  check(JSON.stringify(await ids()) === JSON.stringify(wantRated.games.map((g) => g.game)), "the latest games by default");
+  const topAnswer = page.waitForResponse((r) => r.url().includes("/api/v1/explorer") && r.url().includes("top=1"));
+  await page.click(".games-order button:has-text('Top rated')");
+  await topAnswer;
+  await page.waitForFunction(() => new URLSearchParams(location.search).get("top") === "1");
+  await page.waitForFunction((first) => document.querySelector("table.games tbody tr td:first-child a")?.textContent === first,
+    wantTop.games[0].game);
+  const means = await page.$$eval("table.games tbody td.mean-rating", (tds) => tds.map((td) => Number(td.textContent)));
+  check(JSON.stringify(await ids()) === JSON.stringify(wantTop.games.map((g) => g.game))
+    && means.every((m, i) => i === 0 || m <= means[i - 1] + 1),
+  `Top rated lists the API's top games, by the mean rating (${means.slice(0, 4).join(", ")}…)`);
+  await page.$eval("table.games", (t) => t.closest(".panel").scrollIntoView());
+  await page.screenshot({ path: join(SHOTS, "17-explorer-top-games.png") });
 
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {
