@@ -128,13 +128,16 @@ export function ratingChart(rt) {
       `${y.rank ? `, rank ${y.rank}` : ", provisional"}, ${count(y.games, "game", "games")}, ${(100 * y.points / y.games).toFixed(0)}%${peak ? " (peak)" : ""}`));
     g.append(dot);
   }
-  const table = el("div", { class: "table-wrap" }, el("table", { class: "rating-years" },
+  // The years in a table, folded when long (a career of decades).
+  const table = el("details", { class: "rating-years-box", open: years.length <= 8 },
+    el("summary", {}, `Rating, ±, rank and games of each year (${years.length})`),
+    el("div", { class: "table-wrap" }, el("table", { class: "rating-years" },
     el("thead", {}, el("tr", {}, el("th", {}, "Year"), el("th", { class: "n" }, "Rating"), el("th", { class: "n" }, "±"),
       el("th", { class: "n" }, "Rank"), el("th", { class: "n" }, "Games"), el("th", { class: "n" }, "Score"))),
     el("tbody", {}, years.slice().reverse().map((y) => el("tr", { class: rt.peak && rt.peak.year === y.year ? "peak" : null },
       el("td", {}, el("a", { href: `/ratings?year=${y.year}` }, y.year)), el("td", { class: "n" }, Math.round(y.rating)),
       el("td", { class: "n" }, Math.round(y.sd)), el("td", { class: "n" }, y.rank ?? "prov."),
-      el("td", { class: "n" }, num(y.games)), el("td", { class: "n" }, `${(100 * y.points / y.games).toFixed(0)}%`))))));
+      el("td", { class: "n" }, num(y.games)), el("td", { class: "n" }, `${(100 * y.points / y.games).toFixed(0)}%`)))))));
   return el("div", { class: "rating-chart-box" }, g,
     el("div", { class: "legend" },
       el("span", {}, el("i", { style: "background:#2e8b57" }), "rating"),
