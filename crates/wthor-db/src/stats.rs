@@ -223,14 +223,17 @@ pub struct MoveRatings {
     pub performance: Option<f64>,
 }
 
-/// The ratings gathered for a move: the movers' ratings, and per game
-/// with both rated the opponent's (less the mover's first-move edge) and
-/// the mover's points.
+/// The ratings gathered for a move: the movers' ratings, and of the games
+/// with both rated the opponents' ratings (less the mover's first-move
+/// edge, to a hundredth of a point: the games of one rating counted
+/// together) and the movers' points.
 #[derive(Clone, Debug, Default)]
 struct RatingAcc {
     mover_sum: f64,
     movers: u64,
-    opponents: Vec<f64>,
+    /// Opponent's rating in hundredths → games.
+    opponents: HashMap<i64, u32>,
+    rated: u64,
     opponent_sum: f64,
     points: f64,
 }
@@ -239,20 +242,27 @@ impl RatingAcc {
     fn merge(&mut self, other: RatingAcc) {
         self.mover_sum += other.mover_sum;
         self.movers += other.movers;
-        self.opponents.extend(other.opponents);
+        for (o, n) in other.opponents {
+            *self.opponents.entry(o).or_default() += n;
+        }
+        self.rated += other.rated;
         self.opponent_sum += other.opponent_sum;
         self.points += other.points;
     }
 
     fn finish(&self) -> MoveRatings {
-        let rated = self.opponents.len();
+        let opponents: Vec<(f64, f64)> = self
+            .opponents
+            .iter()
+            .map(|(&o, &n)| (o as f64 / 100.0, f64::from(n)))
+            .collect();
         MoveRatings {
             movers_rated: self.movers,
             mover_rating: (self.movers > 0).then(|| self.mover_sum / self.movers as f64),
-            rated_games: rated as u64,
+            rated_games: self.rated,
             points: self.points,
-            opponent_rating: (rated > 0).then(|| self.opponent_sum / rated as f64),
-            performance: crate::ratings::performance(&self.opponents, self.points),
+            opponent_rating: (self.rated > 0).then(|| self.opponent_sum / self.rated as f64),
+            performance: crate::ratings::performance_weighted(&opponents, self.points),
         }
     }
 }
@@ -618,7 +628,7 @@ struct Plan<'q> {
     matcher: Option<&'q Matcher>,
     next: Option<NextPlan>,
     /// The kept ratings, when the next moves' ratings are asked.
-    ratings: Option<&'q crate::ratings::Ratings>,
+    ratings: Option<RatingsPlan<'q>>,
     /// The symmetries keeping the start, per size (for openings).
     start8: Vec<Symmetry>,
     start10: Vec<Symmetry>,
@@ -653,8 +663,8 @@ impl Plan<'_> {
                 match mv {
                     Some(sq) => {
                         acc.next.entry(sq).or_default().add_game(game);
-                        if let Some(ratings) = self.ratings {
-                            add_ratings(db, ratings, acc.ratings.entry(sq).or_default(), &g, mover);
+                        if let Some(ratings) = &self.ratings {
+                            ratings.add(db, acc.ratings.entry(sq).or_default(), &g, mover);
                         }
                     }
                     None => acc.ended += 1,
@@ -689,46 +699,83 @@ impl Plan<'_> {
     }
 }
 
-/// A game's mover and opponent rated in its year (8x8 games only: the
-/// fit rates no other), into the ratings of its move.
-fn add_ratings(
-    db: &Database,
-    ratings: &crate::ratings::Ratings,
-    acc: &mut RatingAcc,
-    g: &GameRef<'_>,
-    mover: Color,
-) {
-    if g.game.board_size() != BoardSize::Eight {
-        return;
+/// The kept ratings as the fold reads them: each player's by the number
+/// of their players file, looked up once per call rather than by name per
+/// game.
+struct RatingsPlan<'a> {
+    ratings: &'a crate::ratings::Ratings,
+    /// For each players file (its index among the database's files), the
+    /// ratings of each player number.
+    by_number: HashMap<usize, Vec<Option<&'a crate::ratings::PlayerRatings>>>,
+}
+
+impl<'a> RatingsPlan<'a> {
+    fn new(db: &'a Database) -> RatingsPlan<'a> {
+        let ratings = db.filter_ratings();
+        let mut by_number = HashMap::new();
+        for file in 0..db.files().len() {
+            let Some(n) = db.join(file).players else {
+                continue;
+            };
+            by_number.entry(n).or_insert_with(|| {
+                db.names(n).map_or_else(Vec::new, |table| {
+                    (0..table.len())
+                        .map(|i| {
+                            u16::try_from(i)
+                                .ok()
+                                .and_then(|number| table.get(number))
+                                .and_then(|name| ratings.named(name))
+                        })
+                        .collect()
+                })
+            });
+        }
+        RatingsPlan { ratings, by_number }
     }
-    let year = g.file.year();
-    let rating = |n: crate::NameRef<'_>| {
-        n.name
-            .and_then(|name| ratings.named(name))
-            .and_then(|p| p.rating_in(year))
-    };
-    let (black, white) = (rating(db.black(g.id)), rating(db.white(g.id)));
-    let (own, other, edge) = match mover {
-        Color::Black => (black, white, ratings.black_advantage()),
-        Color::White => (white, black, -ratings.black_advantage()),
-    };
-    let Some(own) = own else {
-        return;
-    };
-    acc.mover_sum += own;
-    acc.movers += 1;
-    if let Some(other) = other {
-        let black_points = match Outcome::of_score(g.game.real_score(), g.game.board_size()) {
-            Outcome::BlackWin => 1.0,
-            Outcome::Draw => 0.5,
-            Outcome::WhiteWin => 0.0,
+
+    /// A game's mover and opponent rated in its year (8x8 games only: the
+    /// fit rates no other), into the ratings of its move.
+    fn add(&self, db: &Database, acc: &mut RatingAcc, g: &GameRef<'_>, mover: Color) {
+        if g.game.board_size() != BoardSize::Eight {
+            return;
+        }
+        let year = g.file.year();
+        let table = db
+            .join(g.id.file())
+            .players
+            .and_then(|n| self.by_number.get(&n));
+        let rating = |number: u16| {
+            table
+                .and_then(|t| t.get(usize::from(number)).copied().flatten())
+                .and_then(|p| p.rating_in(year))
         };
-        acc.points += match mover {
-            Color::Black => black_points,
-            Color::White => 1.0 - black_points,
+        let (black, white) = (rating(g.game.black()), rating(g.game.white()));
+        let h = self.ratings.black_advantage();
+        let (own, other, edge) = match mover {
+            Color::Black => (black, white, h),
+            Color::White => (white, black, -h),
         };
-        acc.opponents.push(other - edge);
-        acc.opponent_sum += other;
+        let Some(own) = own else {
+            return;
+        };
+        acc.mover_sum += own;
+        acc.movers += 1;
+        if let Some(other) = other {
+            let black_points = match Outcome::of_score(g.game.real_score(), g.game.board_size()) {
+                Outcome::BlackWin => 1.0,
+                Outcome::Draw => 0.5,
+                Outcome::WhiteWin => 0.0,
+            };
+            acc.points += match mover {
+                Color::Black => black_points,
+                Color::White => 1.0 - black_points,
+            };
+            *acc.opponents
+                .entry(((other - edge) * 100.0).round() as i64)
+                .or_default() += 1;
+            acc.rated += 1;
+            acc.opponent_sum += other;
+        }
     }
 }
 
@@ -814,7 +861,7 @@ impl Database {
                 Position::Eight(b) => NextPlan::Eight(NextTarget::new(b)),
                 Position::Ten(b) => NextPlan::Ten(NextTarget::new(b)),
             }),
-            ratings: (options.next_moves && options.ratings).then(|| self.filter_ratings()),
+            ratings: (options.next_moves && options.ratings).then(|| RatingsPlan::new(self)),
             start8: start_stabilizer::<Board8>(),
             start10: start_stabilizer::<Board10>(),
         };
