@@ -644,6 +644,15 @@ class Game:
         """The game's named opening: the deepest named position it passes
         through, in any orientation and order of moves (``"Tiger"``, as
         ``wthor search`` shows it); None when none, and on 10x10."""
+    @property
+    def black_rating(self) -> Optional[float]:
+        """Black's rating of the game's year by the whole-history fit of the
+        database the game was read from (``blackRating`` of ``wthor search
+        --format csv|jsonl``, to a tenth; ``Database.ratings()``'s fit):
+        None when unrated (``???``, 10x10) or not read from a Database."""
+    @property
+    def white_rating(self) -> Optional[float]:
+        """White's rating of the game's year, as ``black_rating``."""
     def positions(self) -> Dict[str, npt.NDArray[np.generic]]:
         """This game's rows of ``Database.positions()`` (8x8 games; a 10x10
         game raises ``ValueError``)."""

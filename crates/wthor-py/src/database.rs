@@ -1170,6 +1170,15 @@ impl PyGame {
         }
     }
 
+    /// The rating of `name` in the game's year by the fit of the database
+    /// the game was read from (made once, without the GIL).
+    fn rating(&self, py: Python<'_>, name: Option<&str>) -> Option<f64> {
+        let db = self.source.0.as_ref()?.bind(py).borrow();
+        let database = db.db();
+        let (year, size) = (self.year, self.board_size());
+        py.detach(|| wthor_db::text::rating(database, name, year, size))
+    }
+
     fn board_size(&self) -> BoardSize {
         if self.size == 10 {
             BoardSize::Ten
@@ -1250,6 +1259,22 @@ impl PyGame {
         wthor_db::openings::table()
             .opening_of_view(&self.view())
             .map(|o| o.name())
+    }
+
+    /// Black's rating of the game's year by the whole-history fit of the
+    /// database it was read from (the `blackRating` of `wthor search
+    /// --format csv|jsonl`, to a tenth; the ratings of
+    /// `Database.ratings()`, fitted once per database): None when unrated
+    /// (`???`, 10x10) or when the game was not read from a Database.
+    #[getter]
+    fn black_rating(&self, py: Python<'_>) -> Option<f64> {
+        self.rating(py, self.black.as_deref())
+    }
+
+    /// White's rating of the game's year, as `black_rating`.
+    #[getter]
+    fn white_rating(&self, py: Python<'_>) -> Option<f64> {
+        self.rating(py, self.white.as_deref())
     }
 
     /// Where the game left known play (`wthor show --novelty`; its row of

@@ -12,7 +12,7 @@ import pytest
 import reference
 import wthor
 
-GAME_FILES_8 = ["WTH_2001.wtb", "WTH_2002.wtb", "WTH_2003.wtb"]
+GAME_FILES_8 = ["WTH_2001.wtb", "WTH_2002.wtb"] + [f"WTH_{y}.wtb" for y in range(2003, 2009)]
 
 
 def test_counts_match_the_cli_on_the_fixtures(testdata, cli):

@@ -55,7 +55,7 @@ def later_copies(testdata) -> set:
 def test_dedupe_leaves_out_the_later_copies(testdata):
     db = wthor.Database(testdata)
     later = later_copies(testdata)
-    assert len(later) == 17
+    assert len(later) == 20
     later_numbers = {db[g].number for g in later}
     pos = db.positions(dedupe=True)
     everything = db.positions()
@@ -65,7 +65,7 @@ def test_dedupe_leaves_out_the_later_copies(testdata):
         assert np.array_equal(pos[column], everything[column][kept])
     # With filters: the copies among the games they select.
     some = db.positions(dedupe=True, years=2003)
-    assert set(some["game"].tolist()) == set(pos["game"].tolist()) - {g.number for g in db.search(years=(None, 2002))}
+    assert set(some["game"].tolist()) == set(pos["game"].tolist()) - {g.number for g in db if g.year != 2003}
 
 
 def test_unique_merges_the_orientations(testdata):

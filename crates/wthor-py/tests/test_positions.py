@@ -56,7 +56,8 @@ def test_a_game_with_a_pass_move_by_move(testdata):
 
 def test_every_fixture_position_matches_the_plain_replay(testdata):
     pos = wthor.Database(testdata).positions()
-    expected = [r for f in ["WTH_2001.wtb", "WTH_2002.wtb", "WTH_2003.wtb"] for r in reference_rows(testdata / f)]
+    files = ["WTH_2001.wtb", "WTH_2002.wtb"] + [f"WTH_{y}.wtb" for y in range(2003, 2009)]
+    expected = [r for f in files for r in reference_rows(testdata / f)]
     assert rows_of(pos) == expected
 
 

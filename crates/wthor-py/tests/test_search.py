@@ -88,6 +88,8 @@ def rows_of(db: wthor.Database, games) -> list:
                 str(g.depth),
                 g.transcript,
                 g.opening or "",
+                "" if g.black_rating is None else f"{g.black_rating:.1f}",
+                "" if g.white_rating is None else f"{g.white_rating:.1f}",
             ]
         )
     return out

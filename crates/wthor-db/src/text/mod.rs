@@ -145,26 +145,32 @@ impl Row<'_> {
         crate::openings::table().opening_of_view(&self.game)
     }
 
-    /// Black's and white's ratings of the game's year by the whole-history
-    /// fit of the database ([`Database::filter_ratings`], made once per
-    /// database: the rating filter's), rounded to a tenth: `None` for a
-    /// player without ratings (`???`, a name the fit left out) and on 10x10,
-    /// which the fit does not rate. A player without games that year has
-    /// the fitted curve's value ([`rating_in`](crate::ratings::PlayerRatings::rating_in)).
+    /// Black's and white's ratings of the game's year ([`rating`]).
     #[must_use]
     pub fn ratings(&self, db: &Database) -> (Option<f64>, Option<f64>) {
-        if self.size != BoardSize::Eight {
-            return (None, None);
-        }
-        let ratings = db.filter_ratings();
-        let of = |n: &NameRef<'_>| {
-            n.name
-                .and_then(|name| ratings.named(name))
-                .and_then(|p| p.rating_in(self.year))
-                .map(|r| (r * 10.0).round() / 10.0)
-        };
-        (of(&self.black), of(&self.white))
+        (
+            rating(db, self.black.name, self.year, self.size),
+            rating(db, self.white.name, self.year, self.size),
+        )
     }
+}
+
+/// The rating in `year` of the player `name` by the whole-history fit of
+/// the database ([`Database::filter_ratings`], made once per database: the
+/// rating filter's), rounded to a tenth: what a game record's
+/// `blackRating` and `whiteRating` hold. `None` for a player without
+/// ratings (`???`, a name the fit left out) and on 10x10, which the fit
+/// does not rate. A player without games that year has the fitted curve's
+/// value ([`rating_in`](crate::ratings::PlayerRatings::rating_in)).
+#[must_use]
+pub fn rating(db: &Database, name: Option<&str>, year: u16, size: BoardSize) -> Option<f64> {
+    if size != BoardSize::Eight {
+        return None;
+    }
+    db.filter_ratings()
+        .named(name?)
+        .and_then(|p| p.rating_in(year))
+        .map(|r| (r * 10.0).round() / 10.0)
 }
 
 /// Options of an export.
