@@ -232,22 +232,37 @@ fn the_whole_real_archive_reads_back_as_csv_and_jsonl() {
         .collect();
     let mut rows = 0;
     let mut openings = Vec::with_capacity(games);
+    let mut ratings = Vec::with_capacity(games);
     for (record, id) in reader.records().zip(&ids) {
         let record = record.unwrap();
-        assert_eq!(record.len(), 14);
+        assert_eq!(record.len(), 16);
         assert_eq!(&record[0], id);
         openings.push(record[13].to_owned());
+        ratings.push((record[14].to_owned(), record[15].to_owned()));
         rows += 1;
     }
     assert_eq!(rows, games);
+    // Both players rated in nearly every game (the unknown players are
+    // not).
+    let rated = ratings
+        .iter()
+        .filter(|(b, w)| !b.is_empty() && !w.is_empty())
+        .count();
+    assert!(rated > games * 9 / 10, "{rated} of {games}");
     // Every 8x8 game passes through one of the named second moves.
     assert!(openings.iter().all(|o| !o.is_empty()));
     let jsonl = real_export(&data, "jsonl");
     let mut lines = 0;
-    for (line, opening) in jsonl.lines().zip(&openings) {
+    for ((line, opening), (black, white)) in jsonl.lines().zip(&openings).zip(&ratings) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         assert!(v["transcript"].is_string());
         assert_eq!(v["opening"], opening.as_str());
+        for (key, csv) in [("blackRating", black), ("whiteRating", white)] {
+            match v[key].as_f64() {
+                Some(r) => assert_eq!(&format!("{r:.1}"), csv, "{line}"),
+                None => assert!(v[key].is_null() && csv.is_empty(), "{line}"),
+            }
+        }
         lines += 1;
     }
     assert_eq!(lines, games);
