@@ -6,6 +6,13 @@
 //!   real games, with a fresh position index and without (the router
 //!   called in process, no socket; each position asked once, so no answer
 //!   comes from the cache);
+//! - the same positions' `/api/v1/history` alone, and the explorer and
+//!   the history asked at once (as the page asks them) on servers that
+//!   have answered neither: the median of both answers' end against the
+//!   explorer's alone (issue 40: within 2x); the same at 8 early
+//!   positions (0 to 3 moves), where the most games reach;
+//! - the next-move statistics of both sets with and without the movers'
+//!   ratings (issue 39: what the explorer's rating columns add);
 //! - `/api/v1/search` of the players with the most games;
 //! - the load test of issue 38 on 127.0.0.1, a server of its own with the
 //!   default limits, a fresh index and cold caches, on the runtime of
@@ -33,8 +40,11 @@ use std::time::{Duration, Instant};
 use axum::body::Body;
 use axum::http::Request;
 use http_body_util::BodyExt as _;
+use othello_core::Size;
 use tower::ServiceExt as _;
 use wthor_db::index::{IndexChoice, IndexStatus, PositionIndex};
+use wthor_db::query::Position;
+use wthor_db::stats::StatsOptions;
 use wthor_db::{Database, DatabaseBuilder, Query};
 use wthor_server::{AppState, Config};
 
@@ -78,6 +88,90 @@ async fn time(router: &axum::Router, uri: &str) -> (f64, u16) {
     let status = response.status().as_u16();
     let _ = response.into_body().collect().await.unwrap();
     (start.elapsed().as_secs_f64() * 1000.0, status)
+}
+
+/// The explorer's server time at `plays` on `state` (each position asked
+/// once), the history's alone on the same server, and both asked at once
+/// (as the page asks them) on `both`, a server that has answered neither:
+/// medians, and the last against the first (issue 40: within 2x).
+async fn explorer_and_history(
+    label: &str,
+    set: &str,
+    plays: &[String],
+    state: &Arc<AppState>,
+    both: &Arc<AppState>,
+) {
+    let router = wthor_server::router(Arc::clone(state));
+    let mut times = Vec::new();
+    for play in plays {
+        let (ms, status) = time(&router, &format!("{API}/explorer?play={play}&games=10")).await;
+        assert_eq!(status, 200, "{play}");
+        times.push(ms);
+    }
+    let max = times.iter().copied().fold(0.0, f64::max);
+    let explorer = median(&mut times);
+    println!("bench: explorer_{set}_{label}_median = {explorer:.2} ms");
+    println!("bench: explorer_{set}_{label}_max = {max:.2} ms");
+    // The history alone (the explorer's answers in the cache are not the
+    // history's).
+    let mut history = Vec::new();
+    for play in plays {
+        let (ms, status) = time(&router, &format!("{API}/history?play={play}")).await;
+        assert_eq!(status, 200, "{play}");
+        history.push(ms);
+    }
+    let router = wthor_server::router(Arc::clone(both));
+    let mut together = Vec::new();
+    for play in plays {
+        let (explorer_uri, history_uri) = (
+            format!("{API}/explorer?play={play}&games=10"),
+            format!("{API}/history?play={play}"),
+        );
+        let start = Instant::now();
+        let (e, h) = tokio::join!(time(&router, &explorer_uri), time(&router, &history_uri));
+        assert_eq!((e.1, h.1), (200, 200), "{play}");
+        together.push(start.elapsed().as_secs_f64() * 1000.0);
+    }
+    let history = median(&mut history);
+    let together = median(&mut together);
+    println!("bench: history_{set}_{label}_median = {history:.2} ms");
+    println!(
+        "bench: explorer_with_history_{set}_{label}_median = {together:.2} ms \
+         ({:.2}x the explorer alone; goal 2x)",
+        together / explorer
+    );
+}
+
+/// The next-move statistics at `plays` with and without the movers'
+/// ratings (issue 39: what the rating columns add to an explorer
+/// request), medians of 3 runs each, the ratings made first.
+fn ratings_overhead(db: &Database, index: &IndexChoice, label: &str, set: &str, plays: &[String]) {
+    let _ = db.filter_ratings();
+    let searcher = db.searcher(index.clone());
+    let run = |ratings: bool| -> f64 {
+        let options = StatsOptions {
+            next_moves: true,
+            ratings,
+            ..StatsOptions::default()
+        };
+        let mut times = Vec::new();
+        for _ in 0..3 {
+            let start = Instant::now();
+            for play in plays {
+                let q =
+                    Query::new().position(Position::after_transcript(play, Size::Eight).unwrap());
+                searcher.stats(&q, &options).unwrap();
+            }
+            times.push(start.elapsed().as_secs_f64() * 1000.0 / plays.len() as f64);
+        }
+        median(&mut times)
+    };
+    let (without, with) = (run(false), run(true));
+    println!(
+        "bench: next_moves_{set}_{label} = {without:.2} ms, with the movers' ratings {with:.2} ms \
+         (+{:.2} ms a position)",
+        with - without
+    );
 }
 
 fn main() {
@@ -155,24 +249,37 @@ fn main() {
         }
         names.into_iter().take(10).map(|(_, n)| n).collect()
     };
+    // Servers of their own for the explorer with its history (issue 40):
+    // their caches hold none of the positions timed alone.
+    let (indexed_both, _) = AppState::new(open(&dir), &IndexChoice::At(index_path.clone()), config);
+    let (plain_both, _) = AppState::new(open(&dir), &IndexChoice::Never, config);
     let indexed = Arc::new(indexed);
     let plain = Arc::new(plain);
+    let indexed_both = Arc::new(indexed_both);
+    let plain_both = Arc::new(plain_both);
+    // Early positions (0 to 3 moves), where the most games reach: the
+    // history's and the ratings' heaviest case.
+    let early: Vec<String> = [
+        "", "f5", "f5d6", "f5f6", "f5f4", "f5d6c3", "f5d6c5", "f5f6e6",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    for (label, index) in [
+        ("indexed", IndexChoice::At(index_path.clone())),
+        ("scan", IndexChoice::Never),
+    ] {
+        let db = open(&dir);
+        ratings_overhead(&db, &index, label, "10_20_moves", &plays);
+        ratings_overhead(&db, &index, label, "0_3_moves", &early);
+    }
     rt.block_on(async {
-        for (label, state) in [("indexed", &indexed), ("scan", &plain)] {
-            let router = wthor_server::router(Arc::clone(state));
-            let mut times = Vec::new();
-            for play in &plays {
-                let (ms, status) =
-                    time(&router, &format!("{API}/explorer?play={play}&games=10")).await;
-                assert_eq!(status, 200, "{play}");
-                times.push(ms);
+        for (label, state, both) in [
+            ("indexed", &indexed, &indexed_both),
+            ("scan", &plain, &plain_both),
+        ] {
+            for (set, positions) in [("10_20_moves", &plays), ("0_3_moves", &early)] {
+                explorer_and_history(label, set, positions, state, both).await;
             }
-            let max = times.iter().copied().fold(0.0, f64::max);
-            println!(
-                "bench: explorer_10_20_moves_{label}_median = {:.2} ms",
-                median(&mut times)
-            );
-            println!("bench: explorer_10_20_moves_{label}_max = {max:.2} ms");
         }
         let router = wthor_server::router(Arc::clone(&indexed));
         let mut times = Vec::new();
@@ -195,7 +302,7 @@ fn main() {
     // cold caches (the explorer's answers and values of the positions
     // timed above are not in them), the servers above gone (their engines
     // and tables out of the resident memory measured).
-    drop((indexed, plain));
+    drop((indexed, plain, indexed_both, plain_both));
     let (loaded, note) = AppState::new(
         open(&dir),
         &IndexChoice::At(index_path.clone()),

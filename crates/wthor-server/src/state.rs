@@ -116,10 +116,19 @@ pub struct AppState {
 impl AppState {
     /// The state over `db`: its searcher with the position index `index`
     /// chooses (by the library's rule, [`Searcher`], checked once now) and
-    /// the players' names with their games. The second value says why an
+    /// the players' names with their games, and the database's kept
+    /// ratings ([`Database::filter_ratings`]: read from their cache, else
+    /// fitted, 2 s on the whole archive). The second value says why an
     /// index asked for is not used.
     #[must_use]
     pub fn new(db: Database, index: &IndexChoice, config: Config) -> (AppState, Option<String>) {
+        // The kept ratings (the game records' and the explorer's), made
+        // now, before any request: made inside a request's job on rayon's
+        // pool, their own parallel work could run another request's job on
+        // the same thread, which would wait for them (a re-entered
+        // `OnceLock`), or every worker could wait for a maker whose
+        // parallel work finds no free worker.
+        let _ = db.filter_ratings();
         let searcher = Searcher::new(db, index.clone());
         let note = searcher.note().map(str::to_owned);
         let players = searcher
