@@ -50,7 +50,8 @@ export async function reportView(name) {
       el("div", { class: "summary" },
         el("div", {}, el("span", { class: "lbl" }, "games"), el("span", { class: "big" }, num(t.player.games))),
         el("div", {}, el("span", { class: "lbl" }, "score"), el("span", { class: "big" }, score(t.player))),
-        r.rating ? el("div", {}, el("span", { class: "lbl" }, `rating ${r.rating.year}`), el("span", { class: "big" }, `${Math.round(r.rating.rating)} ± ${Math.round(r.rating.sd)}`)) : null),
+        r.rating ? el("div", {}, el("span", { class: "lbl" }, `rating ${r.rating.year}`), el("span", { class: "big" }, `${Math.round(r.rating.rating)} ± ${Math.round(r.rating.sd)}`,
+          r.rating.provisional ? el("span", { class: "tag", title: "uncertainty above the bound" }, "provisional") : null)) : null),
       el("p", { class: "note" }, `Lines are f5-first move sequences (each game turned so that its first move is f5; no transpositions), ` +
         `shown when at least ${Math.round(100 * r.minShare)}% of these games follow them and followed while at least ${r.minGames} remain; ` +
         `scores are ${side}'s points (a draw half a point). Green: the player scores 5 points above the archive, red: below. Each line opens the explorer there with the player's filter.`)),
