@@ -95,14 +95,30 @@ fn lines_are_turned_to_f5_and_departures_found() {
     );
 }
 
+/// One game is too few for a report: an error that says so and names the
+/// game, never an empty tree (issue 39's bad input).
 #[test]
-fn one_game_gives_no_tree() {
-    let (_dir, db) = database(&["Ann", "Bob"], &[(0, 1, 40, &["f5", "d6", "c3"])]);
-    let r = db
+fn one_game_is_said_plainly() {
+    let (_dir, db) = database(
+        &["Ann", "Bob"],
+        &[(0, 1, 40, &["f5", "d6", "c3"]), (1, 0, 40, &["f5", "f6"])],
+    );
+    let e = db
         .player_report("ann", &ReportOptions::new(Color::Black), None)
-        .unwrap();
-    assert_eq!(r.tree.player.games, 1);
-    assert!(r.tree.lines.is_empty());
-    assert!(r.departures.is_empty());
-    assert_eq!(r.against_unrated.games, 1);
+        .unwrap_err();
+    assert!(
+        matches!(e, wthor_db::report::ReportError::OneGame { .. }),
+        "{e:?}"
+    );
+    let text = e.to_string();
+    assert!(
+        text.starts_with("ann has only one 8x8 game with black (")
+            && text.ends_with("): too few for a report"),
+        "{text}"
+    );
+    // As white too.
+    assert!(matches!(
+        db.player_report("ann", &ReportOptions::new(Color::White), None),
+        Err(wthor_db::report::ReportError::OneGame { .. })
+    ));
 }
