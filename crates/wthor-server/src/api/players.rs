@@ -178,8 +178,11 @@ fn player_page(st: &AppState, name: &str) -> Result<PlayerPage, ApiError> {
 /// The endgame accuracy of the player named exactly `name`, year by year,
 /// from the analysis logs the server was given.
 fn accuracy_by_year(st: &AppState, name: &str) -> Vec<AccuracyYear> {
+    // Only the player's games: the table of every player is not made.
     let mut rows = accuracy(
-        &st.analyses,
+        st.analyses
+            .iter()
+            .filter(|g| g.black == name || g.white == name),
         &AccuracyOptions {
             players: vec![NamePattern::exact(name)],
             by_year: true,
