@@ -100,15 +100,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         if args.open {
             open_browser(&url);
         }
-        let state = Arc::new(state);
-        // The ratings (search results, player pages, the ratings page, the
-        // reports) made once, now, off the requests: read from the cache,
-        // else fitted (2 s on the whole archive) and kept there.
-        let warm = Arc::clone(&state);
-        std::thread::spawn(move || {
-            let _ = warm.database().filter_ratings();
-        });
-        wthor_server::serve(listener, state, stop_signal())
+        // The ratings were made by AppState::new, before any request.
+        wthor_server::serve(listener, Arc::new(state), stop_signal())
             .await
             .context("serving")?;
         eprintln!("wthor: stopped");
