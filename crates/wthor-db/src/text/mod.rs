@@ -303,6 +303,13 @@ pub fn export_rows(
     for f in 0..db.files().len() {
         let _ = db.names(f);
     }
+    // The ratings of CSV and JSON Lines rows, made now, outside the pool:
+    // made by a row inside a job, their own parallel work could run
+    // another chunk's job on the same thread, which would wait for them
+    // (a re-entered `OnceLock`).
+    if matches!(options.format, Format::Csv | Format::Jsonl) && !ids.is_empty() {
+        let _ = db.filter_ratings();
+    }
     let mut buffers: Vec<Vec<u8>> = Vec::new();
     let mut total = ExportCounts::default();
     for batch in ids.chunks(CHUNK * BATCH) {
