@@ -231,8 +231,9 @@ pub struct MoveRatings {
 struct RatingAcc {
     mover_sum: f64,
     movers: u64,
-    /// Opponent's rating in hundredths → games.
-    opponents: HashMap<i64, u32>,
+    /// Each opponent's rating, in hundredths of a point (grouped when
+    /// finished: pushing is cheaper than hashing, per game).
+    opponents: Vec<i32>,
     rated: u64,
     opponent_sum: f64,
     points: f64,
@@ -242,19 +243,18 @@ impl RatingAcc {
     fn merge(&mut self, other: RatingAcc) {
         self.mover_sum += other.mover_sum;
         self.movers += other.movers;
-        for (o, n) in other.opponents {
-            *self.opponents.entry(o).or_default() += n;
-        }
+        self.opponents.extend(other.opponents);
         self.rated += other.rated;
         self.opponent_sum += other.opponent_sum;
         self.points += other.points;
     }
 
     fn finish(&self) -> MoveRatings {
-        let opponents: Vec<(f64, f64)> = self
-            .opponents
-            .iter()
-            .map(|(&o, &n)| (o as f64 / 100.0, f64::from(n)))
+        let mut sorted = self.opponents.clone();
+        sorted.sort_unstable();
+        let opponents: Vec<(f64, f64)> = sorted
+            .chunk_by(|a, b| a == b)
+            .map(|same| (f64::from(same[0]) / 100.0, same.len() as f64))
             .collect();
         MoveRatings {
             movers_rated: self.movers,
@@ -704,20 +704,20 @@ impl Plan<'_> {
 /// game.
 struct RatingsPlan<'a> {
     ratings: &'a crate::ratings::Ratings,
-    /// For each players file (its index among the database's files), the
-    /// ratings of each player number.
-    by_number: HashMap<usize, Vec<Option<&'a crate::ratings::PlayerRatings>>>,
+    /// For each players file (by its index among the database's files),
+    /// the ratings of each player number.
+    by_number: Vec<Option<Vec<Option<&'a crate::ratings::PlayerRatings>>>>,
 }
 
 impl<'a> RatingsPlan<'a> {
     fn new(db: &'a Database) -> RatingsPlan<'a> {
         let ratings = db.filter_ratings();
-        let mut by_number = HashMap::new();
+        let mut by_number = vec![None; db.files().len()];
         for file in 0..db.files().len() {
             let Some(n) = db.join(file).players else {
                 continue;
             };
-            by_number.entry(n).or_insert_with(|| {
+            by_number[n].get_or_insert_with(|| {
                 db.names(n).map_or_else(Vec::new, |table| {
                     (0..table.len())
                         .map(|i| {
@@ -743,7 +743,7 @@ impl<'a> RatingsPlan<'a> {
         let table = db
             .join(g.id.file())
             .players
-            .and_then(|n| self.by_number.get(&n));
+            .and_then(|n| self.by_number.get(n)?.as_ref());
         let rating = |number: u16| {
             table
                 .and_then(|t| t.get(usize::from(number)).copied().flatten())
@@ -770,9 +770,7 @@ impl<'a> RatingsPlan<'a> {
                 Color::Black => black_points,
                 Color::White => 1.0 - black_points,
             };
-            *acc.opponents
-                .entry(((other - edge) * 100.0).round() as i64)
-                .or_default() += 1;
+            acc.opponents.push(((other - edge) * 100.0).round() as i32);
             acc.rated += 1;
             acc.opponent_sum += other;
         }
