@@ -133,10 +133,13 @@ export async function gameView(id) {
     const at = (100 * from) / (values.length - 1);
     const labels = el("div", { class: "graph-labels" },
       from > 0 && at >= 25 ? el("span", { class: "estimated", style: "left:0" }, `estimated ~ (${depths(a)})`) : null,
-      firstExact ? el("span", { class: "exact", style: `left:min(${at.toFixed(2)}%, calc(100% - 3.5rem))` }, "exact →") : null,
-      novelty && novelty.kind === "novelty" && novelty.move < values.length ? el("span", { class: "novelty-label",
-        title: `Novelty: ${NOVELTY}`, style: `left:min(${((100 * novelty.move) / (values.length - 1)).toFixed(2)}%, calc(100% - 4rem))` }, "N novelty") : null);
-    return el("div", {}, labels, g, el("div", { class: "note analysis-note" }, analysisNote(a, firstExact)));
+      firstExact ? el("span", { class: "exact", style: `left:min(${at.toFixed(2)}%, calc(100% - 3.5rem))` }, "exact →") : null);
+    // The novelty's label under the graph (the labels above say where the
+    // exact part starts).
+    const novel = novelty && novelty.kind === "novelty" && novelty.move < values.length ? el("div", { class: "graph-labels below" },
+      el("span", { class: "novelty-label", title: `Novelty: ${NOVELTY}`,
+        style: `left:min(${((100 * novelty.move) / (values.length - 1)).toFixed(2)}%, calc(100% - 4rem))` }, "↑ N novelty")) : null;
+    return el("div", {}, labels, g, novel, el("div", { class: "note analysis-note" }, analysisNote(a, firstExact)));
   }
   // The depths of the estimates: "depth 16", or "depths 10–14" when a
   // time limit made them vary.
