@@ -574,6 +574,10 @@ struct Acc {
     ended: u64,
     next: HashMap<Square, Results>,
     ratings: HashMap<Square, RatingAcc>,
+    /// The ratings of one players file in one year by player number, as
+    /// the chunk's games ask for them (a chunk's games are mostly of one
+    /// file: each player's rating is read once).
+    rating_cache: RatingCache,
     players: HashMap<(Option<usize>, u16), PlayerAcc>,
     openings: HashMap<(Size, Vec<u8>), Results>,
     openings_shorter: u64,
@@ -664,7 +668,8 @@ impl Plan<'_> {
                     Some(sq) => {
                         acc.next.entry(sq).or_default().add_game(game);
                         if let Some(ratings) = &self.ratings {
-                            ratings.add(db, acc.ratings.entry(sq).or_default(), &g, mover);
+                            let cache = &mut acc.rating_cache;
+                            ratings.add(db, cache, acc.ratings.entry(sq).or_default(), &g, mover);
                         }
                     }
                     None => acc.ended += 1,
@@ -697,6 +702,22 @@ impl Plan<'_> {
             }
         }
     }
+}
+
+/// The ratings of the players of one players file in one year, by player
+/// number, filled as asked.
+#[derive(Clone, Debug, Default)]
+struct RatingCache {
+    /// The players file and the year.
+    of: Option<(usize, u16)>,
+    /// [`RatingCache::UNKNOWN`] not read yet, [`RatingCache::UNRATED`]
+    /// without a rating.
+    ratings: Vec<f64>,
+}
+
+impl RatingCache {
+    const UNKNOWN: f64 = f64::NAN;
+    const UNRATED: f64 = f64::NEG_INFINITY;
 }
 
 /// The kept ratings as the fold reads them: each player's by the number
@@ -735,19 +756,37 @@ impl<'a> RatingsPlan<'a> {
 
     /// A game's mover and opponent rated in its year (8x8 games only: the
     /// fit rates no other), into the ratings of its move.
-    fn add(&self, db: &Database, acc: &mut RatingAcc, g: &GameRef<'_>, mover: Color) {
+    fn add(
+        &self,
+        db: &Database,
+        cache: &mut RatingCache,
+        acc: &mut RatingAcc,
+        g: &GameRef<'_>,
+        mover: Color,
+    ) {
         if g.game.board_size() != BoardSize::Eight {
             return;
         }
         let year = g.file.year();
-        let table = db
-            .join(g.id.file())
-            .players
-            .and_then(|n| self.by_number.get(n)?.as_ref());
-        let rating = |number: u16| {
-            table
-                .and_then(|t| t.get(usize::from(number)).copied().flatten())
-                .and_then(|p| p.rating_in(year))
+        let Some(n) = db.join(g.id.file()).players else {
+            return;
+        };
+        let Some(table) = self.by_number.get(n).and_then(Option::as_ref) else {
+            return;
+        };
+        if cache.of != Some((n, year)) {
+            cache.of = Some((n, year));
+            cache.ratings.clear();
+            cache.ratings.resize(table.len(), RatingCache::UNKNOWN);
+        }
+        let mut rating = |number: u16| -> Option<f64> {
+            let slot = cache.ratings.get_mut(usize::from(number))?;
+            if slot.is_nan() {
+                *slot = table[usize::from(number)]
+                    .and_then(|p| p.rating_in(year))
+                    .unwrap_or(RatingCache::UNRATED);
+            }
+            (*slot != RatingCache::UNRATED).then_some(*slot)
         };
         let (black, white) = (rating(g.game.black()), rating(g.game.white()));
         let h = self.ratings.black_advantage();
