@@ -45,6 +45,7 @@
 //! ```
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 mod report;
 
@@ -574,10 +575,6 @@ struct Acc {
     ended: u64,
     next: HashMap<Square, Results>,
     ratings: HashMap<Square, RatingAcc>,
-    /// The ratings of one players file in one year by player number, as
-    /// the chunk's games ask for them (a chunk's games are mostly of one
-    /// file: each player's rating is read once).
-    rating_cache: RatingCache,
     players: HashMap<(Option<usize>, u16), PlayerAcc>,
     openings: HashMap<(Size, Vec<u8>), Results>,
     openings_shorter: u64,
@@ -668,8 +665,7 @@ impl Plan<'_> {
                     Some(sq) => {
                         acc.next.entry(sq).or_default().add_game(game);
                         if let Some(ratings) = &self.ratings {
-                            let cache = &mut acc.rating_cache;
-                            ratings.add(db, cache, acc.ratings.entry(sq).or_default(), &g, mover);
+                            ratings.add(acc.ratings.entry(sq).or_default(), &g, mover);
                         }
                     }
                     None => acc.ended += 1,
@@ -704,41 +700,50 @@ impl Plan<'_> {
     }
 }
 
-/// The ratings of the players of one players file in one year, by player
-/// number, filled as asked.
-#[derive(Clone, Debug, Default)]
-struct RatingCache {
-    /// The players file and the year.
-    of: Option<(usize, u16)>,
-    /// [`RatingCache::UNKNOWN`] not read yet, [`RatingCache::UNRATED`]
-    /// without a rating.
-    ratings: Vec<f64>,
-}
+/// The players of a players file and their ratings in one year: the
+/// players by number, the year, and each rating's `f64` bits once read.
+type YearTable<'a> = (
+    Vec<Option<&'a crate::ratings::PlayerRatings>>,
+    u16,
+    Vec<AtomicU64>,
+);
 
-impl RatingCache {
-    const UNKNOWN: f64 = f64::NAN;
-    const UNRATED: f64 = f64::NEG_INFINITY;
-}
-
-/// The kept ratings as the fold reads them: each player's by the number
-/// of their players file, looked up once per call rather than by name per
-/// game.
+/// The kept ratings as the fold reads them: each game file's players by
+/// their number in its players file, looked up once per call rather than
+/// by name per game, and each player's rating in the file's year read once
+/// (the first game that asks for it; games of a year share their
+/// players).
 struct RatingsPlan<'a> {
     ratings: &'a crate::ratings::Ratings,
-    /// For each players file (by its index among the database's files),
-    /// the ratings of each player number.
-    by_number: Vec<Option<Vec<Option<&'a crate::ratings::PlayerRatings>>>>,
+    /// For each game file (by its index among the database's files), its
+    /// players' ratings by number; `None` for files without a players file.
+    by_file: Vec<Option<usize>>,
+    /// Per (players file, year): the players, and their ratings that year
+    /// as `f64` bits once read ([`RatingsPlan::UNKNOWN`] before,
+    /// [`RatingsPlan::UNRATED`] without one).
+    tables: Vec<YearTable<'a>>,
 }
 
 impl<'a> RatingsPlan<'a> {
+    /// Two NaN patterns, which no rating is.
+    const UNKNOWN: u64 = u64::MAX;
+    const UNRATED: u64 = u64::MAX - 1;
+
     fn new(db: &'a Database) -> RatingsPlan<'a> {
         let ratings = db.filter_ratings();
-        let mut by_number = vec![None; db.files().len()];
-        for file in 0..db.files().len() {
+        let mut players: HashMap<usize, Vec<Option<&'a crate::ratings::PlayerRatings>>> =
+            HashMap::new();
+        let mut pairs: HashMap<(usize, u16), usize> = HashMap::new();
+        let mut tables = Vec::new();
+        let mut by_file = vec![None; db.files().len()];
+        for (file, f) in db.files().iter().enumerate() {
             let Some(n) = db.join(file).players else {
                 continue;
             };
-            by_number[n].get_or_insert_with(|| {
+            if f.board_size() != Some(BoardSize::Eight) {
+                continue;
+            }
+            let numbers = players.entry(n).or_insert_with(|| {
                 db.names(n).map_or_else(Vec::new, |table| {
                     (0..table.len())
                         .map(|i| {
@@ -750,43 +755,46 @@ impl<'a> RatingsPlan<'a> {
                         .collect()
                 })
             });
+            let slot = *pairs.entry((n, f.year())).or_insert_with(|| {
+                let unknown = numbers
+                    .iter()
+                    .map(|_| AtomicU64::new(Self::UNKNOWN))
+                    .collect();
+                tables.push((numbers.clone(), f.year(), unknown));
+                tables.len() - 1
+            });
+            by_file[file] = Some(slot);
         }
-        RatingsPlan { ratings, by_number }
+        RatingsPlan {
+            ratings,
+            by_file,
+            tables,
+        }
     }
 
     /// A game's mover and opponent rated in its year (8x8 games only: the
     /// fit rates no other), into the ratings of its move.
-    fn add(
-        &self,
-        db: &Database,
-        cache: &mut RatingCache,
-        acc: &mut RatingAcc,
-        g: &GameRef<'_>,
-        mover: Color,
-    ) {
-        if g.game.board_size() != BoardSize::Eight {
-            return;
-        }
-        let year = g.file.year();
-        let Some(n) = db.join(g.id.file()).players else {
+    fn add(&self, acc: &mut RatingAcc, g: &GameRef<'_>, mover: Color) {
+        let Some((players, year, read)) = self
+            .by_file
+            .get(g.id.file())
+            .copied()
+            .flatten()
+            .map(|t| &self.tables[t])
+        else {
             return;
         };
-        let Some(table) = self.by_number.get(n).and_then(Option::as_ref) else {
-            return;
-        };
-        if cache.of != Some((n, year)) {
-            cache.of = Some((n, year));
-            cache.ratings.clear();
-            cache.ratings.resize(table.len(), RatingCache::UNKNOWN);
-        }
-        let mut rating = |number: u16| -> Option<f64> {
-            let slot = cache.ratings.get_mut(usize::from(number))?;
-            if slot.is_nan() {
-                *slot = table[usize::from(number)]
-                    .and_then(|p| p.rating_in(year))
-                    .unwrap_or(RatingCache::UNRATED);
+        let rating = |number: u16| -> Option<f64> {
+            let slot = read.get(usize::from(number))?;
+            let mut bits = slot.load(Ordering::Relaxed);
+            if bits == Self::UNKNOWN {
+                // Any thread may read it first: they store the same value.
+                bits = players[usize::from(number)]
+                    .and_then(|p| p.rating_in(*year))
+                    .map_or(Self::UNRATED, f64::to_bits);
+                slot.store(bits, Ordering::Relaxed);
             }
-            (*slot != RatingCache::UNRATED).then_some(*slot)
+            (bits != Self::UNRATED).then(|| f64::from_bits(bits))
         };
         let (black, white) = (rating(g.game.black()), rating(g.game.white()));
         let h = self.ratings.black_advantage();
