@@ -45,7 +45,6 @@
 //! ```
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 mod report;
 
@@ -575,6 +574,10 @@ struct Acc {
     ended: u64,
     next: HashMap<Square, Results>,
     ratings: HashMap<Square, RatingAcc>,
+    /// The ratings of one players file in one year by player number, as
+    /// the chunk's games ask for them (a chunk's games are mostly of one
+    /// file: each player's rating is read once).
+    rating_cache: RatingCache,
     players: HashMap<(Option<usize>, u16), PlayerAcc>,
     openings: HashMap<(Size, Vec<u8>), Results>,
     openings_shorter: u64,
@@ -665,7 +668,8 @@ impl Plan<'_> {
                     Some(sq) => {
                         acc.next.entry(sq).or_default().add_game(game);
                         if let Some(ratings) = &self.ratings {
-                            ratings.add(acc.ratings.entry(sq).or_default(), &g, mover);
+                            let cache = &mut acc.rating_cache;
+                            ratings.add(db, cache, acc.ratings.entry(sq).or_default(), &g, mover);
                         }
                     }
                     None => acc.ended += 1,
@@ -700,50 +704,41 @@ impl Plan<'_> {
     }
 }
 
-/// The players of a players file and their ratings in one year: the
-/// players by number, the year, and each rating's `f64` bits once read.
-type YearTable<'a> = (
-    Vec<Option<&'a crate::ratings::PlayerRatings>>,
-    u16,
-    Vec<AtomicU64>,
-);
+/// The ratings of the players of one players file in one year, by player
+/// number, filled as asked.
+#[derive(Clone, Debug, Default)]
+struct RatingCache {
+    /// The players file and the year.
+    of: Option<(usize, u16)>,
+    /// [`RatingCache::UNKNOWN`] not read yet, [`RatingCache::UNRATED`]
+    /// without a rating.
+    ratings: Vec<f64>,
+}
 
-/// The kept ratings as the fold reads them: each game file's players by
-/// their number in its players file, looked up once per call rather than
-/// by name per game, and each player's rating in the file's year read once
-/// (the first game that asks for it; games of a year share their
-/// players).
+impl RatingCache {
+    const UNKNOWN: f64 = f64::NAN;
+    const UNRATED: f64 = f64::NEG_INFINITY;
+}
+
+/// The kept ratings as the fold reads them: each player's by the number
+/// of their players file, looked up once per call rather than by name per
+/// game.
 struct RatingsPlan<'a> {
     ratings: &'a crate::ratings::Ratings,
-    /// For each game file (by its index among the database's files), its
-    /// players' ratings by number; `None` for files without a players file.
-    by_file: Vec<Option<usize>>,
-    /// Per (players file, year): the players, and their ratings that year
-    /// as `f64` bits once read ([`RatingsPlan::UNKNOWN`] before,
-    /// [`RatingsPlan::UNRATED`] without one).
-    tables: Vec<YearTable<'a>>,
+    /// For each players file (by its index among the database's files),
+    /// the ratings of each player number.
+    by_number: Vec<Option<Vec<Option<&'a crate::ratings::PlayerRatings>>>>,
 }
 
 impl<'a> RatingsPlan<'a> {
-    /// Two NaN patterns, which no rating is.
-    const UNKNOWN: u64 = u64::MAX;
-    const UNRATED: u64 = u64::MAX - 1;
-
     fn new(db: &'a Database) -> RatingsPlan<'a> {
         let ratings = db.filter_ratings();
-        let mut players: HashMap<usize, Vec<Option<&'a crate::ratings::PlayerRatings>>> =
-            HashMap::new();
-        let mut pairs: HashMap<(usize, u16), usize> = HashMap::new();
-        let mut tables = Vec::new();
-        let mut by_file = vec![None; db.files().len()];
-        for (file, f) in db.files().iter().enumerate() {
+        let mut by_number = vec![None; db.files().len()];
+        for file in 0..db.files().len() {
             let Some(n) = db.join(file).players else {
                 continue;
             };
-            if f.board_size() != Some(BoardSize::Eight) {
-                continue;
-            }
-            let numbers = players.entry(n).or_insert_with(|| {
+            by_number[n].get_or_insert_with(|| {
                 db.names(n).map_or_else(Vec::new, |table| {
                     (0..table.len())
                         .map(|i| {
@@ -755,46 +750,43 @@ impl<'a> RatingsPlan<'a> {
                         .collect()
                 })
             });
-            let slot = *pairs.entry((n, f.year())).or_insert_with(|| {
-                let unknown = numbers
-                    .iter()
-                    .map(|_| AtomicU64::new(Self::UNKNOWN))
-                    .collect();
-                tables.push((numbers.clone(), f.year(), unknown));
-                tables.len() - 1
-            });
-            by_file[file] = Some(slot);
         }
-        RatingsPlan {
-            ratings,
-            by_file,
-            tables,
-        }
+        RatingsPlan { ratings, by_number }
     }
 
     /// A game's mover and opponent rated in its year (8x8 games only: the
     /// fit rates no other), into the ratings of its move.
-    fn add(&self, acc: &mut RatingAcc, g: &GameRef<'_>, mover: Color) {
-        let Some((players, year, read)) = self
-            .by_file
-            .get(g.id.file())
-            .copied()
-            .flatten()
-            .map(|t| &self.tables[t])
-        else {
+    fn add(
+        &self,
+        db: &Database,
+        cache: &mut RatingCache,
+        acc: &mut RatingAcc,
+        g: &GameRef<'_>,
+        mover: Color,
+    ) {
+        if g.game.board_size() != BoardSize::Eight {
+            return;
+        }
+        let year = g.file.year();
+        let Some(n) = db.join(g.id.file()).players else {
             return;
         };
-        let rating = |number: u16| -> Option<f64> {
-            let slot = read.get(usize::from(number))?;
-            let mut bits = slot.load(Ordering::Relaxed);
-            if bits == Self::UNKNOWN {
-                // Any thread may read it first: they store the same value.
-                bits = players[usize::from(number)]
-                    .and_then(|p| p.rating_in(*year))
-                    .map_or(Self::UNRATED, f64::to_bits);
-                slot.store(bits, Ordering::Relaxed);
+        let Some(table) = self.by_number.get(n).and_then(Option::as_ref) else {
+            return;
+        };
+        if cache.of != Some((n, year)) {
+            cache.of = Some((n, year));
+            cache.ratings.clear();
+            cache.ratings.resize(table.len(), RatingCache::UNKNOWN);
+        }
+        let mut rating = |number: u16| -> Option<f64> {
+            let slot = cache.ratings.get_mut(usize::from(number))?;
+            if slot.is_nan() {
+                *slot = table[usize::from(number)]
+                    .and_then(|p| p.rating_in(year))
+                    .unwrap_or(RatingCache::UNRATED);
             }
-            (bits != Self::UNRATED).then(|| f64::from_bits(bits))
+            (*slot != RatingCache::UNRATED).then_some(*slot)
         };
         let (black, white) = (rating(g.game.black()), rating(g.game.white()));
         let h = self.ratings.black_advantage();
