@@ -3,7 +3,7 @@
 // through positions never reloads the page. This module routes a URL to its
 // page.
 
-import { main, el, navigate, attachSuggest, onRoute } from "./common.js";
+import { main, el, navigate, attachSuggest, onRoute, put } from "./common.js";
 import { explorerView } from "./explorer.js";
 import { searchView } from "./search.js";
 import { gameView } from "./game.js";
@@ -23,7 +23,7 @@ function route() {
   else if (path.startsWith("/player/")) { const n = decodeURIComponent(path.slice(8)); document.title = `${n} · wthor`; playerView(n); }
   else if (path === "/ratings") { document.title = "Ratings · wthor"; ratingsView(); }
   else if (path.startsWith("/report/player/")) { const n = decodeURIComponent(path.slice(15)); document.title = `Report: ${n} · wthor`; reportView(n); }
-  else main.replaceChildren(el("div", { class: "error" }, "No such page."));
+  else put(main, el("div", { class: "error" }, "No such page."));
   window.scrollTo(0, 0);
 }
 

@@ -52,8 +52,14 @@ export const signed = (x) => (x > 0 ? `+${x}` : `${x}`);
 // `n` and its noun, singular for 1: "1 disc", "2 discs".
 export const count = (n, one, many) => `${num(n)} ${n === 1 ? one : many}`;
 
+// `box`'s children replaced by `children`, skipping what `el` skips
+// (null, undefined, false: the parts a page leaves out).
+export function put(box, ...children) {
+  box.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 export function showError(where, err) {
-  where.replaceChildren(el("div", { class: "error", role: "alert" }, String(err.message || err)));
+  put(where, el("div", { class: "error", role: "alert" }, String(err.message || err)));
 }
 
 let route = () => {};
@@ -197,7 +203,7 @@ export function attachSuggest(input, onPick) {
   let items = [], at = -1, timer = null, seq = 0;
   const close = () => { box.hidden = true; at = -1; };
   const render = () => {
-    box.replaceChildren(...items.map((p, i) => el("li", { class: i === at ? "on" : null,
+    put(box, ...items.map((p, i) => el("li", { class: i === at ? "on" : null,
       onmousedown: (ev) => { ev.preventDefault(); pick(i); } }, el("span", {}, p.name), el("small", {}, `${num(p.games)} games`))));
     box.hidden = items.length === 0;
   };

@@ -3,6 +3,7 @@
 import {
   main, el, svg, api, pct, num, count, fixed, signed, showError, splitMoves, drawBoard, resultBar, legend, filterForm, basePly, filtersOf, chips, gamesTable,
   playerLink,
+  put,
 } from "./common.js";
 
 // ------------------------------------------------------------ explorer
@@ -34,7 +35,7 @@ export function explorerView() {
     filterForm(params, (f) => { state.filters = f; state.notice = null; sync(false); }));
   if ([...state.filters].length) filtersPanel.open = true;
 
-  main.replaceChildren(el("div", { class: "layout" },
+  put(main, el("div", { class: "layout" },
     el("div", { class: "board-col" },
       boardBox,
       el("div", { class: "controls" }, start, back, fwd, flip),
@@ -129,7 +130,7 @@ export function explorerView() {
   function render(data) {
     tableBox.style.opacity = 1;
     const hints = {};
-    boardBox.replaceChildren(drawBoard(data.position, { flipped: state.flipped, hints,
+    put(boardBox, drawBoard(data.position, { flipped: state.flipped, hints,
       onPlay: (m) => go(state.moves.concat([m]), state.position) }));
     back.disabled = state.moves.length === 0;
     fwd.disabled = state.forward.length === 0;
@@ -139,7 +140,7 @@ export function explorerView() {
     const base = state.position ? basePly(state.position) : { ply: 0, white: false };
     // Each move a link, its number beside it (outside the highlight of the
     // last move).
-    line.replaceChildren(...state.moves.map((m, i) => {
+    put(line, ...state.moves.map((m, i) => {
       const ply = base.ply + i + (base.white && base.ply % 2 === 0 ? 1 : 0);
       const num = ply % 2 === 0 ? `${ply / 2 + 1}.` : i === 0 ? `${(ply + 1) / 2}…` : null;
       return el("span", { class: "ply" }, num ? el("span", { class: "num" }, num) : null,
@@ -178,7 +179,7 @@ export function explorerView() {
     } }, "Solve");
     const atStart = !state.position && state.moves.length === 0;
     const first = data.moves.length ? data.moves[0].move : null;
-    tableBox.replaceChildren(...[
+    put(tableBox, ...[
       state.notice ? el("div", { class: "error", role: "alert" },
         `${state.notice}. The board shows the position after the moves before it.`) : null,
       el("div", { class: "summary" },
@@ -209,15 +210,15 @@ export function explorerView() {
         typeof data.solved === "string" && !(data.values && data.values.note) ? el("span", { class: "note" }, data.solved) : null,
         el("span", { class: "note" }, "Games: played here; → after the move by any move order."))
     ].filter(Boolean));
-    historyBox.replaceChildren(...historyPanel(past));
+    put(historyBox, ...historyPanel(past));
     const pick = (top) => el("button", { type: "button", class: top === state.top ? "on" : null, "aria-pressed": String(top === state.top),
       onclick: () => { if (state.top !== top) { state.top = top; sync(false); } } }, top ? "Top rated" : "Latest");
-    gamesBox.replaceChildren(el("div", { class: "games-head" },
+    put(gamesBox, ...[el("div", { class: "games-head" },
       el("h2", {}, state.top ? "Top games reaching this position" : "Games reaching this position"),
       el("div", { class: "toggle games-order", role: "group", "aria-label": "which games" }, pick(false), pick(true))),
       state.top ? el("p", { class: "note" }, "By the mean of both players' ratings in the game's year, highest first.") : null,
       data.games.length ? gamesTable(data.games, { ply: data.position.size ** 2 - 4 - data.position.empties, ratings: true })
-        : el("p", { class: "note" }, "None."));
+        : el("p", { class: "note" }, "None.")].filter(Boolean));
   }
   // The year filter as two years (either may be open), from the filters.
   function yearsOf(filters) {

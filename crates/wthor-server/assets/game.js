@@ -2,12 +2,13 @@
 
 import {
   main, el, svg, api, num, count, showError, drawBoard, playerLink,
+  put,
 } from "./common.js";
 
 // ---------------------------------------------------------- game viewer
 
 export async function gameView(id) {
-  main.replaceChildren(el("p", { class: "loading" }, "Loading…"));
+  put(main, el("p", { class: "loading" }, "Loading…"));
   let game;
   try { game = await api(`/api/v1/games/${encodeURIComponent(id)}`); } catch (err) { showError(main, err); return; }
   const params = new URLSearchParams(location.search);
@@ -24,7 +25,7 @@ export async function gameView(id) {
   const png = el("a", { download: `${id}.png` }, "PNG");
   const noveltyBox = el("dd", { class: "novelty-fact" }, el("span", { class: "note" }, "…"));
   const NOVELTY = "the first move after which no game of an earlier year reached this position (8 symmetries, any move order)";
-  main.replaceChildren(
+  put(main, 
     el("div", { class: "game-head panel" },
       el("div", { class: "players" },
         el("span", { class: "disc bk" }), playerLink(game.blackPlayerName), "  vs  ",
@@ -63,7 +64,7 @@ export async function gameView(id) {
   }
   function draw() {
     const pos = game.positions[ply];
-    boardBox.replaceChildren(drawBoard(pos, { flipped }));
+    put(boardBox, drawBoard(pos, { flipped }));
     const b = [...pos.squares].filter((c) => c === "X").length, w = [...pos.squares].filter((c) => c === "O").length;
     info.textContent = `Move ${ply} of ${last} · black ${b}, white ${w}` +
       (pos.toMove ? ` · ${pos.toMove} to move` : " · game over");
@@ -87,12 +88,12 @@ export async function gameView(id) {
     for (let i = 0; i < game.moves.length; i += 2)
       pairs.push(el("div", { class: "pair" }, el("span", { class: "num" }, `${i / 2 + 1}.`), link(game.moves[i], i),
         i + 1 < game.moves.length ? link(game.moves[i + 1], i + 1) : el("span")));
-    movesBox.replaceChildren(...pairs,
+    put(movesBox, ...pairs,
       novelty && novelty.kind === "novelty" ? el("p", { class: "note novelty-legend" },
         el("sup", { class: "novelty-mark" }, "N"), ` the novelty (move ${novelty.move}): ${NOVELTY}.`) : null);
     const cur = movesBox.querySelector(".cur");
     if (cur) cur.scrollIntoView({ block: "nearest" });
-    if (analysis) graphBox.replaceChildren(graph(analysis));
+    if (analysis) put(graphBox, graph(analysis));
   }
   // Black's value before each move then at the end: estimates dashed on
   // a grey band, the exact part solid on a green one (where it starts
@@ -173,7 +174,7 @@ export async function gameView(id) {
     } catch (err) {
       analyseButton.textContent = "Analyse";
       analyseButton.disabled = false;
-      graphBox.replaceChildren(el("div", { class: "error" }, err.message));
+      put(graphBox, el("div", { class: "error" }, err.message));
     }
   }
   // The novelty, asked after the game shows (a pass over the archive).
@@ -182,10 +183,10 @@ export async function gameView(id) {
     try {
       const r = await api(`/api/v1/games/${encodeURIComponent(id)}?novelty=1`);
       novelty = r.novelty || null;
-      noveltyBox.replaceChildren(noveltyText(novelty));
+      put(noveltyBox, noveltyText(novelty));
       draw();
     } catch (err) {
-      noveltyBox.replaceChildren(el("span", { class: "note" }, err.message));
+      put(noveltyBox, el("span", { class: "note" }, err.message));
     }
   }
   document.onkeydown = (ev) => {

@@ -2,12 +2,13 @@
 
 import {
   main, el, svg, api, num, fixed, signed, count, showError, navigate, legend, playerLink,
+  put,
 } from "./common.js";
 
 // --------------------------------------------------------------- player
 
 export async function playerView(name) {
-  main.replaceChildren(el("p", { class: "loading" }, "Loading…"));
+  put(main, el("p", { class: "loading" }, "Loading…"));
   let p;
   try { p = await api(`/api/v1/players/${encodeURIComponent(name)}`); } catch (err) { showError(main, err); return; }
   const r = p.record;
@@ -24,7 +25,7 @@ export async function playerView(name) {
   const rt = p.ratings;
   const latest = rt && rt.years.length ? rt.years[rt.years.length - 1] : null;
   const enc = encodeURIComponent(p.name);
-  main.replaceChildren(
+  put(main, 
     el("div", { class: "panel" },
       el("h1", {}, p.name, rt && rt.program ? el("span", { class: "tag" }, "program") : null),
       el("div", { class: "summary" },

@@ -2,12 +2,12 @@
 // whole-history fit (rating, ±, games, score, rank, program flag), a year
 // chooser; the year in the URL (/ratings?year=2003).
 
-import { main, el, api, num, showError, navigate, playerLink } from "./common.js";
+import { main, el, api, num, showError, navigate, playerLink, put } from "./common.js";
 
 export async function ratingsView() {
   const params = new URLSearchParams(location.search);
   const asked = params.get("year");
-  main.replaceChildren(el("p", { class: "loading" }, "Loading…"));
+  put(main, el("p", { class: "loading" }, "Loading…"));
   let r;
   try {
     r = await api(`/api/v1/ratings?top=200${asked ? `&year=${encodeURIComponent(asked)}` : ""}`);
@@ -17,7 +17,7 @@ export async function ratingsView() {
   const chooser = el("select", { id: "ratings-year", "aria-label": "year", onchange: (ev) => go(ev.target.value) },
     r.years.slice().reverse().map((y) => el("option", { value: y, selected: y === r.year }, y)));
   const shown = r.players.length;
-  main.replaceChildren(el("div", { class: "panel" },
+  put(main, el("div", { class: "panel" },
     el("div", { class: "ratings-head" },
       el("h1", {}, `Ratings ${r.year}`),
       el("button", { title: "the year before", disabled: i <= 0, onclick: () => go(r.years[i - 1]) }, "‹"),

@@ -5,7 +5,7 @@
 // mistakes when the server has analysis logs. Each line links to the
 // explorer at that position with that player's filter.
 
-import { main, el, api, num, showError, navigate, playerLink } from "./common.js";
+import { main, el, api, num, showError, navigate, playerLink, put } from "./common.js";
 
 const score = (r) => (r.games ? `${(100 * r.points / r.games).toFixed(0)}% of ${num(r.games)}` : "no games");
 
@@ -14,7 +14,7 @@ export async function reportView(name) {
   const side = params.get("as") === "white" ? "white" : "black";
   const since = params.get("since") || "";
   const url = (s, y) => `/report/player/${encodeURIComponent(name)}?as=${s}${y ? `&since=${y}` : ""}`;
-  main.replaceChildren(el("p", { class: "loading" }, "Loading…"));
+  put(main, el("p", { class: "loading" }, "Loading…"));
   const options = el("form", { class: "report-options", onsubmit: (ev) => { ev.preventDefault(); navigate(url(side, ev.target.since.value.trim())); } },
     el("a", { href: url("black", since), class: side === "black" ? "active" : null }, "as black"),
     el("a", { href: url("white", since), class: side === "white" ? "active" : null }, "as white"),
@@ -24,7 +24,7 @@ export async function reportView(name) {
   try {
     r = await api(`/api/v1/report/player/${encodeURIComponent(name)}?as=${side}${since ? `&since=${encodeURIComponent(since)}` : ""}`);
   } catch (err) {
-    main.replaceChildren(el("div", { class: "panel" }, el("h1", {}, `Report: ${name}`), options, el("div", { class: "error", role: "alert" }, String(err.message || err))));
+    put(main, el("div", { class: "panel" }, el("h1", {}, `Report: ${name}`), options, el("div", { class: "error", role: "alert" }, String(err.message || err))));
     return;
   }
   const player = r.player;
@@ -43,7 +43,7 @@ export async function reportView(name) {
       l.lines.length ? el("ul", { class: "report-tree" }, l.lines.map((c) => line(c, l.moves))) : null);
   };
   const t = r.tree;
-  main.replaceChildren(
+  put(main, 
     el("div", { class: "panel" },
       el("h1", {}, `Report: `, playerLink(player), ` as ${side}${r.since ? ` since ${r.since}` : ""}`, r.program ? el("span", { class: "tag" }, "program") : null),
       options,

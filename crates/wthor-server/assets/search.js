@@ -2,6 +2,7 @@
 
 import {
   main, el, api, num, showError, navigate, filterForm, filtersOf, chips, playerLink,
+  put,
 } from "./common.js";
 
 // -------------------------------------------------------------- search
@@ -19,7 +20,7 @@ export function searchView() {
     history.pushState(null, "", `/search?${f}`);
     load();
   }, { extra: [el("label", {}, "Sort by", sortSel), el("label", { class: "row" }, rev, "Descending")] });
-  main.replaceChildren(el("h1", {}, "Search games"), el("div", { class: "panel" }, form), results);
+  put(main, el("h1", {}, "Search games"), el("div", { class: "panel" }, form), results);
   async function load() {
     const p = new URLSearchParams(location.search);
     const limit = 50;
@@ -27,7 +28,7 @@ export function searchView() {
     const q = filtersOf(p);
     if (p.get("sort")) q.set("sort", p.get("sort"));
     if (p.get("reverse")) q.set("reverse", p.get("reverse"));
-    results.replaceChildren(el("p", { class: "loading" }, "Searching…"));
+    put(results, el("p", { class: "loading" }, "Searching…"));
     try {
       const data = await api(`/api/v1/search?${q}&limit=${limit}&offset=${offset}`);
       const page = (o) => { const n = new URLSearchParams(q); if (o) n.set("offset", o); return `/search?${n}`; };
@@ -39,7 +40,7 @@ export function searchView() {
         navigate(`/search?${n}`);
       };
       const head = [["game", null], ["year", "year"], ["black", "black"], ["score", "score"], ["white", "white"], ["tournament", "tournament"]];
-      results.replaceChildren(...[
+      put(results, ...[
         el("div", { class: "game-head" },
           el("h2", {}, `${num(data.total)} games`),
           el("div", { class: "downloads" }, ["csv", "jsonl", "ggf"].map((f) =>

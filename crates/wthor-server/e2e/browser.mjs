@@ -23,6 +23,21 @@ function check(cond, what) {
   else { failed++; console.log(`e2e: FAIL ${what}`); }
 }
 
+// A screenshot of `p` into SHOTS, and the check that the page shows no
+// stray "null" or "undefined" (a part left out written as text).
+async function shot(p, file, fullPage = false) {
+  await p.screenshot({ path: join(SHOTS, file), fullPage });
+  const stray = await p.evaluate(() => {
+    const out = [];
+    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) {
+      if (/^(null|undefined|NaN)$/.test(walk.currentNode.textContent.trim())) out.push(walk.currentNode.parentElement.className || walk.currentNode.parentElement.tagName);
+    }
+    return out;
+  });
+  check(stray.length === 0, `${file}: no stray null, undefined or NaN on the page (${stray.join(", ")})`);
+}
+
 // The server, on a free port; its URL from its first line.
 const server = spawn(WTHOR_BIN, ["serve", "--db", "testdata", "--addr", "127.0.0.1:0"],
   { cwd: WORKSPACE, stdio: ["ignore", "pipe", "inherit"] });
@@ -73,7 +88,7 @@ try {
   // debug build, whose gzip and queries are slower: FIRST_LOAD_MS sets the bound.
   const bound = Number(process.env.FIRST_LOAD_MS || 1500);
   check(firstLoad > 0 && firstLoad <= bound, `first load ≤ ${bound} ms (${firstLoad.toFixed(1)} ms)`);
-  await page.screenshot({ path: join(SHOTS, "1-explorer-start.png") });
+  await shot(page, "1-explorer-start.png");
 
   // 2. Play f5 then d6 by clicking the board.
   for (const move of ["f5", "d6"]) {
@@ -85,7 +100,7 @@ try {
   await page.waitForSelector(".line a.cur");
   check((await page.textContent(".line")).replace(/\s+/g, "").includes("1.f5d6"), "f5 and d6 played by clicking");
   check(new URL(page.url()).searchParams.get("play") === "f5d6", "the URL holds the moves");
-  await page.screenshot({ path: join(SHOTS, "2-explorer-f5d6.png") });
+  await shot(page, "2-explorer-f5d6.png");
 
   // 3. The table's first rows against the API.
   const want = await api("/api/v1/explorer?play=f5d6&games=0");
@@ -152,10 +167,10 @@ try {
   check(await plyOf() === game.moves.length, `End goes to the last move (${game.moves.length})`);
   const cur = await page.textContent(".moves-grid a.cur span");
   check(cur === game.moves[game.moves.length - 1], `the last move is marked (${cur})`);
-  await page.screenshot({ path: join(SHOTS, "3-game-end.png") });
+  await shot(page, "3-game-end.png");
   await page.keyboard.press("Home");
   check(await plyOf() === 0, "Home goes to the start");
-  await page.screenshot({ path: join(SHOTS, "4-game-start.png") });
+  await shot(page, "4-game-start.png");
 
   // 5. A player through the autocomplete.
   await page.fill("#find-player-input", "naka");
@@ -166,7 +181,7 @@ try {
   const name = await page.textContent("main h1");
   check(name === "Takuji Nakamura", `the autocomplete leads to the player (${name})`);
   await page.waitForSelector("svg.year-chart");
-  await page.screenshot({ path: join(SHOTS, "5-player.png"), fullPage: true });
+  await shot(page, "5-player.png", true);
 
   // 5b. Ratings (issue 39): the player's rating chart (a dot per rated
   // year, the band, the peak ringed), the opponents' ratings; the ratings
@@ -193,7 +208,7 @@ try {
     "the opponents' ratings are the API's");
   check((await page.textContent(".accuracy")).includes("No analysis logs"), "without --analysis the page says how to get accuracy");
   await page.$eval("svg.rating-chart", (s) => s.scrollIntoView());
-  await page.screenshot({ path: join(SHOTS, "5b-player-rating.png") });
+  await shot(page, "5b-player-rating.png");
 
   await page.click("nav a[data-nav=ratings]");
   await page.waitForSelector("table.ratings-table tbody tr");
@@ -205,7 +220,7 @@ try {
   await page.selectOption("#ratings-year", "2005");
   await page.waitForFunction(() => document.querySelector("main h1")?.textContent === "Ratings 2005");
   check(new URLSearchParams(new URL(page.url()).search).get("year") === "2005", "the year chooser sets the URL");
-  await page.screenshot({ path: join(SHOTS, "5c-ratings.png"), fullPage: true });
+  await shot(page, "5c-ratings.png", true);
 
   await page.goto(`${base}/report/player/${encodeURIComponent("Takuji Nakamura")}?as=white&since=2005`);
   await page.waitForSelector("#report-tree li a.moves");
@@ -216,7 +231,7 @@ try {
   const firstHref = await page.$eval("#report-tree li a.moves", (a) => a.getAttribute("href"));
   check(firstHref === `/explorer?play=${rep.tree.lines[0].moves}&white=${encodeURIComponent("Takuji Nakamura")}&exact=true`,
     `a line links to the explorer with the player's filter (${firstHref})`);
-  await page.screenshot({ path: join(SHOTS, "5d-report.png"), fullPage: true });
+  await shot(page, "5d-report.png", true);
   await page.click("#report-tree li li a.moves");
   await page.waitForSelector("table.next-moves tbody tr[data-move]");
   const eq = new URL(page.url()).searchParams;
@@ -231,7 +246,7 @@ try {
   await page.waitForSelector("table.games tbody tr");
   const total = await page.textContent(".game-head h2");
   check(total.startsWith("556 games"), `the search finds the games (${total})`);
-  await page.screenshot({ path: join(SHOTS, "6-search.png") });
+  await shot(page, "6-search.png");
   const download = page.waitForEvent("download");
   await page.click("text=Download CSV");
   const file = await (await download).path();
@@ -247,7 +262,7 @@ try {
   await small.waitForSelector("table.next-moves tbody tr[data-move]");
   const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   check(overflow <= 0, `no sideways scrolling on a phone (${overflow} px)`);
-  await small.screenshot({ path: join(SHOTS, "7-phone.png"), fullPage: true });
+  await shot(small, "7-phone.png", true);
   // The games tables (explorer, search) scroll sideways inside their card:
   // every column shown, the last one (Tournament) reached by scrolling.
   for (const [path, columns] of [["/explorer?play=f5d6c3", "game,year,black,score,white,mean,tournament"],
@@ -271,7 +286,7 @@ try {
   await small.goto(`${base}/explorer?play=f5d6c3`);
   await small.waitForSelector("table.games tbody tr");
   await small.$eval("table.games", (t) => t.closest(".table-wrap").scrollIntoView());
-  await small.screenshot({ path: join(SHOTS, "7-phone-games.png") });
+  await shot(small, "7-phone-games.png");
 
   // 8. The line of moves: each number beside its move, none under the
   // highlight of the last move.
@@ -308,7 +323,7 @@ try {
   const hints = await page.$$eval("svg.board .hint", (h) => h.length);
   check(kept && hints === legal.position.legalMoves.length && (await page.textContent(".line")).replace(/\s+/g, "") === "1.f5d62.c3",
     `the board is the position after f5 d6 c3 (${hints} legal moves)`);
-  await page.screenshot({ path: join(SHOTS, "8-explorer-illegal.png") });
+  await shot(page, "8-explorer-illegal.png");
   const gone = kept && await page.click(`table.next-moves tbody tr[data-move="${legal.moves[0].move}"]`, { timeout: 5000 })
     .then(() => page.waitForFunction((m) => new URLSearchParams(location.search).get("play") === `f5d6c3${m}`
       && document.querySelector("[role=alert]") === null, legal.moves[0].move, { timeout: 5000 }))
@@ -350,7 +365,7 @@ try {
     return line ? Math.abs(Number(line.getAttribute("x1")) - n * g.viewBox.baseVal.width) < 0.5 : false;
   }, firstExact.index / (analysed.analysis.blackLine.length - 1));
   check(boundary, "the graph marks where the exact part starts");
-  await page.screenshot({ path: join(SHOTS, "9-game-analysis.png") });
+  await shot(page, "9-game-analysis.png");
 
   // 12. The theoretical score of a game that ends before the file's depth.
   const short = await api("/api/v1/games/2003:2408");
@@ -410,7 +425,7 @@ try {
     check(JSON.stringify(chart.slots) === JSON.stringify(every) && Math.abs(chart.gap - 4 * chart.step) < 0.01,
       `${label}: a slot for every year, 2009-2011 kept empty (2008 to 2012: ${(chart.gap / chart.step).toFixed(2)} slots)`);
     check(chart.texts >= 4 && chart.overlaps === 0, `${label}: the chart's ${chart.texts} labels do not overlap`);
-    await p.screenshot({ path: join(SHOTS, `10-player-chart-${label}.png`), fullPage: true });
+    await shot(p, `10-player-chart-${label}.png`, true);
     await p.close();
   }
 
@@ -452,7 +467,7 @@ try {
   const bestValue = Math.max(...wantValues.moves.map((m) => m.value));
   check(starred.length >= 1 && starred.every((m) => wantValues.moves.find((w) => w.move === m).value === bestValue),
     `the best move is starred (${starred.join(", ")})`);
-  await page.screenshot({ path: join(SHOTS, "11-explorer-values.png") });
+  await shot(page, "11-explorer-values.png");
   // Exact near the end: 20 empties of a game of the 2003 file.
   const late = (await api("/api/v1/games/2003:18")).moves.slice(0, 40).join("");
   const wantExact = await api(`/api/v1/explorer?play=${late}&games=0`);
@@ -467,7 +482,7 @@ try {
   }), `20 empties: exact values without a depth (${exactRows.map((r) => `${r.move} ${r.value}`).join(", ")})`);
   const caption = await page.textContent(".values-note");
   check(caption.startsWith("Values: exact"), `the caption says they are exact (${caption})`);
-  await page.screenshot({ path: join(SHOTS, "13-explorer-exact.png") });
+  await shot(page, "13-explorer-exact.png");
   // A phone: the value column shown, no sideways scrolling.
   await small.goto(`${base}/explorer?${valued}`);
   await small.waitForSelector("table.next-moves tbody tr[data-move] td.val .v");
@@ -484,7 +499,7 @@ try {
   check(phoneValues.overflow <= 0 && phoneValues.shown.includes("Value") && phoneValues.inside,
     `a phone: the value column in view, no sideways scrolling (${phoneValues.shown.join(", ")}; ${phoneValues.overflow} px)`);
   await small.$eval("table.next-moves", (t) => t.closest(".panel").scrollIntoView());
-  await small.screenshot({ path: join(SHOTS, "12-phone-values.png") });
+  await shot(small, "12-phone-values.png");
 
   // 14. The archive through time (issue 40): a trend per move, the
   // history panel with the first games, the year range, the novelty.
@@ -508,7 +523,7 @@ try {
   check(JSON.stringify(moveFirsts) === JSON.stringify(wantHistory.moves.map((m) => [m.move, m.first.game])),
     `and the first game of each move (${moveFirsts.map((m) => m.join(" ")).join(", ")})`);
   await page.$eval(".history", (h) => h.scrollIntoView());
-  await page.screenshot({ path: join(SHOTS, "14-explorer-history.png") });
+  await shot(page, "14-explorer-history.png");
   // The year range: one field changed, the table recomputed.
   const span = [wantHistory.years[0].year, wantHistory.years[wantHistory.years.length - 1].year];
   const lo = span[0] + 2, hi = span[0] + 3;
@@ -527,7 +542,7 @@ try {
     && wantYears.reached !== wantHistory.reached,
   `the year range ${lo}..${hi} recomputes the table (${wantYears.reached} games, was ${wantHistory.reached})`);
   check(await page.$eval("input[name=year]", (i) => i.value) === `${lo}..${hi}`, "the filters panel says the same years");
-  await page.screenshot({ path: join(SHOTS, "15-explorer-years.png") });
+  await shot(page, "15-explorer-years.png");
   await page.click("button.year-all");
   await page.waitForFunction(() => !new URLSearchParams(location.search).has("year"));
   check(true, "All years clears the year filter");
@@ -547,7 +562,7 @@ try {
   await page.waitForSelector("svg.graph line.novelty-line", { state: "attached", timeout: 120000 });
   const lineTitle = await page.$eval("svg.graph line.novelty-line title", (t) => t.textContent);
   check(lineTitle.startsWith(`Novelty at move ${wantNovelty.move}`), `and on the graph (${lineTitle})`);
-  await page.screenshot({ path: join(SHOTS, "16-game-novelty.png") });
+  await shot(page, "16-game-novelty.png");
 
   // 17. Ratings in the explorer (issue 39): the movers' rating and
   // performance per move, the games list's top rated games.
@@ -575,7 +590,7 @@ try {
     && means.every((m, i) => i === 0 || m <= means[i - 1] + 1),
   `Top rated lists the API's top games, by the mean rating (${means.slice(0, 4).join(", ")}…)`);
   await page.$eval("table.games", (t) => t.closest(".panel").scrollIntoView());
-  await page.screenshot({ path: join(SHOTS, "17-explorer-top-games.png") });
+  await shot(page, "17-explorer-top-games.png");
 
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {
