@@ -31,7 +31,7 @@
 //!   null-window nodes use it from 11 empties);
 //! - move ordering: hash move, then (from 14 empties) the score of a
 //!   shallow alpha-beta search on the pattern evaluation of
-//!   [`eval`](crate::eval) (1 ply, 2 from 16 empties, 3 from 19, 4 from
+//!   [`eval`](crate::eval) (1 ply, 2 from 17 empties, 3 from 19, 4 from
 //!   25), two discs weighing like one opponent reply, added to fastest
 //!   first (fewest opponent replies, corners counting double), then
 //!   corner stability, opponent potential mobility, parity of the empty
