@@ -668,8 +668,14 @@ class Game:
         reached the new one) — these four None without a novelty —,
         ``followed`` (the games of later years that did) and ``unique_from``
         (the move after which no other game reaches its position; None
-        never). None for a 10x10 game; ``ValueError`` when its database
-        changed since it was read."""
+        never); for a novelty, the move's ``value`` for the side that played
+        it (discs), ``loss`` (the best value of the position before it minus
+        the move's: 0 for a best move), ``exact`` and ``value_depth`` (the
+        plies of an estimate, None when exact), from one multi-PV search of
+        that position (exact at 20 empties or fewer, else 14 plies; the same
+        every time, ``wthor show --novelty``'s; None without a novelty).
+        None for a 10x10 game; ``ValueError`` when its database changed
+        since it was read."""
     def analyze(
         self, empties: int = 20, *, estimate_depth: Optional[int] = None, time_ms: Optional[int] = None
     ) -> Dict[str, object]:

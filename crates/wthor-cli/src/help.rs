@@ -116,6 +116,14 @@ at the first move after which no other game reaches its position. Filters choose
 listed; earlier years always count in full. 8x8 games only. `wthor show --novelty` says a
 game's; `wthor search --format jsonl --novelty` adds a `novelty` object to each game.
 
+The novelty move's value (for the side that played it, in discs) and loss (the position's
+best value minus the move's; 0 for a best move): `wthor show --novelty` searches the
+position before it (every legal move, exact at 20 empties or fewer, else 14 plies; the same
+every time). Here there are too many games to search: \"value\" and \"loss\" come from the
+results logs of `wthor analyze --results` given with --analysis (their exact losses; the
+logs keep no values, so \"value\" stays empty), else they are empty (null in JSON Lines,
+with \"exact\" and \"valueDepth\").
+
 Exit status: 0 ok, 2 usage or I/O error.";
 
 /// `wthor report --help`.

@@ -22,12 +22,16 @@
 
 use std::collections::HashMap;
 
+use othello_core::midgame::{
+    self, Engine, EngineOptions, Limits, MAX_DEPTH, MidgameError, Selectivity,
+};
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::symmetry::PositionKey;
-use othello_core::{Board8, Move};
+use othello_core::{Board, Board8, Move};
 use rayon::prelude::*;
 use wthor_format::BoardSize;
 
+use crate::analysis::GameAnalysis;
 use crate::query::QueryError;
 use crate::{Database, GameId, Query};
 
@@ -351,4 +355,107 @@ impl Database {
             followed,
         })
     }
+}
+
+/// The plies of the search that estimates a novelty move's value (the
+/// explorer's estimates', an even depth).
+pub const VALUE_DEPTH: u32 = 14;
+
+/// A novelty move's value is exact at this many empty squares or fewer
+/// (before the move): the analysis' exact limit by default.
+pub const VALUE_EXACT_EMPTIES: u32 = 20;
+
+/// The value of a novelty move for the side that played it, in discs
+/// (empty squares to the winner when exact), and its loss.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The move's value; `None` when only its loss is known (a results
+    /// log of `wthor analyze` keeps the losses of its exact moves, not
+    /// their values).
+    pub value: Option<i32>,
+    /// The best value of the position before the move minus the move's:
+    /// 0 for a best move.
+    pub loss: i32,
+    /// Whether the values are exact scores.
+    pub exact: bool,
+    /// The plies of the search, for an estimate.
+    pub depth: Option<u32>,
+}
+
+/// The value and loss of move `ply` (from 1, passes not counted) of the
+/// 8x8 game of raw WTHOR moves `raw`: one multi-PV search of the position
+/// before it by a new [`Engine`](othello_core::midgame::Engine) of default
+/// tables, every legal move valued, exact at [`VALUE_EXACT_EMPTIES`]
+/// empties or fewer, else [`VALUE_DEPTH`] plies; values rounded to whole
+/// discs. The same game and move always get the same values. `None` when
+/// the game has no such move (the replay stops at an illegal move).
+///
+/// # Errors
+/// The engine's tables cannot be had.
+pub fn move_value(raw: &[u8], ply: usize) -> Result<Option<MoveValue>, MidgameError> {
+    let mut position = None;
+    let mut before = Board8::start();
+    let mut played = 0;
+    replay_with::<Board8, _, _>(wthor_tokens::<Board8>(raw), |s| {
+        if let Move::Play(sq) = s.mv {
+            played += 1;
+            if played == ply {
+                position = Some((before, sq));
+            }
+        }
+        before = s.board;
+    });
+    let Some((board, square)) = position else {
+        return Ok(None);
+    };
+    let exact = board.empty_count() <= VALUE_EXACT_EMPTIES;
+    let depth = if exact { MAX_DEPTH } else { VALUE_DEPTH };
+    let mut engine = Engine::new(EngineOptions::default())?;
+    let query = midgame::Query::from(Limits::depth(depth))
+        .all_moves()
+        .selectivity(Selectivity::DEFAULT);
+    let a = engine.analyze(board.player(), board.opponent(), query)?;
+    // |value| <= 64 (the search's values are within the discs).
+    let discs = |v: f32| (v.round() as i32).clamp(-64, 64);
+    let best = a.moves.iter().map(|m| discs(m.value)).max();
+    let mine = a
+        .moves
+        .iter()
+        .find(|m| usize::from(m.square) == square.index())
+        .map(|m| discs(m.value));
+    Ok(best.zip(mine).map(|(best, value)| MoveValue {
+        value: Some(value),
+        loss: best - value,
+        exact: a.exact,
+        depth: (!a.exact).then_some(a.depth),
+    }))
+}
+
+impl Database {
+    /// The value and loss of the novelty move of `n` ([`move_value`]),
+    /// `None` without a novelty.
+    ///
+    /// # Errors
+    /// The engine's tables cannot be had.
+    pub fn novelty_value(&self, n: &Novelty) -> Result<Option<MoveValue>, MidgameError> {
+        match (n.departure, self.game(n.game)) {
+            (Departure::Novelty { ply, .. }, Some(g)) => move_value(g.moves_raw(), ply),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// The loss of move `ply` of an analysed game, when its results log judged
+/// it (exactly: the logs keep the exact moves only, without their values).
+#[must_use]
+pub fn logged_loss(game: &GameAnalysis, ply: usize) -> Option<MoveValue> {
+    game.moves
+        .iter()
+        .find(|m| m.number == ply)
+        .map(|m| MoveValue {
+            value: None,
+            loss: m.loss,
+            exact: true,
+            depth: None,
+        })
 }

@@ -1283,8 +1283,13 @@ impl PyGame {
     /// ("novelty", "known", "copy", "first-year"), `move` (the first move
     /// after which no game of an earlier year had reached its position),
     /// `square` (that move's name), `before`, `same_year` (None without a
-    /// novelty), `followed`, `unique_from` (None: never unique). None for
-    /// a 10x10 game.
+    /// novelty), `followed`, `unique_from` (None: never unique), and the
+    /// novelty move's `value` for the side that played it (discs),
+    /// `loss` (the position's best value minus the move's, 0 for a best
+    /// move), `exact` and `value_depth` (the search's plies for an
+    /// estimate), from one multi-PV search of the position before it (the
+    /// same every time: `wthor show --novelty`'s; None without a novelty).
+    /// None for a 10x10 game.
     fn novelty<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         use wthor_db::novelty::Departure;
         let Some(db) = &self.source.0 else {
@@ -1306,7 +1311,15 @@ impl PyGame {
                 ))
             })?;
         let database = db.db();
-        let Some(n) = py.detach(|| database.novelty_of(id)) else {
+        let Some((n, value)) = py
+            .detach(|| {
+                database
+                    .novelty_of(id)
+                    .map(|n| database.novelty_value(&n).map(|v| (n, v)))
+            })
+            .transpose()
+            .map_err(|e| PyValueError::new_err(format!("the novelty's value: {e}")))?
+        else {
             return Ok(None);
         };
         let (kind, ply, before, same_year) = match n.departure {
@@ -1330,6 +1343,10 @@ impl PyGame {
         d.set_item("same_year", same_year)?;
         d.set_item("followed", n.followed)?;
         d.set_item("unique_from", n.unique_from)?;
+        d.set_item("value", value.and_then(|v| v.value))?;
+        d.set_item("loss", value.map(|v| v.loss))?;
+        d.set_item("exact", value.map(|v| v.exact))?;
+        d.set_item("value_depth", value.and_then(|v| v.depth))?;
         Ok(Some(d))
     }
 

@@ -64,8 +64,25 @@ def test_game_novelty_is_its_row_of_novelties(testdata):
             assert (n["before"], n["same_year"]) == (cols["before"][r], cols["same_year"][r])
         else:
             assert n["move"] is n["square"] is n["before"] is n["same_year"] is None
+            assert n["value"] is n["loss"] is n["exact"] is n["value_depth"] is None
     assert kinds == {"novelty", "known", "copy", "first-year"}
     # From a search too; equal games whatever their source.
     found = db.search(years=(2005, 2005), limit=1)[0]
     assert found.novelty() == db[found.id].novelty()
     assert found == db[found.id]
+
+
+def test_game_novelty_value_is_show_s(testdata, cli_text):
+    """The novelty move's value and loss: `wthor show --novelty`'s search."""
+    db = wthor.Database(testdata)
+    # An estimate, an exact best move, an exact move that loses.
+    for gid, exact in [("2003:1", False), ("2004:128", True), ("2004:200", True)]:
+        n = db[gid].novelty()
+        assert n["kind"] == "novelty" and n["exact"] is exact
+        assert (n["value_depth"] is None) is exact
+        shown = cli_text("show", gid, "--db", str(testdata), "--novelty")
+        how = "exact" if exact else f'{n["value_depth"]} plies'
+        assert f'value {n["value"]:+} ({how}), loss {n["loss"]}' in shown, shown
+        assert db[gid].novelty() == n
+    assert db["2004:128"].novelty()["loss"] == 0
+    assert db["2004:200"].novelty()["loss"] > 0

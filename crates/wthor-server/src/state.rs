@@ -9,15 +9,13 @@ use std::time::{Duration, Instant};
 
 use othello_core::midgame::EngineOptions;
 use othello_core::solver::SolverOptions;
-use std::collections::HashMap;
 use std::path::PathBuf;
 use tokio::sync::Semaphore;
 use wthor_db::index::IndexChoice;
 use wthor_db::names::fold;
 use wthor_db::stats::StatsOptions;
 
-use wthor_db::analysis::{GameAnalysis, LogReadError, read_analyses};
-use wthor_db::verify::RecordKey;
+use wthor_db::analysis::{GameAnalysis, LogReadError, read_matched};
 use wthor_db::{Database, GameId, Query, Searcher};
 
 use crate::api::error::ApiError;
@@ -176,36 +174,11 @@ impl AppState {
         mut self,
         paths: &[PathBuf],
     ) -> Result<(AppState, Vec<String>), LogReadError> {
-        let db = self.database();
-        let keys: HashMap<RecordKey, GameId> = db
-            .games()
-            .map(|(f, i, _)| GameId::new(f, i))
-            .filter_map(|id| RecordKey::of_game(db, id).map(|k| (k, id)))
-            .collect();
-        let mut notes = Vec::new();
-        let mut analyses = Vec::new();
-        for path in paths {
-            let log = read_analyses(path)?;
-            notes.extend(log.warnings);
-            let total = log.games.len();
-            let mut unmatched = 0;
-            for (key, mut game) in log.games {
-                match keys.get(&key) {
-                    Some(&id) => {
-                        game.game = db.game_name(id).to_string();
-                        analyses.push(game);
-                    }
-                    None => unmatched += 1,
-                }
-            }
-            if unmatched > 0 {
-                notes.push(format!(
-                    "{}: {unmatched} of its {total} analysed games are not games of this database \
-                     (matched by record key: file, creation date, index, moves); they are left out",
-                    path.display()
-                ));
-            }
-        }
+        let log = read_matched(self.database(), paths)?;
+        let (analyses, notes) = (
+            log.games.into_iter().map(|(_, g)| g).collect(),
+            log.warnings,
+        );
         self.analyses = analyses;
         Ok((self, notes))
     }

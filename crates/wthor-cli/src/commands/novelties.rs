@@ -3,13 +3,16 @@
 //! (`--summary`) the distributions of the novelty's move and of the move at
 //! which games become unique.
 
+use std::collections::HashMap;
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde_json::json;
 use wthor_db::Database;
-use wthor_db::novelty::{Departure, Novelty};
+use wthor_db::analysis::read_matched;
+use wthor_db::novelty::{Departure, MoveValue, Novelty, logged_loss};
 
 use crate::db_args::DbArgs;
 use crate::query_args::{Format, QueryArgs};
@@ -35,6 +38,11 @@ pub(crate) struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// Results logs of `wthor analyze --results` (games of this database,
+    /// matched by record key): the loss of each novelty move they judged
+    /// (exactly); the others have none (too many games to search).
+    #[arg(long, value_name = "F.jsonl", num_args = 1..)]
+    analysis: Vec<PathBuf>,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -48,33 +56,67 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     if args.summary {
         summary(&all, args.format, out)?;
     } else {
-        list(&db, &all, args.top, args.format, out)?;
+        let log = read_matched(&db, &args.analysis).context("--analysis")?;
+        for w in &log.warnings {
+            eprintln!("wthor: warning: {w}");
+        }
+        let logged: HashMap<_, _> = log.games.into_iter().collect();
+        let value = |n: &Novelty, ply: usize| logged.get(&n.game).and_then(|g| logged_loss(g, ply));
+        list(&db, &all, args.top, args.format, &value, out)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Every 8x8 game's novelty, by game (for `--novelty` on other commands).
-pub(crate) fn by_game(
-    db: &Database,
-) -> anyhow::Result<std::collections::HashMap<wthor_db::GameId, Novelty>> {
+pub(crate) fn by_game(db: &Database) -> anyhow::Result<HashMap<wthor_db::GameId, Novelty>> {
     let all = db.novelties(&wthor_db::Query::new()).context("novelties")?;
     Ok(all.into_iter().map(|n| (n.game, n)).collect())
 }
 
 /// A game's novelty as the `novelty` object of JSON Lines: `kind`
 /// (`novelty`, `known`, `copy`, `firstYear`), and for a novelty `move`,
-/// `before`, `sameYear`, `followed`; `uniqueFrom` (null: never).
-pub(crate) fn json(n: &Novelty) -> serde_json::Value {
+/// `before`, `sameYear`, `followed` and the move's `value`, `loss`,
+/// `exact`, `valueDepth` ([`value_json`]); `uniqueFrom` (null: never).
+pub(crate) fn json(n: &Novelty, value: Option<&MoveValue>) -> serde_json::Value {
     match n.departure {
         Departure::Novelty {
             ply,
             before,
             same_year,
-        } => json!({"kind": "novelty", "move": ply,
-            "before": before, "sameYear": same_year, "followed": n.followed, "uniqueFrom": n.unique_from}),
+        } => {
+            let mut o = json!({"kind": "novelty", "move": ply, "before": before,
+                "sameYear": same_year, "followed": n.followed, "uniqueFrom": n.unique_from});
+            o.as_object_mut()
+                .expect("an object")
+                .extend(value_json(value).as_object().expect("an object").clone());
+            o
+        }
         Departure::InKnownPlay => json!({"kind": "known", "uniqueFrom": n.unique_from}),
         Departure::Copy => json!({"kind": "copy", "uniqueFrom": n.unique_from}),
         Departure::FirstYear => json!({"kind": "firstYear", "uniqueFrom": n.unique_from}),
+    }
+}
+
+/// A novelty move's value for the side that played it (discs; null when
+/// unknown, as from a log, which keeps the losses only), `loss` (0: a best
+/// move), `exact`, and `valueDepth` (the search's plies for an estimate,
+/// else null); every key null when nothing is known.
+pub(crate) fn value_json(v: Option<&MoveValue>) -> serde_json::Value {
+    json!({"value": v.and_then(|v| v.value), "loss": v.map(|v| v.loss),
+        "exact": v.map(|v| v.exact), "valueDepth": v.and_then(|v| v.depth)})
+}
+
+/// A novelty move's value in words: `value +2 (exact), loss 0`,
+/// `value -4 (14 plies), loss 6`, `loss 3 (exact, from the analysis log)`.
+pub(crate) fn value_words(v: &MoveValue) -> String {
+    let how = match v.depth {
+        Some(d) => format!("{d} plies"),
+        None if v.exact => "exact".to_owned(),
+        None => "estimate".to_owned(),
+    };
+    match v.value {
+        Some(value) => format!("value {value:+} ({how}), loss {}", v.loss),
+        None => format!("loss {} ({how}, from the analysis log)", v.loss),
     }
 }
 
@@ -210,6 +252,7 @@ fn list(
     all: &[Novelty],
     top: usize,
     format: Format,
+    value: &dyn Fn(&Novelty, usize) -> Option<MoveValue>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let mut shown: Vec<(&Novelty, usize, u64, bool)> = all
@@ -245,48 +288,65 @@ fn list(
             })
             .unwrap_or_default()
     };
+    let show = |v: Option<i32>| v.map_or_else(|| "-".to_owned(), |v| v.to_string());
     match format {
         Format::Table => {
             writeln!(
                 out,
-                "{:<10} {:>4} {:>4} {:>7} {:>9} {:>9}  line",
-                "game", "year", "move", "before", "same year", "followed"
+                "{:<10} {:>4} {:>4} {:>7} {:>9} {:>9} {:>5} {:>4}  line",
+                "game", "year", "move", "before", "same year", "followed", "value", "loss"
             )?;
             for (n, ply, before, same) in &shown {
+                let v = value(n, *ply);
                 writeln!(
                     out,
-                    "{:<10} {:>4} {:>4} {:>7} {:>9} {:>9}  {}",
+                    "{:<10} {:>4} {:>4} {:>7} {:>9} {:>9} {:>5} {:>4}  {}",
                     db.game_name(n.game).to_string(),
                     n.year,
                     ply,
                     before,
                     if *same { "yes" } else { "no" },
                     n.followed,
+                    show(v.and_then(|v| v.value)),
+                    show(v.map(|v| v.loss)),
                     line(n, *ply)
                 )?;
             }
         }
         Format::Csv => {
-            writeln!(out, "game,year,move,before,same_year,followed,line")?;
+            writeln!(
+                out,
+                "game,year,move,before,same_year,followed,value,loss,exact,value_depth,line"
+            )?;
+            let cell = |v: Option<String>| v.unwrap_or_default();
             for (n, ply, before, same) in &shown {
+                let v = value(n, *ply);
                 writeln!(
                     out,
-                    "{},{},{ply},{before},{same},{},{}",
+                    "{},{},{ply},{before},{same},{},{},{},{},{},{}",
                     db.game_name(n.game),
                     n.year,
                     n.followed,
+                    cell(v.and_then(|v| v.value).map(|x| x.to_string())),
+                    cell(v.map(|v| v.loss.to_string())),
+                    cell(v.map(|v| v.exact.to_string())),
+                    cell(v.and_then(|v| v.depth).map(|x| x.to_string())),
                     line(n, *ply)
                 )?;
             }
         }
         Format::Jsonl => {
             for (n, ply, before, same) in &shown {
-                serde_json::to_writer(
-                    &mut *out,
-                    &json!({"game": db.game_name(n.game).to_string(), "year": n.year, "move": ply,
-                        "before": before, "sameYear": same, "followed": n.followed,
-                        "uniqueFrom": n.unique_from, "line": line(n, *ply)}),
-                )?;
+                let mut o = json!({"game": db.game_name(n.game).to_string(), "year": n.year,
+                    "move": ply, "before": before, "sameYear": same, "followed": n.followed,
+                    "uniqueFrom": n.unique_from, "line": line(n, *ply)});
+                o.as_object_mut().expect("an object").extend(
+                    value_json(value(n, *ply).as_ref())
+                        .as_object()
+                        .expect("an object")
+                        .clone(),
+                );
+                serde_json::to_writer(&mut *out, &o)?;
                 writeln!(out)?;
             }
         }

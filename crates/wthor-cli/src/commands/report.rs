@@ -11,12 +11,10 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use othello_core::Color;
-use std::collections::HashMap;
 
-use wthor_db::analysis::{Blunder, read_analyses, worst_moves};
+use wthor_db::analysis::{Blunder, read_matched, worst_moves};
 use wthor_db::ratings::Params;
 use wthor_db::report::{Line, PlayerReport, Record, ReportOptions};
-use wthor_db::verify::RecordKey;
 
 use crate::db_args::DbArgs;
 
@@ -142,36 +140,11 @@ fn mistakes(
     paths: &[PathBuf],
     report: &PlayerReport,
 ) -> anyhow::Result<Vec<Blunder>> {
-    let keys: HashMap<RecordKey, wthor_db::GameId> = db
-        .games()
-        .map(|(f, i, _)| wthor_db::GameId::new(f, i))
-        .filter_map(|id| RecordKey::of_game(db, id).map(|k| (k, id)))
-        .collect();
-    let mut games = Vec::new();
-    for path in paths {
-        let log = read_analyses(path).context("--analysis")?;
-        for w in &log.warnings {
-            eprintln!("wthor: warning: {w}");
-        }
-        let total = log.games.len();
-        let mut unmatched = 0;
-        for (key, mut g) in log.games {
-            match keys.get(&key) {
-                Some(&id) => {
-                    g.game = db.game_name(id).to_string();
-                    games.push(g);
-                }
-                None => unmatched += 1,
-            }
-        }
-        if unmatched > 0 {
-            eprintln!(
-                "wthor: warning: {}: {unmatched} of its {total} analysed games are not games of \
-                 this database (matched by record key); left out",
-                path.display()
-            );
-        }
+    let log = read_matched(db, paths).context("--analysis")?;
+    for w in &log.warnings {
+        eprintln!("wthor: warning: {w}");
     }
+    let games: Vec<_> = log.games.into_iter().map(|(_, g)| g).collect();
     Ok(worst_moves(
         &games,
         &report.player,

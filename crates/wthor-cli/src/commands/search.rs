@@ -66,7 +66,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             let mut record: serde_json::Value = serde_json::from_str(line)?;
             record["novelty"] = novelties
                 .get(id)
-                .map_or(serde_json::Value::Null, super::novelties::json);
+                .map_or(serde_json::Value::Null, |n| super::novelties::json(n, None));
             serde_json::to_writer(&mut *out, &record)?;
             writeln!(out)?;
         }

@@ -55,7 +55,8 @@ pub(crate) struct Args {
     #[arg(long)]
     legal: bool,
     /// Where the game left known play and became unique (see `wthor
-    /// novelties`; 8x8 games, over the whole database opened).
+    /// novelties`; 8x8 games, over the whole database opened), with the
+    /// novelty move's value and loss (a search of the position before it).
     #[arg(long)]
     novelty: bool,
     /// Pixels per SVG unit of the PNG (1: 440 pixels wide on 8x8, 536 on 10x10).
@@ -108,8 +109,20 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     if args.novelty {
         let (db, id) = crate::game::open_game(&args.game.game, args.game.index, &args.game.db)?;
         match super::novelties::by_game(&db)?.get(&id) {
-            Some(n) => writeln!(out, "{}", super::novelties::sentence(n))?,
-            None => writeln!(out, "no novelty: a 10x10 game (novelties are of 8x8 games)")?,
+            Some(n) => {
+                let value = anyhow::Context::context(db.novelty_value(n), "the novelty's value")?;
+                let words = value.map(|v| format!("; {}", super::novelties::value_words(&v)));
+                writeln!(
+                    out,
+                    "{}{}",
+                    super::novelties::sentence(n),
+                    words.unwrap_or_default()
+                )?;
+            }
+            None => writeln!(
+                out,
+                "no novelty and no value: a 10x10 game (novelties are of 8x8 games, values of 8x8 positions)"
+            )?,
         }
     }
     let mut code = ExitCode::SUCCESS;

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::symmetry::PositionKey;
-use othello_core::{Board8, Move};
+use othello_core::{Board, Board8, Move};
 use wthor_db::novelty::Departure;
 use wthor_db::{Database, GameId, Query};
 use wthor_format::BoardSize;
@@ -137,4 +137,102 @@ fn one_game_s_novelty_is_its_row_of_the_whole_query() {
         .expect("the fixtures have 10x10 games");
     assert_eq!(db.novelty_of(ten), None);
     assert_eq!(db.novelty_of(GameId::new(0, 1_000_000)), None);
+}
+
+/// A fixture game by name.
+fn fixture_game(db: &Database, name: &str) -> GameId {
+    db.parse_game_id(name).unwrap()
+}
+
+/// The novelty move's value is that of a separate multi-PV search of the
+/// position before it at the same settings; where exact, the exact
+/// solver's too (the move's score and the position's best), so that a
+/// best move loses 0 and another loses what the solver says.
+#[test]
+fn a_novelty_move_s_value_is_a_search_s() {
+    use othello_core::midgame::{Engine, EngineOptions, Limits, MAX_DEPTH, Query, Selectivity};
+    use othello_core::solver::{Solver, SolverOptions};
+    use wthor_db::novelty::{VALUE_DEPTH, VALUE_EXACT_EMPTIES};
+    let db =
+        Database::open(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata"))
+            .unwrap();
+    let mut solver = Solver::try_new(SolverOptions {
+        threads: 1,
+        tt_bits: 16,
+    })
+    .unwrap();
+    // An estimated novelty (move 4), an exact best move (2004:128, move 45),
+    // an exact move that loses (2004:200, move 43).
+    let mut losses = Vec::new();
+    for name in ["2003:1", "2004:128", "2004:200"] {
+        let id = fixture_game(&db, name);
+        let n = db.novelty_of(id).unwrap();
+        let Departure::Novelty { ply, .. } = n.departure else {
+            panic!("{name}: a novelty")
+        };
+        let v = db.novelty_value(&n).unwrap().expect("a value");
+        assert_eq!(db.novelty_value(&n).unwrap(), Some(v), "{name}: repeats");
+        // The position before the move, the move and the board after it.
+        let mut boards = vec![Board8::start()];
+        let mut squares = Vec::new();
+        replay_with::<Board8, _, _>(
+            wthor_tokens::<Board8>(db.game(id).unwrap().moves_raw()),
+            |s| {
+                if let Move::Play(sq) = s.mv {
+                    boards.push(s.board);
+                    squares.push(sq);
+                } else {
+                    *boards.last_mut().unwrap() = s.board;
+                }
+            },
+        );
+        let (before, square, after) = (boards[ply - 1], squares[ply - 1], boards[ply]);
+        let exact = before.empty_count() <= VALUE_EXACT_EMPTIES;
+        let depth = if exact { MAX_DEPTH } else { VALUE_DEPTH };
+        let mut engine = Engine::new(EngineOptions::default()).unwrap();
+        let a = engine
+            .analyze(
+                before.player(),
+                before.opponent(),
+                Query::from(Limits::depth(depth))
+                    .all_moves()
+                    .selectivity(Selectivity::DEFAULT),
+            )
+            .unwrap();
+        let discs = |x: f32| x.round() as i32;
+        let best = a.moves.iter().map(|m| discs(m.value)).max().unwrap();
+        let mine = a
+            .moves
+            .iter()
+            .find(|m| usize::from(m.square) == square.index())
+            .map(|m| discs(m.value))
+            .unwrap();
+        assert_eq!(v.value, Some(mine), "{name}");
+        assert_eq!(v.loss, best - mine, "{name}");
+        assert_eq!((v.exact, v.depth.is_none()), (exact, exact), "{name}");
+        if exact {
+            let score = solver.solve(before.player(), before.opponent()).score;
+            let played = -solver.solve(after.player(), after.opponent()).score;
+            assert_eq!((v.value, v.loss), (Some(played), score - played), "{name}");
+        } else {
+            assert_eq!(v.depth, Some(VALUE_DEPTH), "{name}");
+        }
+        losses.push(v.loss);
+    }
+    assert_eq!(losses[1], 0, "2004:128 plays a best move");
+    assert!(losses[2] > 0, "2004:200 does not");
+    // No novelty, no value: a game of the first year; a 10x10 game has no
+    // novelty (and so no value).
+    let first = db.novelty_of(fixture_game(&db, "2001:3")).unwrap();
+    assert_eq!(first.departure, Departure::FirstYear);
+    assert_eq!(db.novelty_value(&first).unwrap(), None);
+    // A move past the end has none.
+    assert_eq!(
+        wthor_db::novelty::move_value(
+            db.game(fixture_game(&db, "2003:1")).unwrap().moves_raw(),
+            61
+        )
+        .unwrap(),
+        None
+    );
 }

@@ -313,3 +313,55 @@ pub fn read_selected(
     }
     Ok(all)
 }
+
+/// The analysed games of the logs `paths` that are games of `db` (matched
+/// by record key: file, creation date, index, moves), each renamed as `db`
+/// names it, in the order of the logs; with the warnings: the lines that
+/// are no analysed game, and per log the games of another database, left
+/// out.
+///
+/// # Errors
+/// The first log that cannot be read, or that holds a line of another
+/// command's results ([`read_analyses`]).
+pub fn read_matched(db: &crate::Database, paths: &[PathBuf]) -> Result<MatchedLogs, LogReadError> {
+    let keys: std::collections::HashMap<RecordKey, crate::GameId> = db
+        .games()
+        .map(|(f, i, _)| crate::GameId::new(f, i))
+        .filter_map(|id| RecordKey::of_game(db, id).map(|k| (k, id)))
+        .collect();
+    let (mut games, mut warnings) = (Vec::new(), Vec::new());
+    for path in paths {
+        let log = read_analyses(path)?;
+        warnings.extend(log.warnings);
+        let total = log.games.len();
+        let mut unmatched = 0;
+        for (key, mut game) in log.games {
+            match keys.get(&key) {
+                Some(&id) => {
+                    game.game = db.game_name(id).to_string();
+                    games.push((id, game));
+                }
+                None => unmatched += 1,
+            }
+        }
+        if unmatched > 0 {
+            warnings.push(format!(
+                "{}: {unmatched} of its {total} analysed games are not games of this database \
+                 (matched by record key: file, creation date, index, moves); they are left out",
+                path.display()
+            ));
+        }
+    }
+    Ok(MatchedLogs { games, warnings })
+}
+
+/// The analysed games of logs that are games of a database
+/// ([`read_matched`]).
+#[derive(Debug, Default)]
+pub struct MatchedLogs {
+    /// Each game, named as the database names it, in the order of the logs.
+    pub games: Vec<(crate::GameId, GameAnalysis)>,
+    /// The lines that are no analysed game, and per log the games of
+    /// another database (left out).
+    pub warnings: Vec<String>,
+}

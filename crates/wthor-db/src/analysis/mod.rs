@@ -55,8 +55,8 @@ mod accuracy;
 mod record;
 
 pub use accuracy::{
-    AccuracyOptions, AnalysisLog, Blunder, LogReadError, PlayerAccuracy, accuracy, read_analyses,
-    read_selected, worst_moves,
+    AccuracyOptions, AnalysisLog, Blunder, LogReadError, MatchedLogs, PlayerAccuracy, accuracy,
+    read_analyses, read_matched, read_selected, worst_moves,
 };
 pub use record::{GameAnalysis, MoveLoss, OLD_ESTIMATES, Side};
 

@@ -38,10 +38,17 @@ pub(super) async fn game(
         let name = detail.record.game.clone();
         if query.novelty {
             let moves = detail.record.moves.clone();
+            // The novelty move's value: one multi-PV search of a fixed
+            // depth from fresh tables (the same every time).
             detail.novelty = run_blocking(&st, move |s| {
-                Ok(s.database()
-                    .novelty_of(gid)
-                    .map(|n| NoveltyInfo::new(&n, &moves)))
+                let db = s.database();
+                let Some(n) = db.novelty_of(gid) else {
+                    return Ok(None);
+                };
+                let value = db
+                    .novelty_value(&n)
+                    .map_err(|e| ApiError::internal(format!("the novelty's value: {e}")))?;
+                Ok(Some(NoveltyInfo::new(&n, &moves, value)))
             })
             .await?;
         }

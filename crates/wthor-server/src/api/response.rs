@@ -10,7 +10,7 @@
 use othello_core::Color;
 use serde::Serialize;
 use wthor_db::analysis::{Analysis, Ending, Estimator, Judged, Search};
-use wthor_db::novelty::{Departure, Novelty};
+use wthor_db::novelty::{Departure, MoveValue, Novelty};
 use wthor_db::position_line::PositionLine;
 use wthor_db::stats::{
     MoveRatings, NextRow, OpeningRow, RecordRow, ResultsRow, SolvedField, TotalsRow,
@@ -377,13 +377,25 @@ pub struct NoveltyInfo {
     /// The first move after which no other game reaches its position;
     /// `null`: never.
     pub unique_from: Option<usize>,
+    /// The novelty move's value for the side that played it, in discs
+    /// (a multi-PV search of the position before it:
+    /// `wthor_db::novelty::move_value`); `null` without a novelty.
+    pub value: Option<i32>,
+    /// The best value of the position before the move minus the move's
+    /// (0: a best move); `null` without a novelty.
+    pub loss: Option<i32>,
+    /// Whether `value` and `loss` are exact scores; `null` without them.
+    pub exact: Option<bool>,
+    /// The plies of the search for an estimate; `null` when exact.
+    pub value_depth: Option<u32>,
     /// What it means, in a sentence.
     pub note: String,
 }
 
 impl NoveltyInfo {
-    /// The answer for a game's novelty, `moves` its moves named.
-    pub(crate) fn new(n: &Novelty, moves: &[String]) -> NoveltyInfo {
+    /// The answer for a game's novelty, `moves` its moves named, `value`
+    /// its move's value.
+    pub(crate) fn new(n: &Novelty, moves: &[String], value: Option<MoveValue>) -> NoveltyInfo {
         let (kind, ply, before, same_year) = match n.departure {
             Departure::Novelty {
                 ply,
@@ -413,6 +425,10 @@ impl NoveltyInfo {
             same_year,
             followed: n.followed,
             unique_from: n.unique_from,
+            value: value.and_then(|v| v.value),
+            loss: value.map(|v| v.loss),
+            exact: value.map(|v| v.exact),
+            value_depth: value.and_then(|v| v.depth),
             note: note.to_owned(),
         }
     }

@@ -227,11 +227,24 @@ async fn a_game_s_novelty_is_the_library_s() {
                 assert_eq!(nv["square"], v["moves"][ply - 1], "{uri}");
                 assert_eq!(n(&nv["before"]), before, "{uri}");
                 assert_eq!(nv["sameYear"], same_year, "{uri}");
+                // The move's value: the library's search, repeated.
+                let value = db.database().novelty_value(row).unwrap().unwrap();
+                assert_eq!(nv["value"].as_i64(), value.value.map(i64::from), "{uri}");
+                assert_eq!(nv["loss"].as_i64(), Some(i64::from(value.loss)), "{uri}");
+                assert_eq!(nv["exact"], value.exact, "{uri}");
+                assert_eq!(nv["valueDepth"].as_u64(), value.depth.map(u64::from));
                 "novelty"
             }
-            Departure::InKnownPlay => "known",
-            Departure::Copy => "copy",
-            Departure::FirstYear => "firstYear",
+            _ => {
+                for key in ["value", "loss", "exact", "valueDepth"] {
+                    assert!(nv[key].is_null(), "{uri}: {key}");
+                }
+                match row.departure {
+                    Departure::InKnownPlay => "known",
+                    Departure::Copy => "copy",
+                    _ => "firstYear",
+                }
+            }
         };
         assert_eq!(nv["kind"], kind, "{uri}");
         assert_eq!(n(&nv["followed"]), row.followed, "{uri}");
