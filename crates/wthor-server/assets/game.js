@@ -208,7 +208,9 @@ function noveltyText(n) {
     el("a", { href: "#", class: "novelty-link", onclick: (ev) => { ev.preventDefault(); document.querySelector(`.moves-grid a[data-ply="${n.move}"]`)?.click(); } },
       `move ${n.move} (${n.square})`),
     `: no game of an earlier year had reached the position after it; ${count(n.before, "game", "games")} of earlier years had reached the one before` +
-    `${n.sameYear ? ", other games of its year reached it too" : ""}; followed by ${count(n.followed, "later game", "later games")}${unique}.`);
+    `${n.sameYear ? ", other games of its year reached it too" : ""}; followed by ${count(n.followed, "later game", "later games")}${unique}.`,
+    n.loss == null ? null : el("span", { class: "novelty-value", title: "the mover's value of the move and the discs it lost against the best move (a search of the position before it)" },
+      ` Its value ${n.value > 0 ? "+" : ""}${n.value} (${n.exact ? "exact" : `${n.valueDepth} plies`}), ${n.loss === 0 ? "a best move" : `losing ${count(n.loss, "disc", "discs")}`}.`));
 }
 
 // The stored theoretical score: black's discs after perfect play from the

@@ -558,6 +558,9 @@ try {
   `the novelty marked on the move list (move ${marked.ply}: ${marked.title})`);
   const fact = await page.textContent(".novelty-fact");
   check(fact.startsWith(`move ${wantNovelty.move} (${wantNovelty.square})`), `the facts say it (${fact})`);
+  check(fact.includes(`Its value ${wantNovelty.value > 0 ? "+" : ""}${wantNovelty.value} (`)
+    && fact.includes(wantNovelty.loss === 0 ? "a best move" : `losing ${wantNovelty.loss} disc`),
+  `the facts say the move's value and loss (${fact})`);
   await page.click("text=Analyse");
   await page.waitForSelector("svg.graph line.novelty-line", { state: "attached", timeout: 120000 });
   const lineTitle = await page.$eval("svg.graph line.novelty-line title", (t) => t.textContent);
