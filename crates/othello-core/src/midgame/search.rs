@@ -13,7 +13,7 @@ use crate::bitboard8::{game_over_score, legal_moves};
 use crate::control::{Control, MIDGAME_POLL};
 use crate::eval::{LEN, SCALE, evaluate_in};
 use crate::solver::Solver;
-use crate::solver::search::flips;
+use crate::solver::kernels::flips;
 
 /// More than any value.
 pub(crate) const INF: i32 = 30_000;

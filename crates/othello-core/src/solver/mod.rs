@@ -84,20 +84,22 @@
 //! ```
 
 mod generic;
+pub(crate) mod kernels;
 pub(crate) mod search;
 mod stability;
 pub(crate) mod tt;
 
 pub use generic::{GenericSolution, GenericSolver};
 
-use search::{INF, Isa, PROBCUT_T, Portable, Search};
+use kernels::Portable;
 #[cfg(target_arch = "x86_64")]
-use search::{X86V3, X86V4};
+use kernels::{X86V3, X86V4};
+use search::{INF, Isa, PROBCUT_T, Search};
 use tt::{EXACT, NO_MOVE, Table};
 
 use crate::bitboard8::legal_moves;
 use crate::control::Control;
-use search::flips;
+use kernels::flips;
 use std::sync::atomic::AtomicBool;
 
 /// From this many empties, [`Solver::solve`] runs null-window tests from an
