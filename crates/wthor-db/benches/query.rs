@@ -15,7 +15,7 @@ use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::{Board, Board8};
 use wthor_db::Query;
 use wthor_db::index::IndexChoice;
-use wthor_db::query::{Opening, Position};
+use wthor_db::query::{OpeningMoves, Position};
 
 mod common;
 use common::best;
@@ -54,7 +54,7 @@ fn main() {
     let (ms, n) = best(|| scan.search(&q).expect("query").value.len());
     println!("bench: query.player = {ms:.2} ms ({n} games)");
 
-    let opening = Opening::parse("f5d6c3d3c4", othello_core::Size::Eight).expect("opening");
+    let opening = OpeningMoves::parse("f5d6c3d3c4", othello_core::Size::Eight).expect("opening");
     let q = Query::new().opening(opening);
     let (ms, n) = best(|| scan.search(&q).expect("query").value.len());
     println!("bench: query.opening_symmetric = {ms:.2} ms ({n} games)");

@@ -71,7 +71,7 @@ impl PositionLine {
     /// move (discs played + 1) and the last disc played; names empty.
     ///
     /// # Errors
-    /// [`LineError`] when `squares` has the wrong length, the move number is
+    /// [`PositionLineError`] when `squares` has the wrong length, the move number is
     /// 0 or the last move is off the board.
     pub fn new(
         size: Size,
@@ -79,22 +79,22 @@ impl PositionLine {
         to_move: Option<Color>,
         move_number: u32,
         last_move: Option<Square>,
-    ) -> Result<PositionLine, LineError> {
+    ) -> Result<PositionLine, PositionLineError> {
         if squares.len() != size.squares() {
-            return Err(LineError::new(2, 0, LineErrorKind::Row));
+            return Err(PositionLineError::new(2, 0, PositionLineErrorKind::Row));
         }
         if move_number == 0 {
-            return Err(LineError::new(
+            return Err(PositionLineError::new(
                 4 + size.side() as usize,
                 0,
-                LineErrorKind::Number,
+                PositionLineErrorKind::Number,
             ));
         }
         if last_move.is_some_and(|sq| sq.index() >= size.squares()) {
-            return Err(LineError::new(
+            return Err(PositionLineError::new(
                 5 + size.side() as usize,
                 0,
-                LineErrorKind::Square,
+                PositionLineErrorKind::Square,
             ));
         }
         Ok(PositionLine {
@@ -121,7 +121,7 @@ impl PositionLine {
         board: &B,
         move_number: u32,
         last_move: Option<Square>,
-    ) -> Result<PositionLine, LineError> {
+    ) -> Result<PositionLine, PositionLineError> {
         let squares = board.cells();
         PositionLine::new(
             B::SIZE,
@@ -196,20 +196,20 @@ impl PositionLine {
     /// the ones this version knows are ignored.
     ///
     /// # Errors
-    /// [`LineError`] naming the field (from 1, the tag) and its byte offset.
-    pub fn parse(text: &str) -> Result<PositionLine, LineError> {
+    /// [`PositionLineError`] naming the field (from 1, the tag) and its byte offset.
+    pub fn parse(text: &str) -> Result<PositionLine, PositionLineError> {
         let text = text.strip_suffix('\n').unwrap_or(text);
         let text = text.strip_suffix('\r').unwrap_or(text);
         let mut fields = Fields::new(text);
         let tag = fields.next()?;
         if tag != TAG {
-            return Err(fields.error(LineErrorKind::Tag));
+            return Err(fields.error(PositionLineErrorKind::Tag));
         }
         let first = fields.next()?;
         let size = u8::try_from(first.len())
             .ok()
             .and_then(Size::from_side)
-            .ok_or_else(|| fields.error(LineErrorKind::Row))?;
+            .ok_or_else(|| fields.error(PositionLineErrorKind::Row))?;
         let mut squares = Vec::with_capacity(size.squares());
         let mut row = first;
         for r in 0..size.side() {
@@ -217,14 +217,14 @@ impl PositionLine {
                 row = fields.next()?;
             }
             if row.len() != usize::from(size.side()) {
-                return Err(fields.error(LineErrorKind::Row));
+                return Err(fields.error(PositionLineErrorKind::Row));
             }
             for ch in row.bytes() {
                 squares.push(match ch {
                     b'X' => Some(Color::Black),
                     b'O' => Some(Color::White),
                     b'-' => None,
-                    _ => return Err(fields.error(LineErrorKind::Row)),
+                    _ => return Err(fields.error(PositionLineErrorKind::Row)),
                 });
             }
         }
@@ -232,11 +232,11 @@ impl PositionLine {
             "B" => Some(Color::Black),
             "W" => Some(Color::White),
             "-" => None,
-            _ => return Err(fields.error(LineErrorKind::Side)),
+            _ => return Err(fields.error(PositionLineErrorKind::Side)),
         };
         let move_number = fields.number::<u32>()?;
         if move_number == 0 {
-            return Err(fields.error(LineErrorKind::Number));
+            return Err(fields.error(PositionLineErrorKind::Number));
         }
         let wthor = match fields.next()? {
             "-" => None,
@@ -244,22 +244,23 @@ impl PositionLine {
                 text.parse::<u8>()
                     .ok()
                     .and_then(|b| Square::from_wthor(b, size))
-                    .ok_or_else(|| fields.error(LineErrorKind::Square))?,
+                    .ok_or_else(|| fields.error(PositionLineErrorKind::Square))?,
             ),
         };
         let last_move = match fields.next()? {
             "-" => None,
-            text => {
-                Some(Square::parse(text, size).map_err(|_| fields.error(LineErrorKind::Square))?)
-            }
+            text => Some(
+                Square::parse(text, size)
+                    .map_err(|_| fields.error(PositionLineErrorKind::Square))?,
+            ),
         };
         if wthor != last_move {
-            return Err(fields.error(LineErrorKind::LastMoveMismatch));
+            return Err(fields.error(PositionLineErrorKind::LastMoveMismatch));
         }
         let mut line = PositionLine::new(size, squares, to_move, move_number, last_move)?;
         for color in [Color::Black, Color::White] {
             if fields.number::<u32>()? != line.discs(color) {
-                return Err(fields.error(LineErrorKind::DiscCount));
+                return Err(fields.error(PositionLineErrorKind::DiscCount));
             }
         }
         line.black = fields.text()?;
@@ -348,16 +349,16 @@ impl<'a> Fields<'a> {
         }
     }
 
-    fn error(&self, kind: LineErrorKind) -> LineError {
-        LineError::new(self.number, self.offset, kind)
+    fn error(&self, kind: PositionLineErrorKind) -> PositionLineError {
+        PositionLineError::new(self.number, self.offset, kind)
     }
 
     /// The next field.
-    fn next(&mut self) -> Result<&'a str, LineError> {
+    fn next(&mut self) -> Result<&'a str, PositionLineError> {
         self.number += 1;
         let Some(rest) = self.rest else {
             self.offset = self.text.len();
-            return Err(self.error(LineErrorKind::Missing));
+            return Err(self.error(PositionLineErrorKind::Missing));
         };
         self.offset = self.text.len() - rest.len();
         let (field, after) = match rest.split_once(' ') {
@@ -366,31 +367,33 @@ impl<'a> Fields<'a> {
         };
         self.rest = after;
         if field.is_empty() {
-            return Err(self.error(LineErrorKind::Empty));
+            return Err(self.error(PositionLineErrorKind::Empty));
         }
         if field.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err(self.error(LineErrorKind::Unescaped));
+            return Err(self.error(PositionLineErrorKind::Unescaped));
         }
         Ok(field)
     }
 
     /// The next field as a decimal number.
-    fn number<T: std::str::FromStr>(&mut self) -> Result<T, LineError> {
+    fn number<T: std::str::FromStr>(&mut self) -> Result<T, PositionLineError> {
         let field = self.next()?;
         self.decimal(field)
     }
 
     /// `field` (the one just read) as a decimal number, digits only.
-    fn decimal<T: std::str::FromStr>(&self, field: &str) -> Result<T, LineError> {
+    fn decimal<T: std::str::FromStr>(&self, field: &str) -> Result<T, PositionLineError> {
         if !field.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(self.error(LineErrorKind::Number));
+            return Err(self.error(PositionLineErrorKind::Number));
         }
-        field.parse().map_err(|_| self.error(LineErrorKind::Number))
+        field
+            .parse()
+            .map_err(|_| self.error(PositionLineErrorKind::Number))
     }
 
     /// Checks that the fields after the last one read (ignored) do not
     /// start with an empty one.
-    fn end(&mut self) -> Result<(), LineError> {
+    fn end(&mut self) -> Result<(), PositionLineError> {
         match self.rest {
             Some(rest) if rest.is_empty() || rest.starts_with(' ') => {
                 self.next()?;
@@ -401,10 +404,11 @@ impl<'a> Fields<'a> {
     }
 
     /// The next field as escaped text.
-    fn text(&mut self) -> Result<String, LineError> {
+    fn text(&mut self) -> Result<String, PositionLineError> {
         let field = self.next()?;
-        unescape(field)
-            .map_err(|at| LineError::new(self.number, self.offset + at, LineErrorKind::Escape))
+        unescape(field).map_err(|at| {
+            PositionLineError::new(self.number, self.offset + at, PositionLineErrorKind::Escape)
+        })
     }
 }
 
@@ -494,15 +498,15 @@ pub fn unescape(field: &str) -> Result<String, usize> {
 /// the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("field {field} (byte {offset}): {kind}")]
-pub struct LineError {
+pub struct PositionLineError {
     field: usize,
     offset: usize,
-    kind: LineErrorKind,
+    kind: PositionLineErrorKind,
 }
 
-impl LineError {
-    fn new(field: usize, offset: usize, kind: LineErrorKind) -> LineError {
-        LineError {
+impl PositionLineError {
+    fn new(field: usize, offset: usize, kind: PositionLineErrorKind) -> PositionLineError {
+        PositionLineError {
             field,
             offset,
             kind,
@@ -523,7 +527,7 @@ impl LineError {
 
     /// What was wrong.
     #[must_use]
-    pub fn kind(&self) -> LineErrorKind {
+    pub fn kind(&self) -> PositionLineErrorKind {
         self.kind
     }
 }
@@ -531,7 +535,7 @@ impl LineError {
 /// What is wrong with a field of a position line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum LineErrorKind {
+pub enum PositionLineErrorKind {
     /// The line does not start with [`TAG`].
     #[error("expected the tag {TAG}")]
     Tag,

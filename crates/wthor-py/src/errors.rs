@@ -173,7 +173,7 @@ pub(crate) fn query_error(e: &wthor_db::QueryError) -> PyErr {
 /// `ValueError`), or a position or opening that cannot be read, the keyword
 /// named and the character found added (as `wthor search` reports it).
 pub(crate) fn filters_error(e: &wthor_db::query::FiltersError) -> PyErr {
-    use wthor_db::query::{FiltersError, PositionError, TextFilter};
+    use wthor_db::query::{AnyBoardError, FiltersError, TextFilter};
     match e {
         FiltersError::ProgramAndHuman => {
             PyValueError::new_err("program=True and human=True exclude each other")
@@ -192,7 +192,7 @@ pub(crate) fn filters_error(e: &wthor_db::query::FiltersError) -> PyErr {
             };
             let text = format!("{keyword}=: {e}");
             match error {
-                PositionError::Illegal { .. } => IllegalMoveError::new_err(text),
+                AnyBoardError::Illegal { .. } => IllegalMoveError::new_err(text),
                 _ => NotationError::new_err(text),
             }
         }

@@ -24,10 +24,10 @@
 //! ```no_run
 //! # async fn f() -> std::io::Result<()> {
 //! use std::sync::Arc;
-//! use wthor_db::index::IndexChoice;
+//! use wthor_server::wthor_db::index::IndexChoice;
 //! use wthor_server::{AppState, Config};
 //!
-//! let db = wthor_db::Database::open("testdata").unwrap();
+//! let db = wthor_server::wthor_db::Database::open("testdata").unwrap();
 //! let (state, _note) = AppState::new(db, &IndexChoice::Default, Config::default());
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //! wthor_server::serve(listener, Arc::new(state), std::future::pending()).await
@@ -57,6 +57,12 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 pub use state::{AppState, Config};
+
+/// The database crate, whose types this API shows (`AppState::new` takes
+/// a [`wthor_db::Database`] and an [`IndexChoice`](wthor_db::index::IndexChoice)):
+/// `wthor_server::wthor_db` needs no dependency of your own, nor a
+/// version to keep in step with this crate's.
+pub use wthor_db;
 
 /// The longest request target (path and query string) answered; longer
 /// ones get 414.

@@ -59,67 +59,87 @@ fn legal_moves_of_the_start() {
 #[test]
 fn errors_name_the_field() {
     let good = game_positions(Size::Eight, &[]).lines[0].to_string();
-    let check = |text: &str, field: usize, kind: LineErrorKind| {
+    let check = |text: &str, field: usize, kind: PositionLineErrorKind| {
         let e = PositionLine::parse(text).unwrap_err();
         assert_eq!((e.field(), e.kind()), (field, kind), "{text}: {e}");
     };
-    check("", 1, LineErrorKind::Missing);
-    check(&good.replace("<pos>", "<12>"), 1, LineErrorKind::Tag);
+    check("", 1, PositionLineErrorKind::Missing);
+    check(
+        &good.replace("<pos>", "<12>"),
+        1,
+        PositionLineErrorKind::Tag,
+    );
     check(
         &good.replacen("--------", "-------", 1),
         2,
-        LineErrorKind::Row,
+        PositionLineErrorKind::Row,
     );
     check(
         &good.replacen("---OX---", "---OX---X", 1),
         5,
-        LineErrorKind::Row,
+        PositionLineErrorKind::Row,
     );
     check(
         &good.replacen("---OX---", "---OY---", 1),
         5,
-        LineErrorKind::Row,
+        PositionLineErrorKind::Row,
     );
-    check(&good.replace(" B 1 ", " Z 1 "), 10, LineErrorKind::Side);
-    check(&good.replace(" B 1 ", " B 0 "), 11, LineErrorKind::Number);
-    check(&good.replace(" B 1 ", " B x "), 11, LineErrorKind::Number);
+    check(
+        &good.replace(" B 1 ", " Z 1 "),
+        10,
+        PositionLineErrorKind::Side,
+    );
+    check(
+        &good.replace(" B 1 ", " B 0 "),
+        11,
+        PositionLineErrorKind::Number,
+    );
+    check(
+        &good.replace(" B 1 ", " B x "),
+        11,
+        PositionLineErrorKind::Number,
+    );
     check(
         &good.replace(" B 1 - - ", " B 1 56 - "),
         13,
-        LineErrorKind::LastMoveMismatch,
+        PositionLineErrorKind::LastMoveMismatch,
     );
     check(
         &good.replace(" B 1 - - ", " B 1 99 - "),
         12,
-        LineErrorKind::Square,
+        PositionLineErrorKind::Square,
     );
     check(
         &good.replace(" 2 2 ", " 3 2 "),
         14,
-        LineErrorKind::DiscCount,
+        PositionLineErrorKind::DiscCount,
     );
     check(
         &good.replace(" 2 2 - ", " 2 2 a%2 "),
         16,
-        LineErrorKind::Escape,
+        PositionLineErrorKind::Escape,
     );
     check(
         &good.replace(" 2 2 - ", " 2 2 %FF "),
         16,
-        LineErrorKind::Escape,
+        PositionLineErrorKind::Escape,
     );
     check(
         &good.replace(" 2 2 - ", " 2 2  - "),
         16,
-        LineErrorKind::Empty,
+        PositionLineErrorKind::Empty,
     );
     check(
         &good.replace(" 2 2 - ", " 2 2 a\tb "),
         16,
-        LineErrorKind::Unescaped,
+        PositionLineErrorKind::Unescaped,
     );
-    check(&format!("{good} "), 21, LineErrorKind::Empty);
-    check(good.strip_suffix(" -").unwrap(), 20, LineErrorKind::Missing);
+    check(&format!("{good} "), 21, PositionLineErrorKind::Empty);
+    check(
+        good.strip_suffix(" -").unwrap(),
+        20,
+        PositionLineErrorKind::Missing,
+    );
     let e = PositionLine::parse(&good.replace(" 2 2 - ", " 2 2 ab%G1 ")).unwrap_err();
     assert_eq!(e.position(), good.find(" 2 2 - ").unwrap() + 5 + 2);
 }

@@ -6,7 +6,7 @@ use othello_core::replay::{replay_with, wthor_tokens};
 use othello_core::symmetry::Symmetry;
 use othello_core::{Board, Board8, Board10, Size};
 use wthor_db::index::IndexChoice;
-use wthor_db::query::{Opening, Outcome, PlayerKind, Position, SortKey};
+use wthor_db::query::{OpeningMoves, Outcome, PlayerKind, Position, SortKey};
 use wthor_db::{Database, DatabaseBuilder, GameId, Query};
 
 fn testdata() -> PathBuf {
@@ -65,7 +65,7 @@ fn names_are_joined_and_out_of_range_numbers_are_placeholders() {
 }
 
 fn queries() -> Vec<Query> {
-    let opening = Opening::parse("f5d6", Size::Eight).unwrap();
+    let opening = OpeningMoves::parse("f5d6", Size::Eight).unwrap();
     vec![
         Query::new(),
         Query::new().result(Outcome::Draw),
@@ -444,7 +444,9 @@ mod filters {
 
     use othello_core::Size;
 
-    use wthor_db::query::{Opening, Outcome, PlayerKind, Position, PositionError, Query, SortKey};
+    use wthor_db::query::{
+        AnyBoardError, OpeningMoves, Outcome, PlayerKind, Position, Query, SortKey,
+    };
 
     #[test]
     fn disc_ranges_past_the_board_are_refused() {
@@ -589,7 +591,7 @@ mod filters {
             .result(Outcome::Draw)
             .black_discs(33, u8::MAX)
             .theoretical(0, 32)
-            .opening(Opening::parse("f5d6", Size::Eight).unwrap())
+            .opening(OpeningMoves::parse("f5d6", Size::Eight).unwrap())
             .as_played(true)
             .opening_name("Tiger")
             .position(Position::after_transcript("f5d6c3", Size::Eight).unwrap())
@@ -693,7 +695,7 @@ mod filters {
             error("a1", "", ""),
             FiltersError::Text {
                 filter: TextFilter::Opening,
-                error: PositionError::Illegal { .. },
+                error: AnyBoardError::Illegal { .. },
                 found: None,
             }
         ));

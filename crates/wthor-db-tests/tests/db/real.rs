@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use othello_core::mailbox::Mailbox8;
 use othello_core::{Bitboard, Board, Board8, Color, Size, Square};
 use wthor_db::index::IndexChoice;
-use wthor_db::query::{Opening, Outcome, PlayerKind, Position, SortKey};
+use wthor_db::query::{OpeningMoves, Outcome, PlayerKind, Position, SortKey};
 use wthor_db::{Database, DatabaseBuilder, Query};
 use wthor_format::{NameKind, ReadOptions};
 
@@ -315,7 +315,7 @@ fn real_queries_equal_a_plain_scan() {
     let seqs: BTreeSet<Vec<u8>> = (0..8)
         .map(|k| squares.iter().map(|&s| byte(images(s)[k])).collect())
         .collect();
-    let opening = Opening::parse(transcript, Size::Eight).unwrap();
+    let opening = OpeningMoves::parse(transcript, Size::Eight).unwrap();
     check(&db, &p, &Query::new().opening(opening.clone()), |g| {
         seqs.iter().any(|s| g.moves.starts_with(s))
     });

@@ -15,7 +15,7 @@ use std::str::FromStr;
 use othello_core::Size;
 use serde::{Deserialize, Deserializer};
 
-use super::{Opening, Outcome, PlayerKind, Position, PositionError, Query, SortKey};
+use super::{AnyBoardError, OpeningMoves, Outcome, PlayerKind, Position, Query, SortKey};
 use crate::names::NamePattern;
 
 /// An inclusive range with open ends: `A..B`, `A..`, `..B`, or `A` alone
@@ -456,7 +456,7 @@ pub enum FiltersError {
         /// Which filter.
         filter: TextFilter,
         /// Why.
-        error: PositionError,
+        error: AnyBoardError,
         /// The character the error points at, if it points at one.
         found: Option<Found>,
     },
@@ -505,10 +505,10 @@ impl FiltersError {
         }
     }
 
-    fn text(filter: TextFilter, text: &str, error: PositionError) -> FiltersError {
+    fn text(filter: TextFilter, text: &str, error: AnyBoardError) -> FiltersError {
         let at = match &error {
-            PositionError::Obf(o) => Some(o.position()),
-            PositionError::Transcript(t) => Some(t.position()),
+            AnyBoardError::Obf(o) => Some(o.position()),
+            AnyBoardError::Transcript(t) => Some(t.position()),
             // An illegal move (the error names it).
             _ => None,
         };
@@ -643,7 +643,7 @@ impl Filters {
             q = q.theoretical(low.unwrap_or(0), high.unwrap_or(u8::MAX));
         }
         if let Some(text) = &self.opening {
-            let opening = Opening::parse(text, self.size)
+            let opening = OpeningMoves::parse(text, self.size)
                 .map_err(|e| FiltersError::text(TextFilter::Opening, text, e))?;
             q = q.opening(opening).as_played(self.as_played);
         }

@@ -134,27 +134,27 @@ impl std::str::FromStr for SortKey {
 /// `othello-core`'s board of either size, under the name the queries
 /// give it.
 pub use othello_core::position::AnyBoard as Position;
-/// Why a position or an opening could not be read (`othello-core`'s
-/// [`AnyBoardError`](othello_core::position::AnyBoardError)).
-pub use othello_core::position::AnyBoardError as PositionError;
+/// Why a position or an opening could not be read (`othello-core`'s,
+/// under its own name: `othello_core::PositionError` is another error).
+pub use othello_core::position::AnyBoardError;
 
 /// The first moves of a game, as squares.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
+pub struct OpeningMoves {
     squares: Vec<Square>,
     size: Size,
 }
 
-impl Opening {
+impl OpeningMoves {
     /// Reads a transcript; passes are dropped (WTHOR records store none).
     /// The moves must be legal from the start.
     ///
     /// # Errors
     /// As [`Position::after_transcript`].
-    pub fn parse(text: &str, size: Size) -> Result<Opening, PositionError> {
+    pub fn parse(text: &str, size: Size) -> Result<OpeningMoves, AnyBoardError> {
         Position::after_transcript(text, size)?;
         let moves = parse_transcript(text, size)?;
-        Ok(Opening {
+        Ok(OpeningMoves {
             squares: moves.iter().filter_map(|m| m.square()).collect(),
             size,
         })
@@ -202,17 +202,17 @@ pub enum QueryError {
 ///
 /// ```
 /// use wthor_db::Query;
-/// use wthor_db::query::{Opening, SortKey};
+/// use wthor_db::query::{OpeningMoves, SortKey};
 /// use othello_core::Size;
 ///
 /// let q = Query::new()
 ///     .player("Edax")
 ///     .years(Some(2001), Some(2002))
-///     .opening(Opening::parse("f5d6", Size::Eight)?)
+///     .opening(OpeningMoves::parse("f5d6", Size::Eight)?)
 ///     .sort(SortKey::Score)
 ///     .limit(10);
 /// # let _ = q;
-/// # Ok::<(), wthor_db::query::PositionError>(())
+/// # Ok::<(), wthor_db::query::AnyBoardError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 #[must_use]
@@ -227,7 +227,7 @@ pub struct Query {
     result: Option<Outcome>,
     black_discs: Option<(u8, u8)>,
     theoretical: Option<(u8, u8)>,
-    opening: Option<Opening>,
+    opening: Option<OpeningMoves>,
     as_played: bool,
     opening_name: Option<String>,
     position: Option<Position>,
@@ -310,7 +310,7 @@ impl Query {
 
     /// Games that start with these moves, under any of the 8 symmetries
     /// unless [`as_played`](Query::as_played).
-    pub fn opening(mut self, opening: Opening) -> Query {
+    pub fn opening(mut self, opening: OpeningMoves) -> Query {
         self.opening = Some(opening);
         self
     }

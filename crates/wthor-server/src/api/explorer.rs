@@ -9,7 +9,7 @@ use othello_core::position::forced_pass;
 use othello_core::{Board, Move, Size, Square};
 use wthor_db::openings;
 use wthor_db::position_line::PositionLine;
-use wthor_db::query::{Position, PositionError, SortKey};
+use wthor_db::query::{AnyBoardError, Position, SortKey};
 use wthor_db::stats::{
     MoveRatings, SOLVE_MAX_EMPTIES, Solved, SolvedField, StatsOptions, StatsReport,
 };
@@ -254,9 +254,9 @@ fn add_values(answer: &mut Explorer, ask: &ValuesAsk, values: &Values) {
 
 /// The error of `play=` (moves of `size`): an illegal move comes with the
 /// moves before it.
-fn play_error(play: &str, size: Size, e: &PositionError) -> ApiError {
+fn play_error(play: &str, size: Size, e: &AnyBoardError) -> ApiError {
     match (e, parse_transcript(play, size)) {
-        (PositionError::Illegal { number, .. }, Ok(moves)) => {
+        (AnyBoardError::Illegal { number, .. }, Ok(moves)) => {
             let mut before = Vec::new();
             push_transcript(
                 &mut before,
@@ -310,7 +310,7 @@ pub(super) fn read_position(
             // An illegal move is said here, with the moves before it; any
             // other error of the text by the filters (naming the place).
             if let Some(play) = play
-                && let Err(e @ PositionError::Illegal { .. }) =
+                && let Err(e @ AnyBoardError::Illegal { .. }) =
                     Position::after_transcript(play, filters.size)
             {
                 return Err(play_error(play, filters.size, &e));
