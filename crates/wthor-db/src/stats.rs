@@ -49,8 +49,8 @@ use std::collections::{BTreeMap, HashMap};
 mod report;
 
 pub use report::{
-    NextMovesReport, NextRow, OpeningRow, PlayerRow, RecordRow, ResultsRow, SolvedField,
-    StatsReport, TotalsRow, YearRow,
+    NextMovesAsked, NextMovesReport, NextRow, OpeningRow, PlayerRow, RecordRow, ResultsRow,
+    SolvedField, StatsReport, TotalsRow, YearRow,
 };
 
 use othello_core::position::forced_pass;

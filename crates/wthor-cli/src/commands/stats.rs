@@ -19,7 +19,7 @@ use serde_json::json;
 use wthor_db::Stats;
 use wthor_db::query::Position;
 use wthor_db::stats::{
-    NextMoves, PlayerRecord, Record, Results, Solved, StatsOptions, StatsReport,
+    NextMoves, NextMovesAsked, PlayerRecord, Record, Results, Solved, StatsOptions, StatsReport,
 };
 
 use crate::commands::index::IndexArgs;
@@ -117,18 +117,19 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     }
     let query = args.query.build()?;
     let db = args.db.open()?;
-    let options = StatsOptions::asked(
-        if args.no_next {
-            Some(false)
-        } else {
-            args.next.then_some(true)
-        },
-        args.solve,
-        args.player_records,
-        args.by_year,
-        args.openings.unwrap_or(0),
-        query.position_filter().is_some(),
-    );
+    let next = if args.no_next {
+        NextMovesAsked::No
+    } else if args.next {
+        NextMovesAsked::Yes
+    } else {
+        NextMovesAsked::WithPosition
+    };
+    let options = StatsOptions::default()
+        .with_solve(args.solve)
+        .with_players(args.player_records)
+        .with_by_year(args.by_year)
+        .with_openings(args.openings.unwrap_or(0))
+        .with_next_moves(next, &query);
     let answer = db
         .searcher(args.index.choice())
         .stats(&query, &options)

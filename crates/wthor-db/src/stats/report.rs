@@ -26,31 +26,74 @@ use super::{
     NextMoves, OpeningStats, PlayerRecord, Record, Results, SOLVE_MAX_EMPTIES, Solved, Stats,
     StatsOptions,
 };
-use crate::NamePattern;
+use crate::{NamePattern, Query};
+
+/// Whether a front end asks for the next-move table ([`StatsOptions::with_next_moves`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NextMovesAsked {
+    /// When the query gives a position (the default): a position is
+    /// almost always asked for its next moves.
+    #[default]
+    WithPosition,
+    /// Always (`--next`, `next_moves=True`).
+    Yes,
+    /// Never, unless solved (`--no-next`, `next_moves=False`).
+    No,
+}
 
 impl StatsOptions {
-    /// The options as a front end's request reads: `solve` asks for the
-    /// next moves it scores, `by_year` for the records it splits; the
-    /// next-move table comes when asked (`next`), or by default (`None`)
-    /// when the query gives a position — a position is almost always asked
-    /// for its next moves.
+    /// The next-move table as asked for `query` (see [`NextMovesAsked`]);
+    /// always with [`with_solve`](StatsOptions::with_solve), which scores
+    /// them.
+    ///
+    /// ```
+    /// use wthor_db::Query;
+    /// use wthor_db::stats::{NextMovesAsked, StatsOptions};
+    ///
+    /// let options = StatsOptions::default()
+    ///     .with_by_year(true)
+    ///     .with_next_moves(NextMovesAsked::WithPosition, &Query::new());
+    /// assert!(options.players && options.by_year && !options.next_moves);
+    /// ```
     #[must_use]
-    pub fn asked(
-        next: Option<bool>,
-        solve: bool,
-        players: bool,
-        by_year: bool,
-        openings: usize,
-        has_position: bool,
-    ) -> StatsOptions {
-        StatsOptions {
-            next_moves: solve || next.unwrap_or(has_position),
-            solve,
-            players: players || by_year,
-            by_year,
-            openings,
-            ratings: false,
-        }
+    pub fn with_next_moves(mut self, asked: NextMovesAsked, query: &Query) -> StatsOptions {
+        self.next_moves = self.solve
+            || match asked {
+                NextMovesAsked::Yes => true,
+                NextMovesAsked::No => false,
+                NextMovesAsked::WithPosition => query.position_filter().is_some(),
+            };
+        self
+    }
+
+    /// Exact scores of the next moves (which asks for them).
+    #[must_use]
+    pub fn with_solve(mut self, solve: bool) -> StatsOptions {
+        self.solve = solve;
+        self.next_moves |= solve;
+        self
+    }
+
+    /// The record of every player.
+    #[must_use]
+    pub fn with_players(mut self, players: bool) -> StatsOptions {
+        self.players |= players;
+        self
+    }
+
+    /// Player records split by year (which asks for the records).
+    #[must_use]
+    pub fn with_by_year(mut self, by_year: bool) -> StatsOptions {
+        self.by_year = by_year;
+        self.players |= by_year;
+        self
+    }
+
+    /// The openings of this many moves (0: none).
+    #[must_use]
+    pub fn with_openings(mut self, moves: usize) -> StatsOptions {
+        self.openings = moves;
+        self
     }
 }
 

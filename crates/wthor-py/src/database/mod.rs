@@ -6,7 +6,7 @@ use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyUserWarning, PyV
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wthor_db::index::IndexChoice;
-use wthor_db::stats::StatsOptions;
+use wthor_db::stats::{NextMovesAsked, StatsOptions};
 use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError, Searcher};
 use wthor_format::{BoardSize, GameView};
 
@@ -680,14 +680,17 @@ impl PyDatabase {
     ) -> PyResult<Bound<'py, PyDict>> {
         let parsed = query::parse("stats", filters)?;
         let query = query::to_query(&parsed)?;
-        let options = StatsOptions::asked(
-            next_moves,
-            solve,
-            player_records,
-            by_year,
-            openings,
-            query.position_filter().is_some(),
-        );
+        let next = match next_moves {
+            None => NextMovesAsked::WithPosition,
+            Some(true) => NextMovesAsked::Yes,
+            Some(false) => NextMovesAsked::No,
+        };
+        let options = StatsOptions::default()
+            .with_solve(solve)
+            .with_players(player_records)
+            .with_by_year(by_year)
+            .with_openings(openings)
+            .with_next_moves(next, &query);
         let stats = py
             .detach(|| self.searcher.stats(&query, &options))
             .map_err(|e| query_error(&e))?;
