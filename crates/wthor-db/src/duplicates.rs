@@ -17,8 +17,8 @@
 //! [`Database::duplicates`] keys the games in parallel on the scan
 //! ([`Database::par_fold_ids`]), sorts the hashes of the keys and compares
 //! the keys themselves only inside a run of equal hashes (a collision never
-//! joins two games); [`Database::duplicates_sequential`] is the plain
-//! version it is tested against. [`Database::dedupe`] drops the later
+//! joins two games); `Database::duplicates_sequential` (with the
+//! `test-support` feature) is the plain version it is tested against. [`Database::dedupe`] drops the later
 //! copies from a list of games (`wthor export --dedupe`, Python's
 //! `positions(dedupe=True)`).
 //!
@@ -28,12 +28,10 @@
 //! let every = db.searcher(wthor_db::index::IndexChoice::Never);
 //! let ids = every.search(&wthor_db::Query::new())?.value;
 //! let dups = db.duplicates(&ids);
-//! assert_eq!(dups, db.duplicates_sequential(&ids));
 //! assert_eq!(db.dedupe(&ids).len(), ids.len() - dups.later_count());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use othello_core::Size;
@@ -309,13 +307,15 @@ impl Database {
     /// [`duplicates`](Database::duplicates) the plain way: each game's 8
     /// images written out, the smallest one the key of a hash map, one
     /// game after the other.
+    /// Test support: built with the `test-support` feature only.
+    #[cfg(feature = "test-support")]
     #[must_use]
     pub fn duplicates_sequential(&self, ids: &[GameId]) -> Duplicates {
         let mut ids = ids.to_vec();
         ids.sort_unstable();
         ids.dedup();
         let mut order: Vec<(Size, Vec<u8>)> = Vec::new();
-        let mut members: HashMap<Key, Members> = HashMap::new();
+        let mut members: std::collections::HashMap<Key, Members> = std::collections::HashMap::new();
         let mut games = 0;
         for id in ids {
             let Some((size, moves)) = self.moves_of(id) else {

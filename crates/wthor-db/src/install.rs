@@ -209,7 +209,7 @@ pub fn install(
     into: &Path,
     options: &InstallOptions,
 ) -> Result<InstallReport, Error> {
-    install_with_hook(files, into, options, &mut |_, _| Ok(()))
+    install_stepwise(files, into, options, &mut |_, _| Ok(()))
 }
 
 /// [`install`], calling `before_step(k, step)` before each [`Step`] of
@@ -218,9 +218,7 @@ pub fn install(
 /// bytes). An error it returns fails that step as an I/O error there
 /// would: that file is [`Action::Failed`] (`renamed` when the step was
 /// [`Step::SyncDir`]), those after it [`Action::Skipped`], every file of
-/// the directory left wholly old or wholly new. A front end can follow the
-/// writes or stop between them with it; the tests inject a failure at
-/// every step of every file.
+/// the directory left wholly old or wholly new.
 ///
 /// ```
 /// use wthor_db::atomic::Step;
@@ -243,7 +241,21 @@ pub fn install(
 ///
 /// # Errors
 /// As [`install`].
+///
+/// Test support: built with the `test-support` feature only (the
+/// tests inject a failure at each step).
+#[cfg(feature = "test-support")]
 pub fn install_with_hook(
+    files: &[PathBuf],
+    into: &Path,
+    options: &InstallOptions,
+    before_step: &mut dyn FnMut(usize, Step) -> io::Result<()>,
+) -> Result<InstallReport, Error> {
+    install_stepwise(files, into, options, before_step)
+}
+
+/// [`install`] with a hook before each step.
+fn install_stepwise(
     files: &[PathBuf],
     into: &Path,
     options: &InstallOptions,
