@@ -99,7 +99,10 @@ impl DbArgs {
 /// record, or with a header count above its records).
 pub(crate) fn report_damage(db: &Database) {
     for skipped in db.skipped() {
-        eprintln!("wthor: warning: {skipped}; file skipped");
+        eprintln!(
+            "wthor: warning: {}; file skipped",
+            wthor_db::error_chain(skipped)
+        );
     }
     for file in db.files() {
         if let Some(w) = file.incomplete() {

@@ -186,7 +186,7 @@ pub(crate) fn open_file_with_names_strict(
     let db = builder.skip_damaged(!strict).open()?;
     // The file itself must have opened.
     if let Some(e) = db.skipped().iter().find(|e| e.path() == path) {
-        return Err(anyhow::anyhow!("{e}"));
+        return Err(anyhow::anyhow!("{}", wthor_db::error_chain(e)));
     }
     let f = db
         .files()

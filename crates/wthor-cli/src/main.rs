@@ -166,11 +166,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// An error as the one line `wthor: …` prints: its causes joined by `: `,
-/// none repeated (`wthor_db::message`, the style Python's messages share).
+/// An error as the one line `wthor: …` prints: its causes joined by `: `
+/// (`wthor_db::error_chain`, the style Python's messages share).
 pub(crate) fn error_line(err: &anyhow::Error) -> String {
     let err: &(dyn std::error::Error + 'static) = err.as_ref();
-    wthor_db::message(err)
+    wthor_db::error_chain(err)
 }
 
 /// A reader that closed the pipe (`wthor … | head`) is not a failure.

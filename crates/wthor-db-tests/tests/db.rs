@@ -272,7 +272,7 @@ fn a_cut_game_file_is_read_to_its_last_whole_record() {
         .open()
         .unwrap_err();
     assert_eq!(
-        wthor_db::message(&err),
+        wthor_db::error_chain(&err),
         format!(
             "{}: byte 696 (record 10): truncated record: expected 68 bytes, found 30",
             dir.path().join("WTH_2001.wtb").display()

@@ -62,7 +62,7 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
 #[non_exhaustive]
 pub enum CacheError {
     /// The file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Io {
         /// The cache file.
         path: PathBuf,

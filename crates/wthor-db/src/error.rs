@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 #[non_exhaustive]
 pub enum Error {
     /// A file or directory could not be listed, opened or mapped.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Io {
         /// The path concerned.
         path: PathBuf,
@@ -16,7 +16,7 @@ pub enum Error {
         source: std::io::Error,
     },
     /// A WTHOR file could not be parsed.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Format {
         /// The file.
         path: PathBuf,
@@ -71,28 +71,26 @@ impl Error {
     }
 }
 
-/// An error and its causes as one line, `: ` between them, a cause left
-/// out when the text before already ends with it (the errors of this crate
-/// name their path and include their cause, which they also give as their
-/// `source`): the one message style of the `wthor` command and of Python.
+/// An error and its causes as one line, `: ` between them: the one
+/// message style of the `wthor` command, the server and Python. Every
+/// error of this crate gives its cause as its `source()` only, never in
+/// its `Display` as well, so nothing is said twice.
 ///
 /// ```
 /// let e = wthor_db::Database::open("/no/such/folder").unwrap_err();
+/// assert_eq!(e.to_string(), "/no/such/folder");
 /// assert_eq!(
-///     wthor_db::message(&e),
+///     wthor_db::error_chain(&e),
 ///     "/no/such/folder: No such file or directory (os error 2)"
 /// );
 /// ```
 #[must_use]
-pub fn message(e: &(dyn std::error::Error + 'static)) -> String {
+pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
     let mut text = e.to_string();
     let mut source = e.source();
     while let Some(s) = source {
-        let part = s.to_string();
-        if !text.ends_with(&part) {
-            text.push_str(": ");
-            text.push_str(&part);
-        }
+        text.push_str(": ");
+        text.push_str(&s.to_string());
         source = s.source();
     }
     text

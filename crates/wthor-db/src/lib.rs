@@ -151,7 +151,7 @@ pub use wthor_format;
 
 pub use check::{CheckSummary, Counts, FileCheck, Finding, GameCheck};
 pub use database::{Database, DatabaseBuilder, Join, OpenOptions};
-pub use error::{Error, message};
+pub use error::{Error, error_chain};
 pub use files::{DbFile, Reads, list_files, list_folder};
 pub use id::{GameId, GameIdError, GameName};
 pub use index::{IndexStatus, PositionIndex};

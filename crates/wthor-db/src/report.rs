@@ -210,7 +210,7 @@ fn points_of(color: Color, black_discs: u8) -> f64 {
 #[non_exhaustive]
 pub enum ReportError {
     /// The query choosing the player's games cannot run.
-    #[error("the player's games: {0}")]
+    #[error("the player's games")]
     Query(#[from] QueryError),
     /// No game of the player with that colour (in those years).
     #[error("{player} has no 8x8 game with {color}{since}")]

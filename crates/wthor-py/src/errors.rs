@@ -28,6 +28,7 @@ use pyo3::exceptions::{
     PyValueError,
 };
 use pyo3::prelude::*;
+use wthor_db::error_chain as message;
 
 create_exception!(
     wthor,
@@ -53,12 +54,6 @@ create_exception!(
     WthorError,
     "A move that is not legal on the board it is played on."
 );
-
-/// An error's message followed by its sources, `a: b: c`, without
-/// repeating a source the message already ends with.
-fn message(e: &(dyn std::error::Error + 'static)) -> String {
-    wthor_db::message(e)
-}
 
 /// The `OSError` subclass of an I/O error's kind.
 fn os_error(kind: ErrorKind, text: String) -> PyErr {

@@ -153,7 +153,7 @@ pub(crate) fn run<'py>(
                 *not_saved
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner) =
-                    Some(wthor_db::message(e));
+                    Some(wthor_db::error_chain(e));
             }
         })
     });

@@ -191,7 +191,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             writeln!(out, "{name}: {e}: not analysed")?;
             return Ok(ExitCode::FAILURE);
         }
-        Err(e) => return Err(anyhow::anyhow!("{name}: {e}")),
+        Err(e) => return Err(anyhow::Error::new(e).context(name)),
     };
     match args.format {
         Format::Jsonl => {

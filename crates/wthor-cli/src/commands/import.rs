@@ -159,7 +159,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         let finished = import::finish(&mut plan, &args.into, solving, encoding, |p| match p {
             Progress::Solved => bar.inc(1),
             Progress::CacheNotSaved(e) => {
-                bar.suspend(|| eprintln!("wthor: warning: {}", wthor_db::message(e)));
+                bar.suspend(|| eprintln!("wthor: warning: {}", wthor_db::error_chain(e)));
             }
             _ => {}
         });

@@ -132,12 +132,12 @@ fn status(args: &StatusArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::FAILURE);
         }
         IndexStatus::Corrupt(e) => {
-            writeln!(out, "status: damaged: {e}")?;
+            writeln!(out, "status: damaged: {}", wthor_db::error_chain(&e))?;
             return Ok(ExitCode::FAILURE);
         }
     };
     if let Err(e) = ix.verify() {
-        writeln!(out, "status: damaged: {e}")?;
+        writeln!(out, "status: damaged: {}", wthor_db::error_chain(&e))?;
         return Ok(ExitCode::FAILURE);
     }
     writeln!(out, "status: fresh")?;

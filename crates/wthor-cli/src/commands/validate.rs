@@ -96,7 +96,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
                 Ok(p) => p,
                 Err(e @ wthor_db::Error::NoFilesToRead { .. }) => return Err(e.into()),
                 Err(e) => {
-                    unreadable.push((path.display().to_string(), e.to_string()));
+                    unreadable.push((path.display().to_string(), wthor_db::error_chain(&e)));
                     continue;
                 }
             }
@@ -106,7 +106,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         for p in paths {
             match DbFile::open(&p, &options) {
                 Ok(f) => files.push(f),
-                Err(e) => unreadable.push((p.display().to_string(), wthor_db::message(&e))),
+                Err(e) => unreadable.push((p.display().to_string(), wthor_db::error_chain(&e))),
             }
         }
     }

@@ -266,7 +266,7 @@ pub fn read_analyses(path: &Path) -> Result<AnalysisLog, LogReadError> {
 #[non_exhaustive]
 pub enum LogReadError {
     /// The file could not be read.
-    #[error("{}: cannot read the results file: {source}", path.display())]
+    #[error("{}: cannot read the results file", path.display())]
     Io {
         /// The log.
         path: PathBuf,

@@ -381,7 +381,7 @@ pub enum AnalysisError {
     EstimateTime,
     /// The midgame search's tables could not be had (or a search that
     /// cannot run, which checked options never ask for).
-    #[error("the estimate search: {0}")]
+    #[error("the estimate search")]
     Search(#[from] MidgameError),
     /// Exact solves from too many empty squares.
     #[error("exact from {0} empties: at most 30 (each more empty square doubles the time)")]

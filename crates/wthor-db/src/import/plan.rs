@@ -176,7 +176,7 @@ pub struct Plan {
 #[non_exhaustive]
 pub enum ImportError {
     /// A file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -192,7 +192,7 @@ pub enum ImportError {
     #[error(transparent)]
     Write(#[from] crate::atomic::WriteError),
     /// A file of the directory could not be parsed.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Format {
         /// The file.
         path: PathBuf,

@@ -87,7 +87,7 @@ pub const DEFAULT_NAME: &str = "wthor.idx";
 #[non_exhaustive]
 pub enum IndexError {
     /// The file could not be read, mapped or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Io {
         /// The index file (or a game file being hashed).
         path: PathBuf,

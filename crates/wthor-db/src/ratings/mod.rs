@@ -192,7 +192,7 @@ impl Default for Params {
 #[non_exhaustive]
 pub enum RatingsError {
     /// The query selecting the games cannot run.
-    #[error("the games to rate: {0}")]
+    #[error("the games to rate")]
     Query(#[from] QueryError),
     /// A parameter out of range.
     #[error("ratings parameter {what} is {value}, expected {expected}")]

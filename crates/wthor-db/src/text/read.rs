@@ -105,13 +105,13 @@ pub enum LineError {
     #[error(transparent)]
     Transcript(#[from] TranscriptError),
     /// A JSON Lines line that is not JSON.
-    #[error("not JSON: {0}")]
+    #[error("not JSON")]
     Json(#[from] serde_json::Error),
     /// A JSON Lines object without moves.
     #[error("no \"transcript\" nor \"moves\"")]
     NoMoves,
     /// A CSV record that cannot be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Csv(#[from] ::csv::Error),
     /// A WTHOR move byte that names no square.
     #[error("move {index} is byte {byte}, no square")]

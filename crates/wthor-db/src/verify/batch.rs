@@ -74,7 +74,7 @@ pub fn select_jobs<R: Copy>(
 #[non_exhaustive]
 pub enum BatchError {
     /// The results log could not be appended to.
-    #[error("{}: cannot append: {source}", path.display())]
+    #[error("{}: cannot append", path.display())]
     Log {
         /// The log.
         path: PathBuf,
@@ -83,7 +83,7 @@ pub enum BatchError {
         source: std::io::Error,
     },
     /// A result could not be turned into its log line.
-    #[error("a result cannot be written as JSON: {0}")]
+    #[error("a result cannot be written as JSON")]
     Json(#[from] serde_json::Error),
     /// The cache could not be saved.
     #[error(transparent)]

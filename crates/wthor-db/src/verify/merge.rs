@@ -15,7 +15,7 @@ use super::log::RecordKey;
 #[non_exhaustive]
 pub enum LogError {
     /// The file could not be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Io {
         /// The file.
         path: PathBuf,

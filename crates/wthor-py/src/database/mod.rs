@@ -945,7 +945,9 @@ impl PyDatabase {
                 self.db()
                     .kept_ratings(&wthor_db::ratings::Params::FITTED, ratings.as_deref())
             })
-            .map_err(|e| PyValueError::new_err(format!("ratings: {e}")))?;
+            .map_err(|e| {
+                PyValueError::new_err(format!("ratings: {}", wthor_db::error_chain(&e)))
+            })?;
         warn_note(py, kept.note)?;
         let (mut name, mut program, mut years) = (Vec::new(), Vec::new(), Vec::new());
         let (mut rating, mut sd, mut games, mut points) =

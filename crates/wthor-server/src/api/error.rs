@@ -138,7 +138,7 @@ impl From<wthor_db::QueryError> for ApiError {
 /// The database or one of its files failing: a fault of the server.
 impl From<wthor_db::Error> for ApiError {
     fn from(e: wthor_db::Error) -> ApiError {
-        ApiError::internal(wthor_db::message(&e))
+        ApiError::internal(wthor_db::error_chain(&e))
     }
 }
 
@@ -150,7 +150,7 @@ impl From<AnalysisError> for ApiError {
             AnalysisError::TenByTen | AnalysisError::Illegal(_) => {
                 ApiError::parameter("analysis", e.to_string())
             }
-            _ => ApiError::internal(format!("analysis: {e}")),
+            _ => ApiError::internal(format!("analysis: {}", wthor_db::error_chain(&e))),
         }
     }
 }
