@@ -49,18 +49,54 @@ pub enum Format {
 }
 
 impl Format {
-    /// The format of a file name's extension (`.csv .jsonl .ggf .txt .obf`).
+    /// Every text format.
+    pub const ALL: [Format; 5] = [
+        Format::Csv,
+        Format::Jsonl,
+        Format::Ggf,
+        Format::Transcript,
+        Format::Obf,
+    ];
+
+    /// The format of a file name's extension (`.csv .jsonl .ggf .txt .obf`,
+    /// any case): the one whose [`extension`](Format::extension) it is.
     #[must_use]
     pub fn from_path(path: &Path) -> Option<Format> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        Some(match ext.as_str() {
-            "csv" => Format::Csv,
-            "jsonl" => Format::Jsonl,
-            "ggf" => Format::Ggf,
-            "txt" => Format::Transcript,
-            "obf" => Format::Obf,
-            _ => return None,
-        })
+        let ext = path.extension()?.to_str()?;
+        Format::ALL
+            .into_iter()
+            .find(|f| f.extension().eq_ignore_ascii_case(ext))
+    }
+
+    /// The file extension of the format, without the dot: `csv`, `jsonl`,
+    /// `ggf`, `txt`, `obf`.
+    ///
+    /// ```
+    /// use wthor_db::text::Format;
+    /// assert_eq!(Format::Transcript.extension(), "txt");
+    /// assert_eq!(Format::from_path("games.TXT".as_ref()), Some(Format::Transcript));
+    /// ```
+    #[must_use]
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Jsonl => "jsonl",
+            Format::Ggf => "ggf",
+            Format::Transcript => "txt",
+            Format::Obf => "obf",
+        }
+    }
+
+    /// The media type of a download in the format (UTF-8 text):
+    /// `text/csv; charset=utf-8`, `application/x-ndjson`, else
+    /// `text/plain; charset=utf-8`.
+    #[must_use]
+    pub const fn media_type(self) -> &'static str {
+        match self {
+            Format::Csv => "text/csv; charset=utf-8",
+            Format::Jsonl => "application/x-ndjson",
+            Format::Ggf | Format::Transcript | Format::Obf => "text/plain; charset=utf-8",
+        }
     }
 
     /// The format of a name, as the CLI's `--format` and Python's
@@ -102,6 +138,26 @@ impl FileFormat {
             return Some(FileFormat::Parquet);
         }
         Format::from_path(path).map(FileFormat::Text)
+    }
+
+    /// The file extension of the format, without the dot (`parquet`, or
+    /// [`Format::extension`]).
+    #[must_use]
+    pub const fn extension(self) -> &'static str {
+        match self {
+            FileFormat::Text(f) => f.extension(),
+            FileFormat::Parquet => "parquet",
+        }
+    }
+
+    /// The media type of a download in the format
+    /// (`application/vnd.apache.parquet`, or [`Format::media_type`]).
+    #[must_use]
+    pub const fn media_type(self) -> &'static str {
+        match self {
+            FileFormat::Text(f) => f.media_type(),
+            FileFormat::Parquet => "application/vnd.apache.parquet",
+        }
     }
 
     /// The format of a name: those of [`Format::from_name`], or

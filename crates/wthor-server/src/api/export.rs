@@ -61,8 +61,8 @@ pub(super) async fn export(
     let response = axum::body::Body::from_stream(stream).into_response();
     Ok(download(
         response,
-        format.media_type(),
-        &format!("wthor.{}", format.extension()),
+        format.format().media_type(),
+        &format!("wthor.{}", format.format().extension()),
     ))
 }
 

@@ -129,7 +129,7 @@ pub(super) async fn game_export(
     Params(GameExportQuery { format }): Params<GameExportQuery>,
 ) -> Result<Response, ApiError> {
     let id = path_param(id, "game")?;
-    let name = format!("{id}.{}", format.extension());
+    let name = format!("{id}.{}", format.format().extension());
     let body = run_blocking(&st, move |s| {
         let gid = lookup(s, &id)?;
         let mut out = Vec::new();
@@ -141,7 +141,7 @@ pub(super) async fn game_export(
         Ok(out)
     })
     .await?;
-    Ok(attachment(body, format.media_type(), &name))
+    Ok(attachment(body, format.format().media_type(), &name))
 }
 
 /// `GET /api/v1/games/{id}/png?ply=N`: the position after N discs played

@@ -172,7 +172,7 @@ pub enum ExportFormat {
 }
 
 impl ExportFormat {
-    /// The library's format.
+    /// The library's format, which knows its media type and extension.
     #[must_use]
     pub fn format(self) -> Format {
         match self {
@@ -180,27 +180,6 @@ impl ExportFormat {
             ExportFormat::Jsonl => Format::Jsonl,
             ExportFormat::Ggf => Format::Ggf,
             ExportFormat::Txt => Format::Transcript,
-        }
-    }
-
-    /// Its media type.
-    #[must_use]
-    pub fn media_type(self) -> &'static str {
-        match self {
-            ExportFormat::Csv => "text/csv; charset=utf-8",
-            ExportFormat::Jsonl => "application/x-ndjson",
-            ExportFormat::Ggf | ExportFormat::Txt => "text/plain; charset=utf-8",
-        }
-    }
-
-    /// Its file extension.
-    #[must_use]
-    pub fn extension(self) -> &'static str {
-        match self {
-            ExportFormat::Csv => "csv",
-            ExportFormat::Jsonl => "jsonl",
-            ExportFormat::Ggf => "ggf",
-            ExportFormat::Txt => "txt",
         }
     }
 }
