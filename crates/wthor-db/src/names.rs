@@ -279,17 +279,30 @@ impl NameRef<'_> {
     }
 }
 
+/// The one placeholder of a name that the names file does not hold (a
+/// number past its end, or no names file): `<player 12>`,
+/// `<tournament 3>`. What a [`NameRef`] displays, and what every front end
+/// shows for an unknown name.
+///
+/// ```
+/// use wthor_db::names::placeholder;
+/// use wthor_db::wthor_format::NameKind;
+/// assert_eq!(placeholder(NameKind::Players, 12), "<player 12>");
+/// ```
+#[must_use]
+pub fn placeholder(kind: NameKind, number: u16) -> String {
+    let what = match kind {
+        NameKind::Players => "player",
+        NameKind::Tournaments => "tournament",
+    };
+    format!("<{what} {number}>")
+}
+
 impl fmt::Display for NameRef<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.name {
             Some(name) => f.pad(name),
-            None => {
-                let what = match self.kind {
-                    NameKind::Players => "player",
-                    NameKind::Tournaments => "tournament",
-                };
-                f.pad(&format!("<{what} {}>", self.number))
-            }
+            None => f.pad(&placeholder(self.kind, self.number)),
         }
     }
 }

@@ -206,7 +206,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         Format::Table => write_table(&name, &analysis, &options, out)?,
     }
     if args.svg.is_some() || args.png.is_some() {
-        let player = |n: wthor_db::NameRef<'_>| n.name.unwrap_or("?").to_owned();
+        let player = |n: wthor_db::NameRef<'_>| n.to_string();
         let title = format!(
             "{name}: {} - {}, exact from {}",
             player(db.black(id)),

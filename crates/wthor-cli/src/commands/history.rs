@@ -78,14 +78,13 @@ fn name(sq: othello_core::Square, p: &Position) -> String {
 
 /// `2001:5 (2001, Nakamura - Saio, Tournament)`.
 fn game(db: &Database, id: GameId) -> String {
-    let unknown = |n: Option<&str>| n.unwrap_or("?").to_owned();
     format!(
         "{} ({}, {} - {}, {})",
         db.game_name(id),
         db.files()[id.file()].year(),
-        unknown(db.black(id).name),
-        unknown(db.white(id).name),
-        unknown(db.tournament(id).name)
+        db.black(id),
+        db.white(id),
+        db.tournament(id)
     )
 }
 

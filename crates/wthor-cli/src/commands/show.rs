@@ -15,6 +15,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use wthor_db::names::placeholder;
+use wthor_db::wthor_format::NameKind::{self, Players, Tournaments};
 
 use othello_core::{Color, Size, Square};
 use wthor_db::position_line::PositionLine;
@@ -138,9 +140,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     if args.svg.is_some() || args.png.is_some() {
         let title = format!(
             "{} - {}, {} {}, {}",
-            or_number(&game.black),
-            or_number(&game.white),
-            or_number(&game.tournament),
+            or_number(Players, &game.black),
+            or_number(Players, &game.white),
+            or_number(Tournaments, &game.tournament),
             game.year,
             if index == 0 {
                 "start".to_owned()
@@ -192,19 +194,20 @@ pub(crate) fn write_pictures(
     Ok(())
 }
 
-/// A name, or `#N` when the names file does not hold it.
-fn or_number((number, name): &(u16, String)) -> String {
+/// A name, or its placeholder (`<player N>`) when the names file does not
+/// hold it.
+fn or_number(kind: NameKind, (number, name): &(u16, String)) -> String {
     if name.is_empty() {
-        format!("#{number}")
+        placeholder(kind, *number)
     } else {
         name.clone()
     }
 }
 
 fn write_header(game: &ResolvedGame, out: &mut dyn Write) -> anyhow::Result<()> {
-    let named = |(number, name): &(u16, String)| {
+    let named = |kind: NameKind, (number, name): &(u16, String)| {
         if name.is_empty() {
-            format!("#{number} (no name)")
+            placeholder(kind, *number)
         } else {
             format!("{name} (#{number})")
         }
@@ -214,11 +217,11 @@ fn write_header(game: &ResolvedGame, out: &mut dyn Write) -> anyhow::Result<()> 
     writeln!(
         out,
         "tournament: {}, {}",
-        named(&game.tournament),
+        named(Tournaments, &game.tournament),
         game.year
     )?;
-    writeln!(out, "black: {}", named(&game.black))?;
-    writeln!(out, "white: {}", named(&game.white))?;
+    writeln!(out, "black: {}", named(Players, &game.black))?;
+    writeln!(out, "white: {}", named(Players, &game.white))?;
     writeln!(
         out,
         "score: black {}, white {}; theoretical: black {} at {}",

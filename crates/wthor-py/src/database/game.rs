@@ -8,7 +8,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use wthor_db::GameId;
-use wthor_format::{BoardSize, GameView};
+use wthor_db::names::placeholder;
+use wthor_format::{BoardSize, GameView, NameKind};
 
 use wthor_db::positions::{self, GameRows};
 
@@ -381,8 +382,12 @@ impl PyGame {
         format!(
             "Game({:?}, {} vs {}, {}-{}, {} moves)",
             self.id,
-            self.black.as_deref().unwrap_or("?"),
-            self.white.as_deref().unwrap_or("?"),
+            self.black
+                .clone()
+                .unwrap_or_else(|| placeholder(NameKind::Players, self.black_number)),
+            self.white
+                .clone()
+                .unwrap_or_else(|| placeholder(NameKind::Players, self.white_number)),
             self.real_score,
             self.size as usize * self.size as usize - self.real_score as usize,
             self.view().move_count()
