@@ -10,7 +10,7 @@
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
 use othello_core::Size;
 use wthor_db::Query;
-use wthor_db::query::{Filters, FiltersError, Outcome, SortKey, Span, TextFilter};
+use wthor_db::query::{Filters, KeyStyle, Outcome, SortKey, Span};
 
 /// The filters of a query (all combined with AND).
 #[derive(Debug, Clone, clap::Args)]
@@ -152,22 +152,8 @@ impl QueryArgs {
         if let Some(note) = filters.opening_name_note() {
             eprintln!("wthor: --opening-name: {note}");
         }
-        filters.to_query().map_err(|e| match &e {
-            FiltersError::TooManyPlayers(n) => {
-                anyhow::anyhow!(
-                    "--player is given at most twice (games between two players), got {n}"
-                )
-            }
-            FiltersError::Text { filter, .. } => {
-                let option = match filter {
-                    TextFilter::Opening => "--opening",
-                    TextFilter::Position => "--position",
-                    TextFilter::PositionAfter => "--position-after",
-                };
-                anyhow::anyhow!("{option}: {e}")
-            }
-            // The conflicts, which clap rules out before.
-            _ => e.into(),
-        })
+        filters
+            .to_query()
+            .map_err(|e| anyhow::anyhow!(e.worded(KeyStyle::Flag)))
     }
 }

@@ -168,29 +168,17 @@ pub(crate) fn query_error(e: &wthor_db::QueryError) -> PyErr {
 /// `ValueError`), or a position or opening that cannot be read, the keyword
 /// named and the character found added (as `wthor search` reports it).
 pub(crate) fn filters_error(e: &wthor_db::query::FiltersError) -> PyErr {
-    use wthor_db::query::{AnyBoardError, FiltersError, TextFilter};
+    use wthor_db::query::{AnyBoardError, FiltersError, KeyStyle};
+    let text = e.worded(KeyStyle::Keyword);
     match e {
-        FiltersError::ProgramAndHuman => {
-            PyValueError::new_err("program=True and human=True exclude each other")
-        }
-        FiltersError::AsPlayedWithoutOpening => {
-            PyValueError::new_err("as_played=True needs an opening=")
-        }
-        FiltersError::TwoPositions => {
-            PyValueError::new_err("give position= or position_after=, not both")
-        }
-        FiltersError::Text { filter, error, .. } => {
-            let keyword = match filter {
-                TextFilter::Opening => "opening",
-                TextFilter::Position => "position",
-                TextFilter::PositionAfter => "position_after",
-            };
-            let text = format!("{keyword}=: {e}");
-            match error {
-                AnyBoardError::Illegal { .. } => IllegalMoveError::new_err(text),
-                _ => NotationError::new_err(text),
-            }
-        }
-        _ => WthorError::new_err(message(e)),
+        FiltersError::Text {
+            error: AnyBoardError::Illegal { .. },
+            ..
+        } => IllegalMoveError::new_err(text),
+        FiltersError::Text { .. } => NotationError::new_err(text),
+        FiltersError::ProgramAndHuman
+        | FiltersError::AsPlayedWithoutOpening
+        | FiltersError::TwoPositions => PyValueError::new_err(text),
+        _ => WthorError::new_err(text),
     }
 }

@@ -175,7 +175,7 @@ fn bad_input_exits_2_with_one_line() {
     );
     fails(
         &["--player", "a", "--player", "b", "--player", "c"],
-        "wthor: --player is given at most twice (games between two players), got 3\n",
+        "wthor: --player: at most two players (games between them), got 3\n",
     );
     let out = Command::new(env!("CARGO_BIN_EXE_wthor"))
         .args(["search", "--count"])

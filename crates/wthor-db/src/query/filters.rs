@@ -415,8 +415,8 @@ pub enum Found {
 }
 
 /// Why [`Filters::to_query`] failed. The messages name no front end's
-/// flag or keyword: a front end adds its own, and may word the conflicts
-/// (which its argument parser may already rule out) its own way.
+/// flag or keyword: [`FiltersError::worded`] adds it, in the front end's
+/// [`KeyStyle`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum FiltersError {
@@ -482,7 +482,53 @@ impl TextFilter {
     }
 }
 
+/// How a front end names a filter ([`FiltersError::worded`]): the key
+/// ([`Filters::keys`]) as a flag, a keyword or a query-string key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyStyle {
+    /// `--position-after`, the CLI's flags.
+    Flag,
+    /// `position_after=`, Python's keywords.
+    Keyword,
+    /// `position_after`, a query string's keys (the server).
+    QueryKey,
+}
+
+impl KeyStyle {
+    /// A filter's key in this style.
+    ///
+    /// ```
+    /// use wthor_db::query::KeyStyle;
+    /// assert_eq!(KeyStyle::Flag.name("position_after"), "--position-after");
+    /// assert_eq!(KeyStyle::Keyword.name("position_after"), "position_after=");
+    /// assert_eq!(KeyStyle::QueryKey.name("position_after"), "position_after");
+    /// ```
+    #[must_use]
+    pub fn name(self, key: &str) -> String {
+        match self {
+            KeyStyle::Flag => format!("--{}", key.replace('_', "-")),
+            KeyStyle::Keyword => format!("{key}="),
+            KeyStyle::QueryKey => key.to_owned(),
+        }
+    }
+}
+
 impl FiltersError {
+    /// The error as a front end says it, the one wording of the CLI, the
+    /// server and Python: the filter named in `style`, then the message.
+    ///
+    /// ```
+    /// use wthor_db::query::{Filters, KeyStyle};
+    /// let filters = Filters { program: true, human: true, ..Filters::default() };
+    /// let e = filters.to_query().unwrap_err();
+    /// assert_eq!(e.worded(KeyStyle::Flag), "--human: program and human exclude each other");
+    /// assert_eq!(e.worded(KeyStyle::Keyword), "human=: program and human exclude each other");
+    /// ```
+    #[must_use]
+    pub fn worded(&self, style: KeyStyle) -> String {
+        format!("{}: {self}", style.name(self.key()))
+    }
+
     /// The key ([`Filters::keys`]) of the filter the error is about, for
     /// a front end to name it its own way (a query string's key, a flag,
     /// a keyword): the last of two that exclude each other.

@@ -30,7 +30,7 @@ mod matcher;
 mod run;
 
 pub use filters::{
-    Filters, FiltersError, Found, MAX_MIN_RATING, Span, SpanError, SpanValue, TextFilter, flag,
+    Filters, FiltersError, Found, KeyStyle, MAX_MIN_RATING, Span, SpanError, SpanValue, TextFilter, flag,
     keys_of,
 };
 
