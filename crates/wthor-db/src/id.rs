@@ -13,6 +13,12 @@
 //! * `PLAYOK_2023.wtb:0`: any other file, by its name;
 //! * a path (`variants/x/WTH_2001.wtb:5`) when two files of the database
 //!   share a name (the year form then names neither).
+//!
+//! [`GameNumbers`] ([`Database::game_numbers`]) numbers the games across
+//! the database, from 0, the game files counted in database order: the
+//! one numbering of Python's `Game.number` and `Database[n]`, the Parquet
+//! export's `number`, the positions' `game` column and the index's
+//! entries.
 
 use std::fmt;
 
@@ -206,5 +212,88 @@ impl Database {
             });
         }
         Ok(GameId::new(i, index))
+    }
+}
+
+/// The database-wide numbers of the games (see the module docs): the
+/// games of the game files counted in database order, from 0.
+///
+/// ```
+/// # let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+/// let db = wthor_db::Database::open(&testdata)?;
+/// let numbers = db.game_numbers();
+/// let last = numbers.len() - 1;
+/// let id = numbers.id(last).unwrap();
+/// assert_eq!(numbers.number(id), Some(last));
+/// assert_eq!(numbers.id(numbers.len()), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameNumbers {
+    /// Per file of the database: the number of its first game.
+    starts: Vec<usize>,
+    /// The game files: (first number, file, games), in database order.
+    ranges: Vec<(usize, usize, usize)>,
+    /// Every game.
+    len: usize,
+}
+
+impl GameNumbers {
+    /// The number of game `id` (`None` when the database has no such
+    /// game).
+    #[must_use]
+    pub fn number(&self, id: GameId) -> Option<usize> {
+        let k = self
+            .ranges
+            .binary_search_by_key(&id.file(), |&(_, file, _)| file)
+            .ok()?;
+        let (start, _, games) = self.ranges[k];
+        (id.index() < games).then_some(start + id.index())
+    }
+
+    /// The game numbered `number` (`None` past the last).
+    #[must_use]
+    pub fn id(&self, number: usize) -> Option<GameId> {
+        let k = self
+            .ranges
+            .partition_point(|&(start, _, _)| start <= number);
+        let (start, file, games) = *self.ranges.get(k.checked_sub(1)?)?;
+        (number < start + games).then(|| GameId::new(file, number - start))
+    }
+
+    /// The number of the first game of each file of the database, in the
+    /// order of [`Database::files`] (a file without games: the number the
+    /// next game file starts at).
+    #[must_use]
+    pub fn starts(&self) -> &[usize] {
+        &self.starts
+    }
+
+    /// How many games are numbered.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the database has no game.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Database {
+    /// The database-wide numbers of its games ([`GameNumbers`]).
+    #[must_use]
+    pub fn game_numbers(&self) -> GameNumbers {
+        let mut numbers = GameNumbers::default();
+        for (file, f) in self.files().iter().enumerate() {
+            numbers.starts.push(numbers.len);
+            if f.board_size().is_some() && f.game_count() > 0 {
+                numbers.ranges.push((numbers.len, file, f.game_count()));
+                numbers.len += f.game_count();
+            }
+        }
+        numbers
     }
 }

@@ -153,7 +153,7 @@ pub use check::{CheckSummary, Counts, FileCheck, Finding, GameCheck};
 pub use database::{Database, DatabaseBuilder, Join, OpenOptions};
 pub use error::{Error, error_chain};
 pub use files::{DbFile, Reads, list_files, list_folder};
-pub use id::{GameId, GameIdError, GameName};
+pub use id::{GameId, GameIdError, GameName, GameNumbers};
 pub use index::{IndexStatus, PositionIndex};
 pub use names::{NamePattern, NameRef, NameSet, NamesTable};
 pub use query::{Query, QueryError};

@@ -19,7 +19,7 @@
 //! | `move` | `uint8` | the move made from it: its square (`8 × row + column`), or [`PASS`] (64) |
 //! | `final` | `int8` | the game's final disc difference from the side to move's view, from the record's real score (`2 × black discs − 64`, negated when white moves) |
 //! | `theoretical` | `int8` | the record's theoretical score (perfect play from the position with the file's depth of empties), as a disc difference from the side to move's view, on positions with at most that many empties; [`NO_SCORE`] (−128) on earlier ones |
-//! | `game` | `uint32` | the database-wide number of the game (its row in Python's `games_table()`, [`game_numbers`]) |
+//! | `game` | `uint32` | the database-wide number of the game (its row in Python's `games_table()`, [`Database::game_numbers`](crate::Database::game_numbers)) |
 //! | `symmetry` | `uint8` | with `augment=True` only: the symmetry applied (0–7, see [`augment`]) |
 //!
 //! On positions after the depth the `theoretical` column still holds the
@@ -244,25 +244,6 @@ pub fn of_game(game: &GameRows<'_>) -> Columns {
     let mut c = Columns::default();
     c.push_game(game);
     c
-}
-
-/// The database-wide number of the first game of each file of `db` (in
-/// the order of [`Database::files`]): the games of the game files counted
-/// in order, so that game `(file, index)` is number `starts[file] +
-/// index` (Python's `Game.number`, the `game` column).
-#[must_use]
-pub fn game_numbers(db: &Database) -> Vec<usize> {
-    let mut next = 0;
-    db.files()
-        .iter()
-        .map(|f| {
-            let start = next;
-            if f.board_size().is_some() {
-                next += f.game_count();
-            }
-            start
-        })
-        .collect()
 }
 
 /// The 8 symmetric images of every row: 8 blocks of `columns.len()` rows,

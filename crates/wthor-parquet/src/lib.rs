@@ -257,7 +257,8 @@ fn write_table<W: Write + Send>(
     for f in 0..db.files().len() {
         let _ = db.names(f);
     }
-    let starts = positions::game_numbers(db);
+    let numbers = db.game_numbers();
+    let starts = numbers.starts();
     let props = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .build();
@@ -269,8 +270,8 @@ fn write_table<W: Write + Send>(
     };
     for batch in ids.chunks(per_group) {
         let (columns, counts) = match table {
-            Table::Games => games_group(db, &starts, batch),
-            Table::Positions => positions_group(db, &starts, batch),
+            Table::Games => games_group(db, starts, batch),
+            Table::Positions => positions_group(db, starts, batch),
         };
         let mut group = writer.next_row_group()?;
         for values in columns {
@@ -579,7 +580,8 @@ mod tests {
         assert_eq!(counts.written, ids.len());
         let (rows, _) = read(out, GAMES_SCHEMA);
         assert_eq!(rows.len(), ids.len());
-        let starts = positions::game_numbers(&db);
+        let numbers = db.game_numbers();
+        let starts = numbers.starts();
         for (row, &id) in rows.iter().zip(&ids) {
             let g = db.game(id).unwrap();
             let file = &db.files()[id.file()];
@@ -672,7 +674,8 @@ mod tests {
     fn the_positions_table_holds_the_columns_of_python_positions() {
         let db = fixtures();
         let ids = all(&db);
-        let starts = positions::game_numbers(&db);
+        let numbers = db.game_numbers();
+        let starts = numbers.starts();
         let expected = positions::collect(&db, &ids, |g| GameRows {
             view: g.game,
             depth: g.file.header().depth(),

@@ -88,17 +88,13 @@ impl PositionIndex {
         if games > 1 << LOW_BITS {
             return Err(IndexError::TooManyGames(games));
         }
-        // The first global game number of each database file.
-        let mut first = vec![0u32; db.files().len()];
-        let mut next = 0u32;
-        for (i, f) in &files {
-            first[*i] = next;
-            next += f.games;
-        }
+        // The database-wide game numbers (`describe` lists the game files).
+        let numbers = db.game_numbers();
+        let first = numbers.starts();
         let mut keys = db.par_fold(
             Vec::new,
             |acc: &mut Vec<u64>, g| {
-                let n = first[g.id.file()] + g.id.index() as u32;
+                let n = (first[g.id.file()] + g.id.index()) as u32;
                 match g.game.board_size() {
                     BoardSize::Eight => game_entries::<Board8>(g.game.moves_raw(), n, acc),
                     BoardSize::Ten => game_entries::<Board10>(g.game.moves_raw(), n, acc),

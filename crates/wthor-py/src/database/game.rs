@@ -20,16 +20,15 @@ impl PyDatabase {
     /// The game `id` (a game of this database) with its names joined.
     pub(super) fn game(&self, id: GameId) -> PyGame {
         let v = self.view(id);
-        let g = self.file_of(id);
-        let file = &self.db().files()[g.file];
+        let file = &self.db().files()[id.file()];
         let name = |n: wthor_db::NameRef<'_>| n.name.map(str::to_owned);
         PyGame {
             id: self.db().game_name(id).to_string(),
             file: file.file_name(),
             index: id.index(),
-            number: g.start + id.index(),
+            number: self.number_of(id),
             year: file.year(),
-            depth: g.depth,
+            depth: self.depth_of(id),
             size: v.board_size().side(),
             tournament_number: v.tournament(),
             black_number: v.black(),

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wthor_db::index::IndexChoice;
 use wthor_db::stats::{NextMovesAsked, StatsOptions};
-use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError, Searcher};
+use wthor_db::{Database, DatabaseBuilder, GameId, GameIdError, GameNumbers, Searcher};
 use wthor_format::{BoardSize, GameView};
 
 use crate::errors::{db_error, notation_error, query_error};
@@ -22,20 +22,6 @@ mod game;
 use columns::{build, columns_dict, convert, unique_dict};
 pub use game::{GameIter, PyGame};
 
-/// A game file of the database: where its games sit among the database's
-/// games, and its header's depth.
-#[derive(Clone, Copy, Debug)]
-struct GameFile {
-    /// Index in `Database::files`.
-    file: usize,
-    /// The database-wide number of its first game.
-    start: usize,
-    /// Its number of games.
-    len: usize,
-    /// The depth of its theoretical scores.
-    depth: u8,
-}
-
 /// A WTHOR database: game files with the names files of their release.
 /// Not frozen: `import_games` opens it again in place once it has written.
 #[pyclass(name = "Database", module = "wthor")]
@@ -45,10 +31,9 @@ pub struct PyDatabase {
     searcher: Searcher<Database>,
     /// What it was opened with, to open it again.
     opened: Opened,
-    /// The game files, in database order.
-    files: Vec<GameFile>,
-    /// For each file of `db`, its position in `files` (game files only).
-    slot: Vec<Option<usize>>,
+    /// The database-wide numbers of the games (the library's one
+    /// numbering: `Game.number`, `Database[n]`, the `game` column).
+    numbers: GameNumbers,
     len: usize,
 }
 
@@ -122,30 +107,12 @@ impl Opened {
 
 impl PyDatabase {
     fn from_db(db: Database, opened: Opened) -> PyDatabase {
-        let mut files = Vec::new();
-        let mut slot = Vec::with_capacity(db.files().len());
-        let mut start = 0;
-        for (i, f) in db.files().iter().enumerate() {
-            if f.board_size().is_none() {
-                slot.push(None);
-                continue;
-            }
-            slot.push(Some(files.len()));
-            let len = f.game_count();
-            files.push(GameFile {
-                file: i,
-                start,
-                len,
-                depth: f.header().depth(),
-            });
-            start += len;
-        }
+        let numbers = db.game_numbers();
         PyDatabase {
+            len: numbers.len(),
+            numbers,
             searcher: Searcher::new(db, opened.index.clone()),
             opened,
-            files,
-            slot,
-            len: start,
         }
     }
 
@@ -156,20 +123,17 @@ impl PyDatabase {
 
     /// The game of database-wide number `number`.
     fn id_of(&self, number: usize) -> Option<GameId> {
-        let k = self.files.partition_point(|g| g.start <= number);
-        let g = self.files.get(k.checked_sub(1)?)?;
-        (number < g.start + g.len).then(|| GameId::new(g.file, number - g.start))
+        self.numbers.id(number)
     }
 
-    /// The game file of `id` (a game of this database).
-    fn file_of(&self, id: GameId) -> &GameFile {
-        let k = self.slot[id.file()].expect("a game file");
-        &self.files[k]
-    }
-
-    /// The database-wide number of `id`.
+    /// The database-wide number of `id` (a game of this database).
     fn number_of(&self, id: GameId) -> usize {
-        self.file_of(id).start + id.index()
+        self.numbers.number(id).expect("a game of this database")
+    }
+
+    /// The depth of the theoretical scores of `id`'s file.
+    fn depth_of(&self, id: GameId) -> u8 {
+        self.db().files()[id.file()].header().depth()
     }
 
     fn view(&self, id: GameId) -> GameView<'_> {
@@ -203,7 +167,7 @@ impl PyDatabase {
     fn game_rows(&self, id: GameId) -> GameRows<'_> {
         GameRows {
             view: self.view(id),
-            depth: self.file_of(id).depth,
+            depth: self.depth_of(id),
             game: u32::try_from(self.number_of(id)).unwrap_or(u32::MAX),
         }
     }
@@ -294,11 +258,10 @@ impl PyDatabase {
     /// Every 8x8 game, in database order.
     fn ids_8x8(&self) -> Vec<GameId> {
         let mut out = Vec::with_capacity(self.len);
-        for g in &self.files {
-            if self.db().files()[g.file].board_size() != Some(BoardSize::Eight) {
-                continue;
+        for (file, f) in self.db().files().iter().enumerate() {
+            if f.board_size() == Some(BoardSize::Eight) {
+                out.extend((0..f.game_count()).map(|i| GameId::new(file, i)));
             }
-            out.extend((0..g.len).map(|i| GameId::new(g.file, i)));
         }
         out
     }
@@ -390,7 +353,11 @@ impl PyDatabase {
             "Database({:?}, {} games in {} game files)",
             self.db().root().display().to_string(),
             self.len,
-            self.files.len()
+            self.db()
+                .files()
+                .iter()
+                .filter(|f| f.board_size().is_some())
+                .count()
         )
     }
 
@@ -780,18 +747,20 @@ impl PyDatabase {
         let (mut tn, mut bn, mut wn) = (Vec::new(), Vec::new(), Vec::new());
         let (mut tournament, mut black, mut white) = (Vec::new(), Vec::new(), Vec::new());
         let (mut real, mut theo, mut moves) = (Vec::new(), Vec::new(), Vec::new());
-        for g in &self.files {
-            let f = &self.db().files()[g.file];
+        for (k, f) in self.db().files().iter().enumerate() {
+            if f.board_size().is_none() {
+                continue;
+            }
             let name = f.file_name();
-            for i in 0..g.len {
-                let gid = GameId::new(g.file, i);
+            for i in 0..f.game_count() {
+                let gid = GameId::new(k, i);
                 let v = self.view(gid);
                 id.push(self.db().game_name(gid).to_string());
                 file.push(name.clone());
                 index.push(i as u32);
                 year.push(f.year());
                 size.push(v.board_size().side());
-                depth.push(g.depth);
+                depth.push(f.header().depth());
                 tn.push(v.tournament());
                 bn.push(v.black());
                 wn.push(v.white());
