@@ -142,8 +142,11 @@ class Database:
     ``wthor search --db FILE``.
 
     A file cut inside a record, or whose header announces more records
-    than it holds, gives its whole records and a ``UserWarning`` (as
-    ``wthor search`` warns on stderr).
+    than it holds, gives its whole records and a ``UserWarning``; a
+    damaged file (one that is no WTHOR file) is left out with a
+    ``UserWarning`` and the others answer (as ``wthor search`` warns on
+    stderr: the library's one rule for front ends). ``strict=True``
+    refuses both (``wthor search --strict``).
 
     Queries with a position filter (``search``, ``count``, ``stats``) use
     the position index ``wthor index build`` writes (``wthor.idx`` in the
@@ -155,7 +158,8 @@ class Database:
     is the same, by a scan.
 
     Raises ``FileNotFoundError`` (or another ``OSError``) for a path that
-    cannot be read, ``FormatError`` for a file that is no WTHOR file,
+    cannot be read, ``FormatError`` for a file that is no WTHOR file (with
+    ``strict=True``, or when no game file is left),
     ``WthorError`` for a ``players=`` / ``tournaments=`` file of another
     kind.
     """
@@ -167,6 +171,7 @@ class Database:
         players: Optional[StrPath] = None,
         tournaments: Optional[StrPath] = None,
         index: Union[StrPath, bool, None] = None,
+        strict: bool = False,
     ) -> None: ...
     def __len__(self) -> int:
         """The number of games, 8x8 and 10x10."""

@@ -53,9 +53,8 @@ impl DbArgs {
     pub(crate) fn open_with_options(
         &self,
         extra: &[PathBuf],
-        mut options: wthor_db::OpenOptions,
+        options: wthor_db::OpenOptions,
     ) -> anyhow::Result<Database> {
-        options.read.strict |= self.strict;
         let sources = self.sources();
         if sources.is_empty() && extra.is_empty() {
             return Err(anyhow::anyhow!(
@@ -64,8 +63,7 @@ impl DbArgs {
         }
         let mut builder = DatabaseBuilder::new()
             .options(options)
-            .skip_damaged(!self.strict)
-            .require_games(true);
+            .for_front_end(self.strict);
         for source in sources.iter().chain(extra) {
             if !source.exists() {
                 return Err(anyhow::anyhow!(
@@ -98,16 +96,8 @@ impl DbArgs {
 /// aside, and each file read only up to its last whole record (cut inside a
 /// record, or with a header count above its records).
 pub(crate) fn report_damage(db: &Database) {
-    for skipped in db.skipped() {
-        eprintln!(
-            "wthor: warning: {}; file skipped",
-            wthor_db::error_chain(skipped)
-        );
-    }
-    for file in db.files() {
-        if let Some(w) = file.incomplete() {
-            eprintln!("wthor: warning: {}: {w}", file.path().display());
-        }
+    for note in db.damage_notes() {
+        eprintln!("wthor: warning: {note}");
     }
 }
 

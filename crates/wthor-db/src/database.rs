@@ -126,6 +126,21 @@ impl DatabaseBuilder {
         self
     }
 
+    /// The one way a front end opens a database (the `wthor` commands'
+    /// `--db`, the server `wthor serve` starts, Python's `Database(...)`):
+    /// a database that must hold games ([`require_games`](DatabaseBuilder::require_games));
+    /// leniently by default, a damaged file set aside
+    /// ([`skip_damaged`](DatabaseBuilder::skip_damaged)) and a file cut
+    /// inside a record read up to its last whole record, both said by
+    /// [`Database::damage_notes`] (the others still answer; when no game
+    /// file is left, the first damaged one's error); `strict` refuses
+    /// both. Call [`options`](DatabaseBuilder::options) before it.
+    #[must_use]
+    pub fn for_front_end(mut self, strict: bool) -> DatabaseBuilder {
+        self.options.read.strict |= strict;
+        self.skip_damaged(!strict).require_games(true)
+    }
+
     /// Whether a file that cannot be opened or parsed is set aside (listed
     /// by [`Database::skipped`]) rather than failing the whole database.
     /// Off by default. Explicit names files always fail when unreadable.
@@ -152,7 +167,8 @@ impl DatabaseBuilder {
     /// in path order; a file listed twice is opened once.
     ///
     /// # Errors
-    /// [`Error::Io`] when a source cannot be listed or read,
+    /// [`Error::Io`] when a source cannot be listed or read (a source that
+    /// does not exist is never set aside as damaged),
     /// [`Error::Format`] when a file is no readable WTHOR file (unless
     /// [`skip_damaged`](DatabaseBuilder::skip_damaged)),
     /// [`Error::WrongKind`] when an explicit names file is of another kind,
@@ -162,6 +178,12 @@ impl DatabaseBuilder {
     pub fn open(self) -> Result<Database, Error> {
         let mut paths = Vec::new();
         for source in &self.sources {
+            if let Err(e) = std::fs::metadata(source) {
+                return Err(Error::Io {
+                    path: source.clone(),
+                    source: e,
+                });
+            }
             if source.is_dir() {
                 paths.extend(if self.require_games {
                     list_folder(source, self.options.recursive, Reads::Games)?
@@ -417,6 +439,24 @@ impl Database {
     #[must_use]
     pub fn skipped(&self) -> &[Error] {
         &self.skipped
+    }
+
+    /// What the database left out, a sentence each, as every front end
+    /// says it (the CLI as a `wthor: warning:` line, Python as a
+    /// `UserWarning`): each damaged file set aside (`PATH: why; file
+    /// skipped`), each file read only up to its last whole record (cut
+    /// inside a record, or with a header count above its records).
+    #[must_use]
+    pub fn damage_notes(&self) -> Vec<String> {
+        let skipped = self
+            .skipped
+            .iter()
+            .map(|e| format!("{}; file skipped", crate::error_chain(e)));
+        let incomplete = self.files.iter().filter_map(|f| {
+            f.incomplete()
+                .map(|w| format!("{}: {w}", f.path().display()))
+        });
+        skipped.chain(incomplete).collect()
     }
 
     /// The names files of file `file` (nothing for files that are not game

@@ -122,6 +122,19 @@ def test_bad_paths_raise_clear_errors(testdata, tmp_path):
         wthor.Database(42)
 
 
+def test_a_damaged_file_is_left_out_with_a_warning_unless_strict(testdata, tmp_path):
+    # The one rule of every front end (wthor search --db says the same).
+    for name in ["WTH_2001.wtb", "WTHOR.JOU", "WTHOR.TRN"]:
+        (tmp_path / name).write_bytes((testdata / name).read_bytes())
+    (tmp_path / "WTH_1999.wtb").write_bytes((testdata / "malformed" / "short_header.wtb").read_bytes())
+    with pytest.warns(UserWarning, match=r"WTH_1999\.wtb: .*; file skipped"):
+        db = wthor.Database(tmp_path)
+    assert len(db) == len(wthor.Database(testdata / "WTH_2001.wtb"))
+    assert [g.id for g in db] == [g.id for g in wthor.Database(testdata / "WTH_2001.wtb")]
+    with pytest.raises(wthor.FormatError, match=r"WTH_1999\.wtb"):
+        wthor.Database(tmp_path, strict=True)
+
+
 def test_a_folder_without_game_files_is_no_database(testdata, tmp_path):
     # A wrong folder is said to be one, rather than a database where
     # nothing matches (the same words as `wthor search --db`).

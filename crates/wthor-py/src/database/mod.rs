@@ -55,17 +55,21 @@ struct Opened {
     tournaments: Option<PathBuf>,
     /// The position index queries may use (see `wthor_db::Searcher`).
     index: IndexChoice,
+    /// Refuse a damaged file rather than leave it out with a warning.
+    strict: bool,
 }
 
 impl Opened {
     /// Opens the sources with `wthor-db`'s builder (directories not
     /// descending, names joined per release, or the names files given),
-    /// without the GIL; a file read only up to its last whole record is a
-    /// `UserWarning`, as `wthor` says it on stderr.
+    /// without the GIL, by the library's one rule for front ends
+    /// (`DatabaseBuilder::for_front_end`): a damaged file left out and a
+    /// file read only up to its last whole record are each a
+    /// `UserWarning`, as `wthor` says them on stderr.
     fn open(self, py: Python<'_>) -> PyResult<PyDatabase> {
         let db = py
             .detach(|| {
-                let mut builder = DatabaseBuilder::new().require_games(true);
+                let mut builder = DatabaseBuilder::new().for_front_end(self.strict);
                 for p in &self.paths {
                     builder = builder.source(p);
                 }
@@ -78,13 +82,8 @@ impl Opened {
                 builder.open()
             })
             .map_err(|e| db_error(py, &e))?;
-        for file in db.files() {
-            if let Some(w) = file.incomplete() {
-                let text = format!("{}: {w}", file.path().display());
-                let text = std::ffi::CString::new(text.replace('\0', " "))
-                    .expect("no NUL left in the message");
-                PyErr::warn(py, &py.get_type::<PyUserWarning>(), &text, 1)?;
-            }
+        for note in db.damage_notes() {
+            warn_note(py, Some(note))?;
         }
         Ok(PyDatabase::from_db(db, self))
     }
@@ -302,13 +301,18 @@ impl PyDatabase {
     /// never uses one (chosen and checked once, at the first query with a
     /// position filter). An index that cannot be used is a `UserWarning`
     /// (the answer is the same, by a scan).
-    #[pyo3(signature = (path_or_paths, *, players = None, tournaments = None, index = None))]
+    ///
+    /// A damaged file is left out with a `UserWarning` (the others still
+    /// answer; when no game file is left, its error), as `wthor` does;
+    /// `strict=True` refuses it, and a file cut inside a record.
+    #[pyo3(signature = (path_or_paths, *, players = None, tournaments = None, index = None, strict = false))]
     fn new(
         py: Python<'_>,
         path_or_paths: &Bound<'_, PyAny>,
         players: Option<PathBuf>,
         tournaments: Option<PathBuf>,
         index: Option<&Bound<'_, PyAny>>,
+        strict: bool,
     ) -> PyResult<PyDatabase> {
         let index = match index {
             None => IndexChoice::Default,
@@ -327,6 +331,7 @@ impl PyDatabase {
             players,
             tournaments,
             index,
+            strict,
         }
         .open(py)
     }
