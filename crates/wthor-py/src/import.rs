@@ -11,10 +11,13 @@ use std::sync::atomic::AtomicBool;
 use pyo3::exceptions::{PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use wthor_db::import::{self, ImportOptions, NamesChange, Plan, Progress, Solving};
+use wthor_db::import::{
+    self, Gathered, ImportObserver, ImportOptions, ImportOutcome, ImportRun, NamesChange, Plan,
+    Progress, RunError,
+};
 use wthor_db::text::read::NamesFiles;
 
-use crate::errors::{cache_error, finish_error, import_error, read_error};
+use crate::errors::{WthorError, cache_error, finish_error, import_error, read_error};
 
 /// The keyword arguments of `Database.import_games`, as given.
 pub(crate) struct ImportArgs {
@@ -94,25 +97,6 @@ pub(crate) fn run<'py>(
         tournaments: args.tournaments.clone(),
         encoding: args.encoding.clone(),
     };
-    let gathered = py
-        .detach(|| import::read_all(&args.inputs, &names, args.limit))
-        .map_err(|e| read_error(py, &e))?;
-    let notes = import::notes(&gathered.games, args.keep_duplicates);
-    let report = PyDict::new(py);
-    report.set_item("read", gathered.read)?;
-    let rejected: Vec<String> = gathered.rejected.iter().map(ToString::to_string).collect();
-    report.set_item("rejected", rejected)?;
-    report.set_item("notes", notes)?;
-    report.set_item("created", created.to_string())?;
-    report.set_item("written", false)?;
-    if gathered.blocked(args.skip_illegal) {
-        report.set_item("imported", 0)?;
-        report.set_item("duplicates", PyList::empty(py))?;
-        report.set_item("files", PyList::empty(py))?;
-        report.set_item("players", py.None())?;
-        report.set_item("tournaments", py.None())?;
-        return Ok((report, false));
-    }
     let options = ImportOptions {
         year: args.year,
         tournament: args.tournament.clone(),
@@ -121,34 +105,23 @@ pub(crate) fn run<'py>(
         keep_duplicates: args.keep_duplicates,
         ..ImportOptions::new(created)
     };
-    let mut plan = py
-        .detach(|| import::plan(dir, &gathered.games, &options))
-        .map_err(|e| import_error(py, &e))?;
-    put_plan(py, &report, &plan)?;
-    if args.dry_run || plan.games.is_empty() {
-        return Ok((report, false));
-    }
-    let cache = match &args.cache {
-        Some(path) => {
-            let (cache, note) =
-                wthor_db::verify::load_or_set_aside(path).map_err(|e| cache_error(&e))?;
-            if let Some(note) = note {
-                warn(py, &note)?;
-            }
-            Some(cache)
-        }
-        None => None,
-    };
     let stop = AtomicBool::new(false);
-    let solving = Solving {
-        workers: import::workers(args.threads),
-        cache: cache.as_ref(),
-        cache_path: args.cache.as_deref(),
+    let request = ImportRun {
+        inputs: &args.inputs,
+        into: dir,
+        names,
+        limit: args.limit,
+        skip_illegal: args.skip_illegal,
+        dry_run: args.dry_run,
+        options,
+        threads: args.threads,
+        cache: args.cache.as_deref(),
         stop: &stop,
     };
+    let mut seen = Seen::default();
     let not_saved: Mutex<Option<String>> = Mutex::new(None);
-    let finished = py.detach(|| {
-        import::finish(&mut plan, dir, solving, encoding, |p| {
+    let outcome = py.detach(|| {
+        import::run(&request, &mut seen, &|p| {
             if let Progress::CacheNotSaved(e) = p {
                 *not_saved
                     .lock()
@@ -156,16 +129,69 @@ pub(crate) fn run<'py>(
                     Some(wthor_db::error_chain(e));
             }
         })
+        .map_err(Box::new)
     });
+    for note in &seen.cache_notes {
+        warn(py, note)?;
+    }
     if let Some(text) = not_saved
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
     {
         warn(py, &text)?;
     }
-    finished.map_err(|e| finish_error(py, &e))?;
-    report.set_item("written", true)?;
-    Ok((report, true))
+    let outcome = outcome.map_err(|e| match *e {
+        RunError::Read(e) => read_error(py, &e),
+        RunError::Plan(e) => import_error(py, &e),
+        RunError::Cache(e) => cache_error(&e),
+        RunError::Finish(e) => finish_error(py, &e),
+        e => WthorError::new_err(wthor_db::error_chain(&e)),
+    })?;
+    let report = PyDict::new(py);
+    report.set_item("read", seen.read)?;
+    report.set_item("rejected", seen.rejected)?;
+    report.set_item("notes", seen.notes)?;
+    report.set_item("created", created.to_string())?;
+    let written = outcome == ImportOutcome::Written;
+    report.set_item("written", written)?;
+    match &seen.plan {
+        Some(plan) => put_plan(py, &report, plan)?,
+        None => {
+            report.set_item("imported", 0)?;
+            report.set_item("duplicates", PyList::empty(py))?;
+            report.set_item("files", PyList::empty(py))?;
+            report.set_item("players", py.None())?;
+            report.set_item("tournaments", py.None())?;
+        }
+    }
+    Ok((report, written))
+}
+
+/// What the import's steps found, kept for the report (the observer runs
+/// without the GIL).
+#[derive(Default)]
+struct Seen {
+    read: usize,
+    rejected: Vec<String>,
+    notes: Vec<String>,
+    plan: Option<Plan>,
+    cache_notes: Vec<String>,
+}
+
+impl ImportObserver for Seen {
+    fn gathered(&mut self, gathered: &Gathered, notes: &[String]) {
+        self.read = gathered.read;
+        self.rejected = gathered.rejected.iter().map(ToString::to_string).collect();
+        self.notes = notes.to_vec();
+    }
+
+    fn planned(&mut self, plan: &Plan) {
+        self.plan = Some(plan.clone());
+    }
+
+    fn cache_note(&mut self, note: &str) {
+        self.cache_notes.push(note.to_owned());
+    }
 }
 
 /// The plan in the report: `imported`, `duplicates`, `files`, `players`,

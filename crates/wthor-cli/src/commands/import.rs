@@ -24,12 +24,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use wthor_db::import::{self, FinishError, ImportOptions, Plan, Progress, Solving};
+use wthor_db::import::{
+    self, FinishError, Gathered, ImportObserver, ImportOptions, ImportOutcome, ImportRun, Plan,
+    Progress, RunError,
+};
 use wthor_format::CreationDate;
 
 use crate::textfmt::count;
 use crate::textfmt::read::NamesFiles;
-use crate::verify::{load_cache, progress};
+use crate::verify::progress;
 
 /// Arguments of `wthor import`.
 #[derive(Debug, clap::Args)]
@@ -99,34 +102,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         tournaments: args.tournaments.clone(),
         encoding: args.encoding.clone(),
     };
-    let gathered = import::read_all(&args.inputs, &names, args.limit)?;
-    let notes = import::notes(&gathered.games, args.keep_duplicates);
-    for r in &gathered.rejected {
-        writeln!(out, "rejected: {r}")?;
-    }
-    for n in &notes {
-        writeln!(out, "note: {n}")?;
-    }
-    writeln!(
-        out,
-        "{} read: {} to import, {} rejected, {}",
-        count(gathered.read, "game", "games"),
-        gathered.games.len(),
-        gathered.rejected.len(),
-        count(notes.len(), "note", "notes")
-    )?;
-    let code = if gathered.rejected.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    };
-    if gathered.blocked(args.skip_illegal) {
-        writeln!(
-            out,
-            "nothing written: fix or drop the rejected games, or give --skip-illegal"
-        )?;
-        return Ok(code);
-    }
     let options = ImportOptions {
         year: args.year,
         tournament: args.tournament.clone(),
@@ -135,40 +110,69 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         keep_duplicates: args.keep_duplicates,
         ..ImportOptions::new(args.date.unwrap_or_else(import::today))
     };
-    let mut plan = import::plan(&args.into, &gathered.games, &options)?;
-    print_duplicates(&plan, out)?;
-    print_plan(&plan, args.dry_run, out)?;
-    if args.dry_run {
-        return Ok(code);
-    }
-    if plan.games.is_empty() {
-        writeln!(out, "nothing to write")?;
-        return Ok(code);
-    }
-    out.flush()?;
-    let cache = load_cache(args.cache.as_deref())?;
-    let solving = Solving {
-        workers: import::workers(args.threads),
-        cache: cache.as_ref(),
-        cache_path: args.cache.as_deref(),
+    let request = ImportRun {
+        inputs: &args.inputs,
+        into: &args.into,
+        names,
+        limit: args.limit,
+        skip_illegal: args.skip_illegal,
+        dry_run: args.dry_run,
+        options,
+        threads: args.threads,
+        cache: args.cache.as_deref(),
         stop: crate::interrupt::flag(),
     };
-    let finished = {
-        let _armed = crate::interrupt::arm();
-        let bar = progress(plan.games.len(), "games solved");
-        let finished = import::finish(&mut plan, &args.into, solving, encoding, |p| match p {
-            Progress::Solved => bar.inc(1),
-            Progress::CacheNotSaved(e) => {
-                bar.suspend(|| eprintln!("wthor: warning: {}", wthor_db::error_chain(e)));
-            }
-            _ => {}
-        });
-        bar.finish_and_clear();
-        finished
+    let bar = std::sync::Arc::new(std::sync::OnceLock::new());
+    let mut printer = Printer {
+        out,
+        dry_run: args.dry_run,
+        rejected: false,
+        failed: None,
+        bar: bar.clone(),
+        games: 0,
     };
-    match finished {
-        Ok(()) => {}
-        Err(FinishError::Stopped(stopped)) => {
+    let outcome = {
+        let _armed = (!args.dry_run).then(crate::interrupt::arm);
+        let outcome = import::run(&request, &mut printer, &|p| {
+            let Some(bar) = bar.get() else { return };
+            match p {
+                Progress::Solved => bar.inc(1),
+                Progress::CacheNotSaved(e) => {
+                    bar.suspend(|| eprintln!("wthor: warning: {}", wthor_db::error_chain(e)));
+                }
+                _ => {}
+            }
+        });
+        if let Some(bar) = bar.get() {
+            bar.finish_and_clear();
+        }
+        outcome
+    };
+    if let Some(e) = printer.failed.take() {
+        return Err(e.into());
+    }
+    let code = if printer.rejected {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    let games = printer.games;
+    let out = printer.out;
+    match outcome {
+        Ok(ImportOutcome::Blocked) => {
+            writeln!(
+                out,
+                "nothing written: fix or drop the rejected games, or give --skip-illegal"
+            )?;
+            return Ok(code);
+        }
+        Ok(ImportOutcome::DryRun) => return Ok(code),
+        Ok(ImportOutcome::NothingToWrite) => {
+            writeln!(out, "nothing to write")?;
+            return Ok(code);
+        }
+        Ok(_) => {}
+        Err(RunError::Finish(FinishError::Stopped(stopped))) => {
             crate::verify::say_interrupted(
                 stopped.solved,
                 &format!("of {}", count(stopped.total, "game", "games")),
@@ -181,13 +185,79 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         Err(e) => return Err(e.into()),
     }
     if std::io::stderr().is_terminal() {
-        eprintln!(
-            "wthor: {} imported",
-            count(plan.games.len(), "game", "games")
-        );
+        eprintln!("wthor: {} imported", count(games, "game", "games"));
     }
     writeln!(out, "written")?;
     Ok(code)
+}
+
+/// What `wthor import` prints of each step: the rejected games and notes,
+/// the plan, a progress bar while solving.
+struct Printer<'o> {
+    out: &'o mut dyn Write,
+    dry_run: bool,
+    /// Games were rejected (exit 1).
+    rejected: bool,
+    /// The first write that failed.
+    failed: Option<std::io::Error>,
+    /// The solving's progress bar, made once the games to solve are known.
+    bar: std::sync::Arc<std::sync::OnceLock<indicatif::ProgressBar>>,
+    /// The games planned.
+    games: usize,
+}
+
+impl Printer<'_> {
+    fn print(&mut self, f: impl FnOnce(&mut dyn Write) -> anyhow::Result<()>) {
+        if self.failed.is_none()
+            && let Err(e) = f(self.out)
+        {
+            self.failed = Some(match e.downcast::<std::io::Error>() {
+                Ok(io) => io,
+                Err(e) => std::io::Error::other(e.to_string()),
+            });
+        }
+    }
+}
+
+impl ImportObserver for Printer<'_> {
+    fn gathered(&mut self, gathered: &Gathered, notes: &[String]) {
+        self.rejected = !gathered.rejected.is_empty();
+        self.print(|out| {
+            for r in &gathered.rejected {
+                writeln!(out, "rejected: {r}")?;
+            }
+            for n in notes {
+                writeln!(out, "note: {n}")?;
+            }
+            writeln!(
+                out,
+                "{} read: {} to import, {} rejected, {}",
+                count(gathered.read, "game", "games"),
+                gathered.games.len(),
+                gathered.rejected.len(),
+                count(notes.len(), "note", "notes")
+            )?;
+            Ok(())
+        });
+    }
+
+    fn planned(&mut self, plan: &Plan) {
+        let dry_run = self.dry_run;
+        self.print(|out| {
+            print_duplicates(plan, out)?;
+            print_plan(plan, dry_run, out)?;
+            out.flush()?;
+            Ok(())
+        });
+        self.games = plan.games.len();
+        if !dry_run && !plan.games.is_empty() {
+            let _ = self.bar.set(progress(plan.games.len(), "games solved"));
+        }
+    }
+
+    fn cache_note(&mut self, note: &str) {
+        eprintln!("wthor: warning: {note}");
+    }
 }
 
 /// The games left out as already there, and how many.

@@ -42,11 +42,15 @@
 //! the solving, a stop flag honoured between games (then nothing is
 //! written), the directory created if missing.
 //!
+//! [`run`] runs them all in that order, telling an [`ImportObserver`]
+//! what each step found: what `wthor import` and Python call.
+//!
 //! Only 8x8 games are imported.
 
 mod date;
 mod plan;
 mod prepare;
+mod run;
 mod solve;
 
 pub use date::{DateError, date_of_unix, parse_date, today};
@@ -59,6 +63,7 @@ pub use prepare::{
     Gathered, Incoming, Prepared, RejectReason, Rejected, Rejection, Source, Theoretical, notes,
     prepare, read_all,
 };
+pub use run::{ImportObserver, ImportOutcome, ImportRun, RunError, run};
 pub use solve::{
     FinishError, Progress, Solving, Stopped, finish, solve_theoretical, theoretical, workers,
 };
