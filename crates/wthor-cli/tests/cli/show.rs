@@ -189,7 +189,9 @@ fn svg_escapes_names() {
         .and_then(|n| n.text())
         .unwrap();
     assert!(
-        title.starts_with(&format!("{name} - {name}, <tournament 1> 2001, after move ")),
+        title.starts_with(&format!(
+            "{name} - {name}, <tournament 1> 2001, after move "
+        )),
         "{title}"
     );
     assert!(svg.contains("&lt;A&amp;B&gt;"));

@@ -30,8 +30,8 @@ mod matcher;
 mod run;
 
 pub use filters::{
-    Filters, FiltersError, Found, KeyStyle, MAX_MIN_RATING, Span, SpanError, SpanValue, TextFilter, flag,
-    keys_of,
+    Filters, FiltersError, Found, KeyStyle, MAX_MIN_RATING, Span, SpanError, SpanValue, TextFilter,
+    flag, keys_of,
 };
 
 /// The result of a game for black.
