@@ -68,8 +68,9 @@
 //!     println!("{} {:.0} ±{:.0} ({} games)", ranked.player.name, at.rating, at.sd, at.games);
 //! }
 //! // One player's history, looked up case- and accent-insensitively.
+//! // He plays every year from 2003 to 2008: a rating for each.
 //! let nakamura = ratings.player("takuji nakamura").expect("a rated player");
-//! assert_eq!(nakamura.years.len(), 1);
+//! assert_eq!(nakamura.years.len(), 6);
 //! // Names nobody has: the closest ones.
 //! assert_eq!(ratings.closest("Takuji Nakamur", 1), ["Takuji Nakamura"]);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
