@@ -324,6 +324,9 @@ pub struct Database {
     /// The whole database's ratings for the rating filter, made at its
     /// first use ([`Database::filter_ratings`]).
     filter_ratings: OnceLock<crate::ratings::Ratings>,
+    /// Per file, its players' ratings of its year by player number, made
+    /// at first use ([`Database::file_ratings`]).
+    file_ratings: Vec<OnceLock<Vec<f64>>>,
     /// Where they are kept (`None`: the user's cache directory).
     ratings_file: Option<PathBuf>,
 }
@@ -385,6 +388,7 @@ impl Database {
             names,
             skipped: Vec::new(),
             filter_ratings: OnceLock::new(),
+            file_ratings: Vec::new(),
             ratings_file: None,
         };
         db.relabel();
@@ -418,8 +422,46 @@ impl Database {
         })
     }
 
+    /// The ratings of `file`'s players in its year by player number
+    /// ([`Database::filter_ratings`]' fit, as
+    /// [`PlayerRatings::rating_in`](crate::ratings::PlayerRatings::rating_in)
+    /// gives them), NaN for a player without one; made once per file, so
+    /// that a fold over the games reads a rating by its number. Empty for
+    /// a file that is no 8x8 game file with a players file (the fit rates
+    /// only 8x8 games).
+    #[must_use]
+    pub fn file_ratings(&self, file: usize) -> &[f64] {
+        let Some(slot) = self.file_ratings.get(file) else {
+            return &[];
+        };
+        slot.get_or_init(|| {
+            let f = &self.files[file];
+            let (Some(n), Some(wthor_format::BoardSize::Eight)) =
+                (self.join(file).players, f.board_size())
+            else {
+                return Vec::new();
+            };
+            let Some(table) = self.names(n) else {
+                return Vec::new();
+            };
+            let ratings = self.filter_ratings();
+            let year = f.year();
+            (0..table.len())
+                .map(|i| {
+                    u16::try_from(i)
+                        .ok()
+                        .and_then(|number| table.get(number))
+                        .and_then(|name| ratings.named(name))
+                        .and_then(|p| p.rating_in(year))
+                        .unwrap_or(f64::NAN)
+                })
+                .collect()
+        })
+    }
+
     fn relabel(&mut self) {
         self.labels = crate::id::labels(&self.files);
+        self.file_ratings = self.files.iter().map(|_| OnceLock::new()).collect();
     }
 
     /// The first directory or file the database was opened from.

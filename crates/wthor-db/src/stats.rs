@@ -574,10 +574,6 @@ struct Acc {
     ended: u64,
     next: HashMap<Square, Results>,
     ratings: HashMap<Square, RatingAcc>,
-    /// The ratings of one players file in one year by player number, as
-    /// the chunk's games ask for them (a chunk's games are mostly of one
-    /// file: each player's rating is read once).
-    rating_cache: RatingCache,
     players: HashMap<(Option<usize>, u16), PlayerAcc>,
     openings: HashMap<(Size, Vec<u8>), Results>,
     openings_shorter: u64,
@@ -668,8 +664,7 @@ impl Plan<'_> {
                     Some(sq) => {
                         acc.next.entry(sq).or_default().add_game(game);
                         if let Some(ratings) = &self.ratings {
-                            let cache = &mut acc.rating_cache;
-                            ratings.add(db, cache, acc.ratings.entry(sq).or_default(), &g, mover);
+                            ratings.add(db, acc.ratings.entry(sq).or_default(), &g, mover);
                         }
                     }
                     None => acc.ended += 1,
@@ -704,89 +699,29 @@ impl Plan<'_> {
     }
 }
 
-/// The ratings of the players of one players file in one year, by player
-/// number, filled as asked.
-#[derive(Clone, Debug, Default)]
-struct RatingCache {
-    /// The players file and the year.
-    of: Option<(usize, u16)>,
-    /// [`RatingCache::UNKNOWN`] not read yet, [`RatingCache::UNRATED`]
-    /// without a rating.
-    ratings: Vec<f64>,
-}
-
-impl RatingCache {
-    const UNKNOWN: f64 = f64::NAN;
-    const UNRATED: f64 = f64::NEG_INFINITY;
-}
-
-/// The kept ratings as the fold reads them: each player's by the number
-/// of their players file, looked up once per call rather than by name per
-/// game.
+/// The kept ratings as the fold reads them: each game's players by their
+/// numbers in their file's table ([`Database::file_ratings`], made once
+/// per database) rather than by name per game.
 struct RatingsPlan<'a> {
     ratings: &'a crate::ratings::Ratings,
-    /// For each players file (by its index among the database's files),
-    /// the ratings of each player number.
-    by_number: Vec<Option<Vec<Option<&'a crate::ratings::PlayerRatings>>>>,
 }
 
 impl<'a> RatingsPlan<'a> {
     fn new(db: &'a Database) -> RatingsPlan<'a> {
-        let ratings = db.filter_ratings();
-        let mut by_number = vec![None; db.files().len()];
-        for file in 0..db.files().len() {
-            let Some(n) = db.join(file).players else {
-                continue;
-            };
-            by_number[n].get_or_insert_with(|| {
-                db.names(n).map_or_else(Vec::new, |table| {
-                    (0..table.len())
-                        .map(|i| {
-                            u16::try_from(i)
-                                .ok()
-                                .and_then(|number| table.get(number))
-                                .and_then(|name| ratings.named(name))
-                        })
-                        .collect()
-                })
-            });
+        RatingsPlan {
+            ratings: db.filter_ratings(),
         }
-        RatingsPlan { ratings, by_number }
     }
 
     /// A game's mover and opponent rated in its year (8x8 games only: the
     /// fit rates no other), into the ratings of its move.
-    fn add(
-        &self,
-        db: &Database,
-        cache: &mut RatingCache,
-        acc: &mut RatingAcc,
-        g: &GameRef<'_>,
-        mover: Color,
-    ) {
-        if g.game.board_size() != BoardSize::Eight {
-            return;
-        }
-        let year = g.file.year();
-        let Some(n) = db.join(g.id.file()).players else {
-            return;
-        };
-        let Some(table) = self.by_number.get(n).and_then(Option::as_ref) else {
-            return;
-        };
-        if cache.of != Some((n, year)) {
-            cache.of = Some((n, year));
-            cache.ratings.clear();
-            cache.ratings.resize(table.len(), RatingCache::UNKNOWN);
-        }
-        let mut rating = |number: u16| -> Option<f64> {
-            let slot = cache.ratings.get_mut(usize::from(number))?;
-            if slot.is_nan() {
-                *slot = table[usize::from(number)]
-                    .and_then(|p| p.rating_in(year))
-                    .unwrap_or(RatingCache::UNRATED);
-            }
-            (*slot != RatingCache::UNRATED).then_some(*slot)
+    fn add(&self, db: &Database, acc: &mut RatingAcc, g: &GameRef<'_>, mover: Color) {
+        let table = db.file_ratings(g.id.file());
+        let rating = |number: u16| -> Option<f64> {
+            table
+                .get(usize::from(number))
+                .copied()
+                .filter(|r| !r.is_nan())
         };
         let (black, white) = (rating(g.game.black()), rating(g.game.white()));
         let h = self.ratings.black_advantage();
