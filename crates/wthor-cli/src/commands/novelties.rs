@@ -132,13 +132,14 @@ pub(crate) fn sentence(n: &Novelty) -> String {
             before,
             same_year,
         } => format!(
-            "novelty at move {ply}: a position no earlier year reached ({before} games of earlier years had reached the one before{}); followed by {} games of later years",
+            "novelty at move {ply}: a position no earlier year reached ({} of earlier years had reached the one before{}); followed by {} of later years",
+            crate::textfmt::count(before, "game", "games"),
             if same_year {
                 "; other games of its year reached it too"
             } else {
                 ""
             },
-            n.followed
+            crate::textfmt::count(n.followed, "game", "games")
         ),
         Departure::InKnownPlay => {
             "no novelty: every position was reached in an earlier year".to_owned()

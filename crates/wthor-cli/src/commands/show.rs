@@ -110,14 +110,14 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     }
     if args.novelty {
         let (db, id) = crate::game::open_game(&args.game.game, args.game.index, &args.game.db)?;
-        match super::novelties::by_game(&db)?.get(&id) {
+        match db.novelty_of(id) {
             Some(n) => {
-                let value = anyhow::Context::context(db.novelty_value(n), "the novelty's value")?;
+                let value = anyhow::Context::context(db.novelty_value(&n), "the novelty's value")?;
                 let words = value.map(|v| format!("; {}", super::novelties::value_words(&v)));
                 writeln!(
                     out,
                     "{}{}",
-                    super::novelties::sentence(n),
+                    super::novelties::sentence(&n),
                     words.unwrap_or_default()
                 )?;
             }
