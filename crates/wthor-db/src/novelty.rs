@@ -207,25 +207,7 @@ impl Database {
                 } else if year == first_year {
                     (Departure::FirstYear, 0)
                 } else {
-                    match *first {
-                        None => (Departure::InKnownPlay, 0),
-                        Some(k) => {
-                            let new = hashes[k];
-                            let before = if k == 0 {
-                                0
-                            } else {
-                                count(hashes[k - 1], &|y| y < year)
-                            };
-                            (
-                                Departure::Novelty {
-                                    ply: k + 1,
-                                    before,
-                                    same_year: count(new, &|y| y == year) > 1,
-                                },
-                                count(new, &|y| y > year),
-                            )
-                        }
-                    }
+                    departure(hashes, *first, year, &count)
                 };
                 Novelty {
                     game: *id,
@@ -327,25 +309,8 @@ impl Database {
         } else if found.first_year == Some(year) {
             (Departure::FirstYear, 0)
         } else {
-            match hashes.iter().position(|&h| count(h, &|y| y < year) == 0) {
-                None => (Departure::InKnownPlay, 0),
-                Some(k) => {
-                    let new = hashes[k];
-                    let before = if k == 0 {
-                        0
-                    } else {
-                        count(hashes[k - 1], &|y| y < year)
-                    };
-                    (
-                        Departure::Novelty {
-                            ply: k + 1,
-                            before,
-                            same_year: count(new, &|y| y == year) > 1,
-                        },
-                        count(new, &|y| y > year),
-                    )
-                }
-            }
+            let first = hashes.iter().position(|&h| count(h, &|y| y < year) == 0);
+            departure(&hashes, first, year, &count)
         };
         Some(Novelty {
             game: id,
@@ -355,6 +320,39 @@ impl Database {
             followed,
         })
     }
+}
+
+/// Counts the games reaching a position (by hash) in the years a test keeps.
+type Count<'a> = dyn Fn(u64, &dyn Fn(u16) -> bool) -> u64 + 'a;
+
+/// A game of `year` whose positions hash to `hashes` (after each move),
+/// the first of them no earlier year reached at `first` (`None`: every
+/// one was reached): its departure and the games of later years that
+/// followed it; `count(h, keep)` counts the games reaching `h` in the
+/// years `keep` takes.
+fn departure(
+    hashes: &[u64],
+    first: Option<usize>,
+    year: u16,
+    count: &Count<'_>,
+) -> (Departure, u64) {
+    let Some(k) = first else {
+        return (Departure::InKnownPlay, 0);
+    };
+    let new = hashes[k];
+    let before = if k == 0 {
+        0
+    } else {
+        count(hashes[k - 1], &|y| y < year)
+    };
+    (
+        Departure::Novelty {
+            ply: k + 1,
+            before,
+            same_year: count(new, &|y| y == year) > 1,
+        },
+        count(new, &|y| y > year),
+    )
 }
 
 /// The plies of the search that estimates a novelty move's value (the
