@@ -105,8 +105,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     if !players.is_empty() {
         let found: Vec<&PlayerRatings> = players
             .iter()
-            .map(|name| find_player(&ratings, name))
-            .collect::<anyhow::Result<_>>()?;
+            .map(|name| ratings.find(name))
+            .collect::<Result<_, _>>()?;
         histories_out(&ratings, &found, years, args.format, out)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -143,49 +143,6 @@ fn whole(db: &wthor_db::Database, file: Option<&std::path::Path>) -> anyhow::Res
         eprintln!("warning: {note}");
     }
     Ok(kept.ratings)
-}
-
-/// The player of `name`: the whole name (as written, or folded), else the
-/// one player whose name contains it; an error naming the candidates or
-/// the closest names.
-pub(crate) fn find_player<'a>(
-    ratings: &'a Ratings,
-    name: &str,
-) -> anyhow::Result<&'a PlayerRatings> {
-    if let Some(p) = ratings.player(name) {
-        return Ok(p);
-    }
-    let matching = ratings.matching(name);
-    match matching.as_slice() {
-        [one] => Ok(one),
-        [] => {
-            let closest = ratings.closest(name, 5);
-            if ratings.players().is_empty() {
-                anyhow::bail!("no rated player named {name:?} (no player is rated)");
-            }
-            if closest.is_empty() {
-                anyhow::bail!("no rated player named {name:?}, and no name is close to it");
-            }
-            anyhow::bail!(
-                "no rated player named {name:?}; the closest names: {}",
-                closest.join(", ")
-            )
-        }
-        several => {
-            let names: Vec<&str> = several.iter().take(10).map(|p| p.name.as_str()).collect();
-            let more = several.len() - names.len();
-            anyhow::bail!(
-                "{name:?} names {} players: {}{}; give the whole name",
-                several.len(),
-                names.join(", "),
-                if more > 0 {
-                    format!(" and {more} more")
-                } else {
-                    String::new()
-                }
-            )
-        }
-    }
 }
 
 fn flags(player: &PlayerRatings, at: &YearRating) -> String {

@@ -89,7 +89,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         eprintln!("warning: {note}");
     }
     let ratings = kept.ratings;
-    let player = crate::commands::ratings::find_player(&ratings, &args.name)?;
+    let player = ratings.find(&args.name)?;
     let mut options = ReportOptions::new(match args.side {
         Side::Black => Color::Black,
         Side::White => Color::White,

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use wthor_db::ratings::{
-    ELO_PER_NATURAL, EvaluateOptions, Params, Ratings, RatingsError, Similar, is_unknown_player,
+    ELO_PER_NATURAL, EvaluateOptions, FindError, Params, Ratings, RatingsError, Similar,
+    is_unknown_player,
 };
 use wthor_db::{Database, DatabaseBuilder, Query};
 
@@ -694,5 +695,50 @@ fn kept_ratings_are_read_back_until_the_database_changes() {
     // The default file is named by the database's key.
     if let Some(path) = wthor_db::ratings::default_cache_path(&db) {
         assert!(path.ends_with(format!("wthor/ratings-{}.json", db.content_key())));
+    }
+}
+
+/// `Ratings::find`, the one lookup of a player by what a user types: the
+/// whole name in any case, a part of one name, the closest names for a
+/// name nobody has, the players a part names when it names several.
+#[test]
+fn find_takes_a_whole_name_or_a_part_and_says_why_not() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let ratings = Database::open(root)
+        .unwrap()
+        .ratings(&Query::new(), &Params::FITTED)
+        .unwrap();
+    assert_eq!(
+        ratings.find("TAKUJI NAKAMURA").unwrap().name,
+        "Takuji Nakamura"
+    );
+    assert_eq!(ratings.find("nakamu").unwrap().name, "Takuji Nakamura");
+    match ratings.find("Takuji Nakamora").unwrap_err() {
+        e @ FindError::NoPlayer { .. } => {
+            let FindError::NoPlayer { rated, closest, .. } = &e else {
+                unreachable!()
+            };
+            assert!(rated);
+            assert_eq!(closest.first().map(String::as_str), Some("Takuji Nakamura"));
+            assert!(
+                e.to_string().contains("the closest names: Takuji Nakamura"),
+                "{e}"
+            );
+        }
+        e => panic!("{e:?}"),
+    }
+    match ratings.find("an").unwrap_err() {
+        e @ FindError::Several { .. } => {
+            let FindError::Several { count, some, .. } = &e else {
+                unreachable!()
+            };
+            assert!(*count > 1 && some.len() == (*count).min(10), "{e:?}");
+            assert!(
+                some.iter().all(|n| n.to_lowercase().contains("an")),
+                "{some:?}"
+            );
+            assert!(e.to_string().contains("give the whole name"), "{e}");
+        }
+        e => panic!("{e:?}"),
     }
 }

@@ -316,6 +316,38 @@ impl Ratings {
         found.next().is_none().then_some(first)
     }
 
+    /// The player a user means by `name` (what `wthor ratings --player`,
+    /// `wthor report` and the server's pages look up): the whole name
+    /// ([`player`](Self::player)), else the one player whose name contains
+    /// it ([`matching`](Self::matching)).
+    ///
+    /// # Errors
+    /// [`FindError::NoPlayer`] with the closest names (at most 5) when no
+    /// name contains it, [`FindError::Several`] with the players it names
+    /// (at most 10 of them) when it names more than one.
+    pub fn find(&self, name: &str) -> Result<&PlayerRatings, FindError> {
+        if let Some(p) = self.player(name) {
+            return Ok(p);
+        }
+        match self.matching(name).as_slice() {
+            [one] => Ok(one),
+            [] => Err(FindError::NoPlayer {
+                name: name.to_owned(),
+                rated: !self.players.is_empty(),
+                closest: self
+                    .closest(name, 5)
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect(),
+            }),
+            several => Err(FindError::Several {
+                name: name.to_owned(),
+                count: several.len(),
+                some: several.iter().take(10).map(|p| p.name.clone()).collect(),
+            }),
+        }
+    }
+
     /// The players whose folded name contains the folded `text`, in the
     /// order of [`players`](Self::players).
     #[must_use]
@@ -373,4 +405,55 @@ impl Ratings {
             .filter(|s| s.names[0] == name || s.names[1] == name)
             .collect()
     }
+}
+
+/// Why [`Ratings::find`] found no one player.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum FindError {
+    /// No rated player's name contains the text.
+    #[error("{}", no_player(name, *rated, closest))]
+    NoPlayer {
+        /// The text looked up.
+        name: String,
+        /// Whether any player is rated at all.
+        rated: bool,
+        /// The closest names, nearest first (none when nothing is close).
+        closest: Vec<String>,
+    },
+    /// The text names several players.
+    #[error("{}", several(name, *count, some))]
+    Several {
+        /// The text looked up.
+        name: String,
+        /// How many players it names.
+        count: usize,
+        /// The first of them (at most 10).
+        some: Vec<String>,
+    },
+}
+
+fn no_player(name: &str, rated: bool, closest: &[String]) -> String {
+    if !rated {
+        format!("no rated player named {name:?} (no player is rated)")
+    } else if closest.is_empty() {
+        format!("no rated player named {name:?}, and no name is close to it")
+    } else {
+        format!(
+            "no rated player named {name:?}; the closest names: {}",
+            closest.join(", ")
+        )
+    }
+}
+
+fn several(name: &str, count: usize, some: &[String]) -> String {
+    let more = count - some.len().min(count);
+    format!(
+        "{name:?} names {count} players: {}{}; give the whole name",
+        some.join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    )
 }

@@ -88,7 +88,7 @@ pub mod whr;
 pub use cache::{CachedRatings, default_cache_path};
 pub use evaluate::{Baselines, EvaluateOptions, Evaluation, MARGIN_TRIED};
 pub use games::{LeftOut, is_unknown_player};
-pub use list::{PlayerRatings, Ranked, Ratings, YearRating};
+pub use list::{FindError, PlayerRatings, Ranked, Ratings, YearRating};
 pub use performance::{PERFORMANCE_CAP, performance, performance_weighted};
 pub use similar::{Similar, SimilarNames};
 pub use tune::{Tuned, tune};

@@ -8,7 +8,7 @@ use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 use othello_core::Color;
 use wthor_db::analysis::{Side, worst_moves};
-use wthor_db::ratings::{PlayerRatings, Ratings};
+use wthor_db::ratings::{FindError, PlayerRatings, Ratings};
 use wthor_db::report::{ReportError, ReportOptions};
 
 use super::error::ApiError;
@@ -72,44 +72,26 @@ fn report(st: &AppState, name: &str, query: &ReportQuery) -> Result<ReportPage, 
     })
 }
 
-/// The rated player `name` names: the whole name (case and accents
-/// aside), else the one player whose name contains it; a 404 naming the
-/// closest names, or the players a part names.
+/// The rated player `name` names ([`Ratings::find`]): a 404 naming the
+/// closest names, a 400 naming the players a part names (the text
+/// clipped in the message).
 fn find_player<'a>(ratings: &'a Ratings, name: &str) -> Result<&'a PlayerRatings, ApiError> {
-    if let Some(p) = ratings.player(name) {
-        return Ok(p);
-    }
-    let matching = ratings.matching(name);
-    match matching.as_slice() {
-        [one] => Ok(one),
-        [] => {
-            let closest = ratings.closest(name, 5);
-            Err(ApiError::not_found(if closest.is_empty() {
-                format!(
-                    "no rated player named {:?}, and no name is close to it",
-                    clip(name)
-                )
-            } else {
-                format!(
-                    "no rated player named {:?}; the closest names: {}",
-                    clip(name),
-                    closest.join(", ")
-                )
-            }))
-        }
-        several => {
-            let names: Vec<&str> = several.iter().take(10).map(|p| p.name.as_str()).collect();
-            Err(ApiError::bad_request(format!(
-                "{:?} names {} players: {}{}; give the whole name",
-                clip(name),
-                several.len(),
-                names.join(", "),
-                if several.len() > names.len() {
-                    ", …"
-                } else {
-                    ""
-                }
-            )))
-        }
-    }
+    ratings.find(name).map_err(|e| match e {
+        FindError::NoPlayer { rated, closest, .. } => ApiError::not_found(
+            FindError::NoPlayer {
+                name: clip(name),
+                rated,
+                closest,
+            }
+            .to_string(),
+        ),
+        FindError::Several { count, some, .. } => ApiError::bad_request(
+            FindError::Several {
+                name: clip(name),
+                count,
+                some,
+            }
+            .to_string(),
+        ),
+    })
 }
