@@ -257,7 +257,8 @@ impl Database {
 
     /// The duplicate games among `ids` (any order; each counted once), in
     /// parallel (see the module docs). Equal to
-    /// [`duplicates_sequential`](Database::duplicates_sequential).
+    /// `Database::duplicates_sequential` (built with the `test-support`
+    /// feature, for the tests).
     #[must_use]
     pub fn duplicates(&self, ids: &[GameId]) -> Duplicates {
         let mut keyed: Vec<(u64, GameId)> = self

@@ -382,7 +382,7 @@ pub struct MoveValue {
 
 /// The value and loss of move `ply` (from 1, passes not counted) of the
 /// 8x8 game of raw WTHOR moves `raw`: one multi-PV search of the position
-/// before it by a new [`Engine`](othello_core::midgame::Engine) of default
+/// before it by a new [`Engine`] of default
 /// tables, every legal move valued, exact at [`VALUE_EXACT_EMPTIES`]
 /// empties or fewer, else [`VALUE_DEPTH`] plies; values rounded to whole
 /// discs. The same game and move always get the same values. `None` when

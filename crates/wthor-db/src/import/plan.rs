@@ -146,7 +146,7 @@ pub struct PlannedGame {
     pub source: Source,
     /// Its file (index in [`Plan::files`]).
     pub file: usize,
-    /// The record (theoretical score filled by [`solve_theoretical`]).
+    /// The record (theoretical score filled by [`solve_theoretical`](super::solve_theoretical)).
     pub game: Game,
     /// The theoretical score the input carries at the file's depth, to
     /// prove first.
@@ -382,7 +382,7 @@ pub fn fit(name: &str, max: usize, encoding: &'static Encoding) -> String {
 
 /// Plans the import of `games` into `dir` (see the module docs); nothing is
 /// written. A `dir` that does not exist yet (or is no directory) is
-/// planned as an empty one: [`finish`] creates it.
+/// planned as an empty one: [`finish`](super::finish) creates it.
 ///
 /// # Errors
 /// [`ImportError`] when a file of the directory cannot be read or parsed,

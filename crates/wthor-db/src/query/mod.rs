@@ -1,10 +1,10 @@
 //! Queries: which games match a set of filters (all combined with AND).
 //!
 //! A [`Query`] is built with its methods and run by a
-//! [`Searcher`](crate::Searcher) ([`Database::searcher`]: `search`,
+//! [`Searcher`](crate::Searcher) ([`Database::searcher`](crate::Database::searcher): `search`,
 //! `count`, `stats`, in parallel or one game after the other, through a
 //! position index when one is chosen); games come in database order
-//! unless sorted. [`Database::matcher`]
+//! unless sorted. [`Database::matcher`](crate::Database::matcher)
 //! compiles a query once for a database (names matched against each names
 //! table, giving sets of player and tournament numbers; opening images;
 //! position images), and [`Matcher::matches`] then tests one game, which is
@@ -107,7 +107,7 @@ pub enum SortKey {
     /// Black's stored score (discs).
     Score,
     /// The mean of both players' ratings of the game's year
-    /// ([`Database::filter_ratings`], as the rating filter and the game
+    /// ([`Database::filter_ratings`](crate::Database::filter_ratings), as the rating filter and the game
     /// records read them): the "top games" (descending: the highest
     /// first); games with a player unrated (unknown, 10x10) after the
     /// rated ones in descending order, before them in ascending order.
@@ -341,7 +341,7 @@ impl Query {
 
     /// 8x8 games whose two players were both rated at least `rating` in
     /// the game's year by the whole database's ratings
-    /// ([`Database::filter_ratings`]; a player without games that year has
+    /// ([`Database::filter_ratings`](crate::Database::filter_ratings); a player without games that year has
     /// the fitted curve's value; unrated players, such as `???`, never
     /// are).
     pub fn min_rating(mut self, rating: u16) -> Query {
