@@ -58,6 +58,50 @@ pub enum Departure {
     FirstYear,
 }
 
+impl Departure {
+    /// The kind, as the JSON of the CLI and the server names it:
+    /// `novelty`, `known`, `copy`, `firstYear`.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Departure::Novelty { .. } => "novelty",
+            Departure::InKnownPlay => "known",
+            Departure::Copy => "copy",
+            Departure::FirstYear => "firstYear",
+        }
+    }
+
+    /// A novelty's move (from 1), the games of earlier years that had
+    /// reached the position before it, and whether other games of its year
+    /// reached the new one; `None` without a novelty.
+    #[must_use]
+    pub fn novelty(&self) -> Option<(usize, u64, bool)> {
+        match *self {
+            Departure::Novelty {
+                ply,
+                before,
+                same_year,
+            } => Some((ply, before, same_year)),
+            _ => None,
+        }
+    }
+
+    /// Why a game has no novelty, in words; `None` for a novelty.
+    #[must_use]
+    pub fn why_none(&self) -> Option<&'static str> {
+        match self {
+            Departure::Novelty { .. } => None,
+            Departure::InKnownPlay => {
+                Some("no novelty: every position was reached in an earlier year")
+            }
+            Departure::Copy => Some("no novelty: the positions of a game before it (a copy)"),
+            Departure::FirstYear => {
+                Some("no novelty: a game of the database's first year (nothing earlier)")
+            }
+        }
+    }
+}
+
 /// A game's novelty and the move at which it became unique.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Novelty {

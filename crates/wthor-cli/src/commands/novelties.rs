@@ -78,22 +78,16 @@ pub(crate) fn by_game(db: &Database) -> anyhow::Result<HashMap<wthor_db::GameId,
 /// `before`, `sameYear`, `followed` and the move's `value`, `loss`,
 /// `exact`, `valueDepth` ([`value_json`]); `uniqueFrom` (null: never).
 pub(crate) fn json(n: &Novelty, value: Option<&MoveValue>) -> serde_json::Value {
-    match n.departure {
-        Departure::Novelty {
-            ply,
-            before,
-            same_year,
-        } => {
-            let mut o = json!({"kind": "novelty", "move": ply, "before": before,
+    match n.departure.novelty() {
+        Some((ply, before, same_year)) => {
+            let mut o = json!({"kind": n.departure.kind(), "move": ply, "before": before,
                 "sameYear": same_year, "followed": n.followed, "uniqueFrom": n.unique_from});
             o.as_object_mut()
                 .expect("an object")
                 .extend(value_json(value).as_object().expect("an object").clone());
             o
         }
-        Departure::InKnownPlay => json!({"kind": "known", "uniqueFrom": n.unique_from}),
-        Departure::Copy => json!({"kind": "copy", "uniqueFrom": n.unique_from}),
-        Departure::FirstYear => json!({"kind": "firstYear", "uniqueFrom": n.unique_from}),
+        None => json!({"kind": n.departure.kind(), "uniqueFrom": n.unique_from}),
     }
 }
 
@@ -141,13 +135,7 @@ pub(crate) fn sentence(n: &Novelty) -> String {
             },
             crate::textfmt::count(n.followed, "game", "games")
         ),
-        Departure::InKnownPlay => {
-            "no novelty: every position was reached in an earlier year".to_owned()
-        }
-        Departure::Copy => "no novelty: the positions of a game before it (a copy)".to_owned(),
-        Departure::FirstYear => {
-            "no novelty: a game of the database's first year (nothing earlier)".to_owned()
-        }
+        other => other.why_none().unwrap_or_default().to_owned(),
     };
     format!("{left}; {unique}")
 }

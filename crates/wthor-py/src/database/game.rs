@@ -269,7 +269,6 @@ impl PyGame {
     /// same every time: `wthor show --novelty`'s; None without a novelty).
     /// None for a 10x10 game.
     fn novelty<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        use wthor_db::novelty::Departure;
         let Some(db) = &self.source.0 else {
             return Err(PyValueError::new_err(
                 "this game was not read from a Database: its novelty needs the other games",
@@ -300,16 +299,13 @@ impl PyGame {
         else {
             return Ok(None);
         };
-        let (kind, ply, before, same_year) = match n.departure {
-            Departure::Novelty {
-                ply,
-                before,
-                same_year,
-            } => ("novelty", Some(ply), Some(before), Some(same_year)),
-            Departure::InKnownPlay => ("known", None, None, None),
-            Departure::Copy => ("copy", None, None, None),
-            Departure::FirstYear => ("first-year", None, None, None),
-        };
+        let kind = super::novelty_kind(n.departure);
+        let novelty = n.departure.novelty();
+        let (ply, before, same_year) = (
+            novelty.map(|(ply, _, _)| ply),
+            novelty.map(|(_, before, _)| before),
+            novelty.map(|(_, _, same)| same),
+        );
         let moves = self.moves()?;
         let d = PyDict::new(py);
         d.set_item("game", &self.id)?;

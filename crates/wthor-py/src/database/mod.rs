@@ -809,7 +809,6 @@ impl PyDatabase {
         to: Option<&str>,
         filters: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        use wthor_db::novelty::Departure;
         let q = query_of("novelties", filters)?;
         let all = py
             .detach(|| self.db().novelties(&q))
@@ -821,17 +820,8 @@ impl PyDatabase {
         for n in &all {
             game.push(self.db().game_name(n.game).to_string());
             year.push(n.year);
-            let (k, p, b, s) = match n.departure {
-                Departure::Novelty {
-                    ply,
-                    before,
-                    same_year,
-                } => ("novelty", ply, before, same_year),
-                Departure::InKnownPlay => ("known", 0, 0, false),
-                Departure::Copy => ("copy", 0, 0, false),
-                Departure::FirstYear => ("first-year", 0, 0, false),
-            };
-            kind.push(k);
+            let (p, b, s) = n.departure.novelty().unwrap_or((0, 0, false));
+            kind.push(novelty_kind(n.departure));
             ply.push(u8::try_from(p).unwrap_or(u8::MAX));
             before.push(b);
             same.push(s);
@@ -954,5 +944,14 @@ impl PyDatabase {
         d.set_item("provisional", PyArray1::from_vec(py, provisional))?;
         d.set_item("rank", PyArray1::from_vec(py, rank))?;
         convert(py, d, to)
+    }
+}
+
+/// A novelty's kind as Python names it: `novelty`, `known`, `copy`,
+/// `first-year` (the JSON's `firstYear`).
+pub(crate) fn novelty_kind(d: wthor_db::novelty::Departure) -> &'static str {
+    match d {
+        wthor_db::novelty::Departure::FirstYear => "first-year",
+        other => other.kind(),
     }
 }

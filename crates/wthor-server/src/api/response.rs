@@ -10,7 +10,7 @@
 use othello_core::Color;
 use serde::Serialize;
 use wthor_db::analysis::{Analysis, Ending, Estimator, Judged, Search};
-use wthor_db::novelty::{Departure, MoveValue, Novelty};
+use wthor_db::novelty::{MoveValue, Novelty};
 use wthor_db::position_line::PositionLine;
 use wthor_db::stats::{
     MoveRatings, NextRow, OpeningRow, RecordRow, ResultsRow, SolvedField, TotalsRow,
@@ -396,33 +396,18 @@ impl NoveltyInfo {
     /// The answer for a game's novelty, `moves` its moves named, `value`
     /// its move's value.
     pub(crate) fn new(n: &Novelty, moves: &[String], value: Option<MoveValue>) -> NoveltyInfo {
-        let (kind, ply, before, same_year) = match n.departure {
-            Departure::Novelty {
-                ply,
-                before,
-                same_year,
-            } => ("novelty", Some(ply), Some(before), Some(same_year)),
-            Departure::InKnownPlay => ("known", None, None, None),
-            Departure::Copy => ("copy", None, None, None),
-            Departure::FirstYear => ("firstYear", None, None, None),
-        };
-        let note = match n.departure {
-            Departure::Novelty { .. } => {
-                "the first move after which no game of an earlier year \
-                                          had reached this position (8 symmetries, any move order)"
-            }
-            Departure::InKnownPlay => "no novelty: every position was reached in an earlier year",
-            Departure::Copy => "no novelty: the positions of a game before it (a copy)",
-            Departure::FirstYear => {
-                "no novelty: a game of the database's first year (nothing earlier)"
-            }
-        };
+        let novelty = n.departure.novelty();
+        let ply = novelty.map(|(ply, _, _)| ply);
+        let note = n.departure.why_none().unwrap_or(
+            "the first move after which no game of an earlier year \
+             had reached this position (8 symmetries, any move order)",
+        );
         NoveltyInfo {
-            kind,
+            kind: n.departure.kind(),
             ply,
             square: ply.and_then(|p| moves.get(p - 1).cloned()),
-            before,
-            same_year,
+            before: novelty.map(|(_, before, _)| before),
+            same_year: novelty.map(|(_, _, same)| same),
             followed: n.followed,
             unique_from: n.unique_from,
             value: value.and_then(|v| v.value),
