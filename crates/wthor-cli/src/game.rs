@@ -151,20 +151,11 @@ fn file_game(db_args: &DbArgs, path: &Path, index: usize) -> anyhow::Result<(Dat
 /// release, or `players`/`tournaments` when given: the rule of
 /// [`wthor_db::DatabaseBuilder::source`] for a file), and the file's
 /// position in it. Names files that cannot be read are left out (see
-/// [`Database::skipped`]).
+/// [`Database::skipped`]), with `strict` reading the files strictly
+/// (`--strict`: a format warning is an error).
 ///
 /// # Errors
 /// When `path` itself cannot be opened.
-pub(crate) fn open_file_with_names(
-    path: &Path,
-    players: Option<&Path>,
-    tournaments: Option<&Path>,
-) -> anyhow::Result<(Database, usize)> {
-    open_file_with_names_strict(path, players, tournaments, false)
-}
-
-/// [`open_file_with_names`], with `strict` reading the files strictly
-/// (`--strict`: a format warning is an error).
 pub(crate) fn open_file_with_names_strict(
     path: &Path,
     players: Option<&Path>,

@@ -18,7 +18,7 @@
 //!
 //! Without GAME, a batch: every game of `--db` the search filters select
 //! (8x8 only), analysed on the library's batch loop of `validate --solve`
-//! ([`wthor_db::verify::run_batch`] through [`crate::verify::run_checks`]):
+//! ([`wthor_db::verify::Run`], observed by [`crate::verify::Bar`]):
 //! `--results F.jsonl` logs one [`GameAnalysis`] per game (the moves judged
 //! exactly, and the search that estimated the others) and a re-run
 //! resumes (saying how many logged games another search estimated:
@@ -39,14 +39,15 @@ use wthor_db::analysis::{
     Analysis, AnalysisError, AnalysisOptions, Analyzer, DEFAULT_ESTIMATE_DEPTH, Ending,
     GameAnalysis, Judged,
 };
+use wthor_db::cache::SolveCache;
 use wthor_db::index::IndexChoice;
-use wthor_db::verify::{RecordKey, Shard, TheoryStatus, Workers};
+use wthor_db::verify::{Job, RecordKey, Run, RunOptions, Shard, TheoryStatus, Workers};
 
 use crate::db_args::DbArgs;
 use crate::game::open_game;
 use crate::query_args::QueryArgs;
 use crate::textfmt::count;
-use crate::verify::{Job, RunOptions, open_results, run_checks, say_interrupted, select_jobs};
+use crate::verify::{Bar, check, say_interrupted};
 
 /// Arguments of `wthor analyze`.
 #[derive(Debug, clap::Args)]
@@ -407,25 +408,24 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     for id in ids {
         candidates[id.file()].push((id.index(), id));
     }
-    let log = open_results(args.results.as_deref())?;
     let key = |_: usize, _: usize, id: GameId| {
         RecordKey::of_game(&db, id).expect("a game of the database")
     };
-    let selection = select_jobs(
+    let is_finding = GameAnalysis::is_finding;
+    let bar = Bar::new("games", "findings", &is_finding);
+    let run = Run::prepare(
         &candidates,
-        args.sample.map(|n| (n, args.seed)),
-        args.shard,
-        log.as_ref(),
         key,
-    );
-    let previous: Vec<GameAnalysis> = selection
-        .logged
-        .iter()
-        .filter_map(|job| {
-            let value = log.as_ref()?.records().get(&job.key)?;
-            serde_json::from_value(value.clone()).ok()
-        })
-        .collect();
+        RunOptions {
+            sample: args.sample.map(|n| (n, args.seed)),
+            shard: args.shard,
+            results: args.results.as_deref(),
+            cache: None,
+            stop: crate::interrupt::flag(),
+        },
+        &bar,
+    )?;
+    let previous: Vec<&GameAnalysis> = run.logged().iter().map(|(_, g)| g).collect();
     let options = args.options();
     note_other_estimates(&previous, &options);
     let workers = Workers {
@@ -435,7 +435,7 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         solver_threads: 1,
         tt_bits: table_bits(args.empties),
     };
-    let work = |job: &Job<GameId>, analyzer: &mut Analyzer| {
+    let work = |job: &Job<GameId>, analyzer: &mut Analyzer, _: Option<&SolveCache>| {
         let id = job.record;
         let game = db.game(id).expect("a game of the database");
         let depth = db.file_of(id).expect("its file").header().depth();
@@ -451,22 +451,11 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         }
         Ok(value)
     };
-    let checked = run_checks(
-        &selection.todo,
-        RunOptions {
-            log: log.zip(args.results.as_deref()),
-            what: "games",
-            found: "findings",
-        },
-        analyzers(workers, selection.todo.len())?,
-        work,
-        line,
-        GameAnalysis::is_finding,
-        None,
-    )?;
+    let analyzers = analyzers(workers, run.todo().len())?;
+    let checked = check(run, analyzers, work, line, &bar)?;
     let analysed_now = checked.done.len();
     let mut games: Vec<GameAnalysis> = checked.done.into_iter().map(|(_, g)| g).collect();
-    games.extend(previous);
+    games.extend(checked.logged.into_iter().map(|(_, g)| g));
     let findings = write_summary(&games, analysed_now, args.empties, out)?;
     if checked.stopped {
         say_interrupted(
@@ -527,10 +516,11 @@ fn estimators(games: &[&GameAnalysis]) -> String {
 /// another search than this run's (an old log's evaluation search, another
 /// depth): resumed, the log mixes them. Their logged moves are the exact
 /// ones, which no estimate changes, so they are kept.
-fn note_other_estimates(previous: &[GameAnalysis], options: &AnalysisOptions) {
+fn note_other_estimates(previous: &[&GameAnalysis], options: &AnalysisOptions) {
     let now = options.estimator();
     let other: Vec<&GameAnalysis> = previous
         .iter()
+        .copied()
         .filter(|g| g.estimate != Some(now))
         .collect();
     if !other.is_empty() {

@@ -141,15 +141,7 @@ fn expand(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
 
 /// Reads a regular file whole (a FIFO or a device is refused, not read).
 pub(crate) fn read_regular(path: &Path) -> anyhow::Result<Vec<u8>> {
-    let meta =
-        std::fs::metadata(path).with_context(|| format!("{}: cannot read", path.display()))?;
-    if meta.is_dir() {
-        anyhow::bail!("{}: is a directory, expected a WTHOR file", path.display());
-    }
-    if !meta.is_file() {
-        anyhow::bail!("{}: not a regular file", path.display());
-    }
-    std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))
+    Ok(wthor_db::verify::read_regular(path)?)
 }
 
 fn report(path: &Path, options: &ReadOptions) -> anyhow::Result<Report> {

@@ -24,15 +24,15 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde::Serialize;
-use wthor_db::verify::{PuzzleCheck, RecordKey, Shard, Workers, check_puzzle, median_p90};
+use wthor_db::verify::{
+    Job, Loaded, PuzzleCheck, RecordKey, Run, RunOptions, Shard, Workers, check_puzzle, median_p90,
+    parse_inputs, read_inputs,
+};
 use wthor_format::{FileKind, PuzzleView, SolitaireFile, WthorFile};
 
 use crate::textfmt::count;
 
-use crate::verify::{
-    Job, Loaded, OtherKind, RunOptions, open_results, parse_inputs, read_inputs, run_checks,
-    select_jobs, solvers,
-};
+use crate::verify::{Bar, OtherKind, check, say_input_errors, solvers};
 
 /// Arguments of `wthor puzzles`.
 #[derive(Debug, clap::Args)]
@@ -97,18 +97,17 @@ struct Verified<'a> {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let mut failed = false;
-    let inputs = read_inputs(expand(&args.paths)?, &mut failed);
-    let files = parse_inputs(
+    let (inputs, mut errors) = read_inputs(expand(&args.paths)?);
+    let (files, unparsed) = parse_inputs(
         &inputs,
         |_| Some(FileKind::Solitaires),
         |parsed| match parsed {
             WthorFile::Solitaires(s) => Some(s),
             _ => None,
         },
-        OtherKind::Refuse("not solitaires"),
-        &mut failed,
     );
+    errors.extend(unparsed);
+    let failed = say_input_errors(&errors, OtherKind::Refuse("not solitaires"));
     // Every puzzle of the inputs within --max-empties, in input order.
     let wanted: Vec<Vec<(usize, PuzzleView<'_>)>> = files
         .iter()
@@ -173,16 +172,27 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         return Ok(super::exit_code(failed, false));
     }
 
-    let log = open_results(args.results.as_deref())?;
-    let selection = select_jobs(&wanted, None, args.shard, log.as_ref(), |f, index, p| {
-        RecordKey::new(
-            files[f].path,
-            files[f].file.header().created,
-            index,
-            p.as_bytes(),
-        )
-    });
-    let skipped = selection.logged.len();
+    let is_finding = |check: &PuzzleCheck| !check.ok;
+    let bar = Bar::new("puzzles", "with problems", &is_finding);
+    let run = Run::prepare(
+        &wanted,
+        |f, index, p: PuzzleView<'_>| {
+            RecordKey::new(
+                files[f].path,
+                files[f].file.header().created,
+                index,
+                p.as_bytes(),
+            )
+        },
+        RunOptions {
+            sample: None,
+            shard: args.shard,
+            results: args.results.as_deref(),
+            cache: None,
+            stop: crate::interrupt::flag(),
+        },
+        &bar,
+    )?;
     let workers = Workers {
         workers: args
             .threads
@@ -191,19 +201,15 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         solver_threads: 1,
         tt_bits: args.tt_bits,
     };
-    let checked = run_checks(
-        &selection.todo,
-        RunOptions {
-            log: log.zip(args.results.as_deref()),
-            what: "puzzles",
-            found: "with problems",
-        },
-        solvers(workers, selection.todo.len())?,
-        |job, solver| check_puzzle(&job.record, solver),
+    let solvers = solvers(workers, run.todo().len())?;
+    let checked = check(
+        run,
+        solvers,
+        |job, solver, _| check_puzzle(&job.record, solver),
         |job, check| serde_json::to_value(verified(&files, job, check)),
-        |check| !check.ok,
-        None,
+        &bar,
     )?;
+    let skipped = checked.already_done;
     let done = checked.done;
 
     let mut times = Vec::new();

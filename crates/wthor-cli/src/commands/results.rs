@@ -40,12 +40,13 @@ use serde::{Deserialize as _, Serialize};
 use wthor_db::analysis::{GameAnalysis, OLD_ESTIMATES};
 use wthor_db::id::file_label;
 use wthor_db::verify::{
-    LogKind, LogRecord, Merged, TheoryCheck, TheoryStatus, merge_results, one_kind, read_results,
+    LogKind, LogRecord, Merged, TheoryCheck, TheoryStatus, TheoryTally, merge_results, one_kind,
+    read_results,
 };
 
 use crate::textfmt::count;
 use crate::textfmt::csv::field;
-use crate::verify::Tally;
+use crate::verify::TallyWords as _;
 
 /// Arguments of `wthor results`.
 #[derive(Debug, clap::Args)]
@@ -176,8 +177,8 @@ fn summary(args: &SummaryArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         list_mismatches(&games, args, out)?;
         return Ok(super::exit_code(false, conflicts));
     }
-    let mut per_file: BTreeMap<FileId, Tally> = BTreeMap::new();
-    let mut total = Tally::default();
+    let mut per_file: BTreeMap<FileId, TheoryTally> = BTreeMap::new();
+    let mut total = TheoryTally::default();
     for g in &games {
         let key = &g.record.key;
         per_file

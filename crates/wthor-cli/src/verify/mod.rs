@@ -1,11 +1,12 @@
-//! Command-line glue of the exact-solver checks, `wthor validate --solve`
-//! (theoretical scores of games, `theory.rs`) and `wthor puzzles --verify`:
-//! the one loop both run (read the files, select the records, skip those
-//! already in the results log, run the checks on worker threads, log each
-//! result, hand back the results in input order) and what it needs (player
-//! names, progress bar, results log, cache).
-//!
-//! The work itself is in [`wthor_db::verify`] and [`wthor_db::cache`].
+//! Command-line face of the exact-solver checks, `wthor validate --solve`
+//! (theoretical scores of games, `theory.rs`), `wthor puzzles --verify`
+//! and `wthor analyze` batches: the run itself (inputs read and parsed,
+//! records selected, those already in the results log skipped, checks on
+//! worker threads, results logged, the cache saved, a stop between
+//! records) is the library's [`wthor_db::verify::Run`]; here are what a
+//! terminal adds: the progress bar as the run's observer ([`Bar`]), the
+//! warnings and errors said on stderr, the signal handler armed around
+//! the checks, and what an interrupted run kept.
 //!
 //! Long runs:
 //! - `--results FILE.jsonl` appends one JSON object per checked record
@@ -23,60 +24,18 @@
 //!   once; each writes its own results file.
 
 use std::io::IsTerminal as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::Context as _;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use othello_core::solver::Solver;
-use wthor_db::cache::SolveCache;
-use wthor_db::verify::{Batch, ResultsLog, Workers, load_or_set_aside, run_batch};
-pub(crate) use wthor_db::verify::{CacheSaver, Checked, Job, select_jobs};
-use wthor_format::{FileKind, ReadOptions, WthorFile, parse_any};
+use wthor_db::verify::{InputError, Job, Run, RunObserver, Verified, Workers};
 
 mod theory;
 
-pub(crate) use theory::{SolveArgs, Tally, run_theory};
-
-/// Player names of a game file: the players file the database joins it
-/// with (the newest of its own release in its directory, see
-/// [`wthor_db::Join`]).
-#[derive(Debug, Default)]
-pub(crate) struct PlayerNames {
-    names: Vec<String>,
-}
-
-impl PlayerNames {
-    /// The names of the players file joined to `file`, if any; a players
-    /// file that cannot be read gives no names (numbers are shown instead).
-    pub(crate) fn beside(file: &Path) -> PlayerNames {
-        let Ok((db, f)) = crate::game::open_file_with_names(file, None, None) else {
-            return PlayerNames::default();
-        };
-        let table = db.join(f).players.and_then(|n| db.names(n));
-        PlayerNames {
-            names: table.map_or_else(Vec::new, |t| {
-                (0..t.len())
-                    .map(|i| {
-                        u16::try_from(i)
-                            .ok()
-                            .and_then(|n| t.get(n))
-                            .unwrap_or_default()
-                            .to_owned()
-                    })
-                    .collect()
-            }),
-        }
-    }
-
-    /// The name of player `index`, or `#index` when unknown.
-    pub(crate) fn get(&self, index: usize) -> String {
-        match self.names.get(index) {
-            Some(n) if !n.is_empty() => n.clone(),
-            _ => format!("#{index}"),
-        }
-    }
-}
+pub(crate) use theory::{SolveArgs, TallyWords, run_theory};
 
 /// A progress bar on stderr with count, rate and time left, drawn only when
 /// stderr is a terminal.
@@ -103,59 +62,7 @@ fn bar_template(what: &str) -> String {
     )
 }
 
-/// Opens the results log, printing its warnings.
-pub(crate) fn open_results(path: Option<&Path>) -> anyhow::Result<Option<ResultsLog>> {
-    let Some(path) = path else { return Ok(None) };
-    let (log, warnings) = ResultsLog::open(path)
-        .with_context(|| format!("{}: cannot open the results file", path.display()))?;
-    for w in warnings {
-        eprintln!("wthor: warning: {w}");
-    }
-    Ok(Some(log))
-}
-
-/// Loads the cache at `path`, when given.
-///
-/// A file that is not a solve cache (a results log given by mistake, say)
-/// is refused and left untouched. A damaged cache (the cache's magic bytes,
-/// then a bad length, checksum or entry) is moved aside under a new name,
-/// with a warning, and the run starts with an empty cache.
-///
-/// # Errors
-/// When the file cannot be read, is not a solve cache, or a damaged cache
-/// cannot be moved aside.
-pub(crate) fn load_cache(path: Option<&Path>) -> anyhow::Result<Option<SolveCache>> {
-    let Some(path) = path else { return Ok(None) };
-    let (cache, note) = load_or_set_aside(path)?;
-    if let Some(note) = note {
-        eprintln!("wthor: warning: {note}");
-    }
-    Ok(Some(cache))
-}
-
-/// One input file, read whole.
-pub(crate) struct Input {
-    path: PathBuf,
-    bytes: Vec<u8>,
-}
-
-/// Reads every file of `paths`; one that cannot be read is reported on
-/// stderr and sets `failed` (the others are still read).
-pub(crate) fn read_inputs(paths: Vec<PathBuf>, failed: &mut bool) -> Vec<Input> {
-    let mut inputs = Vec::new();
-    for path in paths {
-        match crate::commands::info::read_regular(&path) {
-            Ok(bytes) => inputs.push(Input { path, bytes }),
-            Err(e) => {
-                eprintln!("wthor: {}", crate::error_line(&e));
-                *failed = true;
-            }
-        }
-    }
-    inputs
-}
-
-/// What a command does with a file of another kind than it takes.
+/// What a command does with an input file of another kind than it takes.
 #[derive(Clone, Copy)]
 pub(crate) enum OtherKind {
     /// Reports it on stderr, ending with this text, and goes on.
@@ -164,115 +71,138 @@ pub(crate) enum OtherKind {
     Refuse(&'static str),
 }
 
-/// One input file, parsed: its records borrow the bytes of its [`Input`].
-pub(crate) struct Loaded<'a, F> {
-    pub(crate) path: &'a Path,
-    pub(crate) file: F,
-    pub(crate) names: PlayerNames,
-}
-
-/// Parses every input (with `hint`, the kind the parser tries first: only
-/// a hint, a file parses as what it is) and keeps those `want` takes,
-/// with the player names beside them. A file that cannot be parsed is
-/// reported and sets `failed`; one of another kind is handled by `other`.
-pub(crate) fn parse_inputs<'a, F>(
-    inputs: &'a [Input],
-    hint: impl Fn(&Path) -> Option<FileKind>,
-    want: impl Fn(WthorFile<'a>) -> Option<F>,
-    other: OtherKind,
-    failed: &mut bool,
-) -> Vec<Loaded<'a, F>> {
-    let mut files = Vec::new();
-    for input in inputs {
-        let path = input.path.as_path();
-        let parsed = match parse_any(&input.bytes, hint(path), &ReadOptions::default()) {
-            Ok(parsed) => parsed,
-            Err(e) => {
-                eprintln!("wthor: {}: {e}", path.display());
-                *failed = true;
-                continue;
-            }
-        };
-        let kind = parsed.kind();
-        if let Some(file) = want(parsed) {
-            files.push(Loaded {
-                path,
-                file,
-                names: PlayerNames::beside(path),
-            });
-            continue;
+/// Says on stderr why each of `errors` (of
+/// [`read_inputs`](wthor_db::verify::read_inputs) and
+/// [`parse_inputs`](wthor_db::verify::parse_inputs)) was left out; returns
+/// whether one makes the run fail (exit 2): all but a file of another kind
+/// with `other` [`OtherKind::Skip`].
+pub(crate) fn say_input_errors(errors: &[InputError], other: OtherKind) -> bool {
+    let mut failed = false;
+    for e in errors {
+        if let InputError::OtherKind { path, kind } = e {
+            let (what, refuse) = match other {
+                OtherKind::Skip(what) => (what, false),
+                OtherKind::Refuse(what) => (what, true),
+            };
+            eprintln!(
+                "wthor: {}: {}, {what}",
+                path.display(),
+                crate::commands::a_kind_file(*kind)
+            );
+            failed |= refuse;
+        } else {
+            eprintln!("wthor: {}", wthor_db::error_chain(e));
+            failed = true;
         }
-        let (what, refuse) = match other {
-            OtherKind::Skip(what) => (what, false),
-            OtherKind::Refuse(what) => (what, true),
-        };
-        eprintln!(
-            "wthor: {}: {}, {what}",
-            path.display(),
-            crate::commands::a_kind_file(kind)
-        );
-        *failed |= refuse;
     }
-    files
+    failed
 }
 
-/// How [`run_checks`] reports and logs.
-pub(crate) struct RunOptions<'a> {
-    /// The results log (opened by [`open_results`]) and its path.
-    pub(crate) log: Option<(ResultsLog, &'a Path)>,
-    /// What the progress bar counts ("games").
+/// The observer of a run on a terminal: the results log's and the
+/// cache's warnings on stderr, and a progress bar counting the results
+/// and those of them `is_finding` picks.
+pub(crate) struct Bar<'a, C> {
+    /// What the bar counts ("games").
     pub(crate) what: &'a str,
-    /// The progress bar's message after the count of findings ("findings").
+    /// The bar's message after the count of findings ("findings").
     pub(crate) found: &'a str,
+    /// Which results are findings.
+    pub(crate) is_finding: &'a (dyn Fn(&C) -> bool + Sync),
+    /// When lines of the log read back are not results of this run, the
+    /// end of the warning for one and for several ("is not a
+    /// theoretical-score result"); `None`: said nothing.
+    pub(crate) unreadable: Option<(&'a str, &'a str)>,
+    bar: OnceLock<ProgressBar>,
+    findings: AtomicUsize,
 }
 
-/// Runs `work` on every job with the library's batch loop
-/// ([`wthor_db::verify::run_batch`]: a worker thread per state of
-/// `states`, each owning its own ([`solvers`]: a solver), each result appended to the results log as `line(job, result)`, the
-/// cache saved every minute by `saver`, results back in input order), with
-/// a progress bar counting the results `is_finding` picks, armed against
-/// signals (see [`crate::interrupt`]): after Ctrl-C or SIGTERM no new job
-/// starts, those being solved are finished and logged, and the records
-/// done so far come back with `stopped` set.
+impl<'a, C> Bar<'a, C> {
+    /// A bar counting `what`, its findings `found` (`is_finding`).
+    pub(crate) fn new(
+        what: &'a str,
+        found: &'a str,
+        is_finding: &'a (dyn Fn(&C) -> bool + Sync),
+    ) -> Bar<'a, C> {
+        Bar {
+            what,
+            found,
+            is_finding,
+            unreadable: None,
+            bar: OnceLock::new(),
+            findings: AtomicUsize::new(0),
+        }
+    }
+
+    /// Clears the bar, once the run is over.
+    pub(crate) fn finish(&self) {
+        if let Some(bar) = self.bar.get() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl<C> RunObserver<C> for Bar<'_, C> {
+    fn log_warning(&self, warning: &str) {
+        eprintln!("wthor: warning: {warning}");
+    }
+
+    fn logged(&self, _read: usize, unreadable: usize) {
+        if let Some((one, several)) = self.unreadable
+            && unreadable > 0
+        {
+            eprintln!(
+                "wthor: warning: {} of the results file {}: left out of the report",
+                crate::textfmt::count(unreadable, "line", "lines"),
+                if unreadable == 1 { one } else { several }
+            );
+        }
+    }
+
+    fn cache_note(&self, note: &str) {
+        eprintln!("wthor: warning: {note}");
+    }
+
+    fn started(&self, total: usize) {
+        let _ = self.bar.set(progress(total, self.what));
+    }
+
+    fn checked(&self, result: &C) {
+        let Some(bar) = self.bar.get() else { return };
+        if (self.is_finding)(result) {
+            let n = self.findings.fetch_add(1, Ordering::Relaxed) + 1;
+            bar.set_message(format!("{n} {}", self.found));
+        }
+        bar.inc(1);
+    }
+}
+
+/// Runs the checks of a prepared `run` ([`Run::check`]) with `bar` as its
+/// observer, armed against signals (see [`crate::interrupt`]): after
+/// Ctrl-C or SIGTERM no new record starts, those being solved are finished
+/// and logged, and the records done so far come back with `stopped` set.
 ///
 /// # Errors
-/// The first error of the results log or of the cache; no new job starts
-/// after it.
-pub(crate) fn run_checks<R, C, S>(
-    jobs: &[Job<R>],
-    options: RunOptions<'_>,
+/// The run's: the first error of the results log or of the cache.
+pub(crate) fn check<R, C, S>(
+    run: Run<'_, R, C>,
     states: Vec<S>,
-    work: impl Fn(&Job<R>, &mut S) -> C + Sync,
+    work: impl Fn(&Job<R>, &mut S, Option<&wthor_db::cache::SolveCache>) -> C + Sync,
     line: impl Fn(&Job<R>, &C) -> serde_json::Result<serde_json::Value> + Sync,
-    is_finding: impl Fn(&C) -> bool + Sync,
-    saver: Option<&CacheSaver<'_>>,
-) -> anyhow::Result<Checked<R, C>>
+    bar: &Bar<'_, C>,
+) -> anyhow::Result<Verified<R, C>>
 where
     R: Clone + Send + Sync,
     C: Send,
     S: Send,
 {
     let _armed = crate::interrupt::arm();
-    let bar = progress(jobs.len(), options.what);
-    let findings = AtomicUsize::new(0);
-    let batch = Batch {
-        log: options.log,
-        saver,
-        stop: crate::interrupt::flag(),
-    };
-    let checked = run_batch(jobs, batch, states, work, line, |check| {
-        if is_finding(check) {
-            let n = findings.fetch_add(1, Ordering::Relaxed) + 1;
-            bar.set_message(format!("{n} {}", options.found));
-        }
-        bar.inc(1);
-    });
-    bar.finish_and_clear();
-    Ok(checked?)
+    let verified = run.check(states, work, line, bar);
+    bar.finish();
+    Ok(verified?)
 }
 
 /// The solvers of `workers` for `jobs` jobs ([`Workers::solvers`]: one per
-/// worker, no more than the jobs), for [`run_checks`].
+/// worker, no more than the jobs), for [`check`].
 ///
 /// # Errors
 /// The tables not fitting in this machine's memory (refused before any is

@@ -1,25 +1,22 @@
 //! `wthor validate --solve`: the theoretical score of every game (or of a
 //! sample, or a shard) checked with the exact solver.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use othello_core::solver::GenericSolver;
-use serde::{Deserialize as _, Serialize};
+use serde::Serialize;
 use wthor_db::Reads;
+use wthor_db::cache::SolveCache;
 use wthor_db::verify::{
-    RecordKey, Shard, TheoryCheck, TheoryStatus, Workers, check_theoretical,
-    check_theoretical_10x10, median_p90,
+    Job, Loaded, RecordKey, Run, RunOptions, Shard, TheoryCheck, TheoryStatus, TheoryTally,
+    Workers, check_theoretical, check_theoretical_10x10, parse_inputs, read_inputs,
 };
 use wthor_format::{BoardSize, FileKind, GameFile, GameView, WthorFile};
 
-use super::{
-    CacheSaver, Job, Loaded, OtherKind, RunOptions, load_cache, open_results, parse_inputs,
-    read_inputs, run_checks, select_jobs, solvers,
-};
+use super::{Bar, OtherKind, check, say_input_errors, solvers};
 use crate::cpu_time::thread_cpu_seconds;
 use crate::textfmt::count;
 
@@ -151,56 +148,23 @@ struct GameRecord<'a> {
     check: &'a TheoryCheck,
 }
 
-/// What a run found: the checks by status, and the solve times of the
-/// games solved (not those from the cache).
-#[derive(Debug, Default)]
-pub(crate) struct Tally {
-    counts: HashMap<TheoryStatus, usize>,
-    checked: usize,
-    times: Vec<f64>,
-    cpu_times: Vec<f64>,
+/// The words and JSON of a [`TheoryTally`]: the report of `validate
+/// --solve` and of `wthor results`.
+pub(crate) trait TallyWords {
+    /// The counts and times as the `summary` object of `--json`.
+    fn to_json(&self) -> serde_json::Value;
+    /// The counts in words, after `what` ("theoretical scores: 9 games
+    /// checked: …"), without the line's end.
+    fn write_counts(&self, out: &mut dyn Write, what: &str) -> std::io::Result<()>;
+    /// The time lines, when games were solved.
+    fn write_times(&self, out: &mut dyn Write) -> std::io::Result<()>;
 }
 
-impl Tally {
-    /// Counts one check.
-    pub(crate) fn add(&mut self, check: &TheoryCheck) {
-        *self.counts.entry(check.status).or_default() += 1;
-        self.checked += 1;
-        if check.score.is_some() && !check.cached {
-            self.times.push(check.seconds);
-            self.cpu_times.extend(check.cpu_seconds);
-        }
-    }
-
-    /// The checks of status `s`.
-    pub(crate) fn n(&self, s: TheoryStatus) -> usize {
-        self.counts.get(&s).copied().unwrap_or(0)
-    }
-
-    /// The findings: mismatches, impossible values, illegal moves and
-    /// games that could not be solved.
-    pub(crate) fn findings(&self) -> usize {
-        self.n(TheoryStatus::Mismatch)
-            + self.n(TheoryStatus::Impossible)
-            + self.n(TheoryStatus::Illegal)
-            + self.n(TheoryStatus::Unavailable)
-    }
-
-    /// The median and 90th percentile of the wall-clock and on-CPU solve
-    /// times.
-    #[allow(clippy::type_complexity)]
-    pub(crate) fn times(&self) -> (Option<(f64, f64)>, Option<(f64, f64)>) {
-        (
-            median_p90(&mut self.times.clone()),
-            median_p90(&mut self.cpu_times.clone()),
-        )
-    }
-
-    /// The counts and times as the `summary` object of `--json`.
-    pub(crate) fn to_json(&self) -> serde_json::Value {
+impl TallyWords for TheoryTally {
+    fn to_json(&self) -> serde_json::Value {
         let (wall, cpu) = self.times();
         serde_json::json!({
-            "checked": self.checked,
+            "checked": self.checked(),
             "ok": self.n(TheoryStatus::Ok),
             "mismatches": self.n(TheoryStatus::Mismatch),
             "impossible": self.n(TheoryStatus::Impossible),
@@ -214,13 +178,11 @@ impl Tally {
         })
     }
 
-    /// The counts in words, after `what` ("theoretical scores: 9 games
-    /// checked: …"), without the line's end.
-    pub(crate) fn write_counts(&self, out: &mut dyn Write, what: &str) -> std::io::Result<()> {
+    fn write_counts(&self, out: &mut dyn Write, what: &str) -> std::io::Result<()> {
         write!(
             out,
             "{what}: {} checked: {} ok, {}, {} impossible, {} short, {} illegal, {} unavailable",
-            count(self.checked, "game", "games"),
+            count(self.checked(), "game", "games"),
             self.n(TheoryStatus::Ok),
             count(self.n(TheoryStatus::Mismatch), "mismatch", "mismatches"),
             self.n(TheoryStatus::Impossible),
@@ -230,14 +192,13 @@ impl Tally {
         )
     }
 
-    /// The time lines, when games were solved.
-    pub(crate) fn write_times(&self, out: &mut dyn Write) -> std::io::Result<()> {
+    fn write_times(&self, out: &mut dyn Write) -> std::io::Result<()> {
         let (wall, cpu) = self.times();
         if let Some((median, p90)) = wall {
             writeln!(
                 out,
                 "solve time per game: median {median:.3} s, 90th percentile {p90:.3} s ({} solved)",
-                self.times.len()
+                self.solved()
             )?;
         }
         if let Some((median, p90)) = cpu {
@@ -267,29 +228,30 @@ pub(crate) fn run_theory(
     json: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
-    let mut failed = false;
-    let inputs = read_inputs(game_paths(paths, recursive)?, &mut failed);
-    let files = parse_inputs(
-        &inputs,
-        FileKind::from_path,
-        |parsed| match parsed {
-            WthorFile::Games(g) => Some(g),
-            _ => None,
-        },
-        OtherKind::Skip("not games: skipped by --solve"),
-        &mut failed,
-    );
+    let (inputs, mut errors) = read_inputs(game_paths(paths, recursive)?);
+    let (files, unparsed) = parse_inputs(&inputs, FileKind::from_path, |parsed| match parsed {
+        WthorFile::Games(g) => Some(g),
+        _ => None,
+    });
+    errors.extend(unparsed);
+    let failed = say_input_errors(&errors, OtherKind::Skip("not games: skipped by --solve"));
     let candidates: Vec<Vec<(usize, GameView<'_>)>> = files
         .iter()
         .map(|f| f.file.games().enumerate().collect())
         .collect();
-    let log = open_results(args.results.as_deref())?;
-    let selection = select_jobs(
+    let is_finding = |check: &TheoryCheck| {
+        check.status != TheoryStatus::Ok && check.status != TheoryStatus::Short
+    };
+    let bar = Bar {
+        unreadable: Some((
+            "is not a theoretical-score result",
+            "are not theoretical-score results",
+        )),
+        ..Bar::new("games", "findings", &is_finding)
+    };
+    let run = Run::prepare(
         &candidates,
-        args.sample.map(|n| (n, args.seed)),
-        args.shard,
-        log.as_ref(),
-        |f, index, game| {
+        |f, index, game: GameView<'_>| {
             RecordKey::new(
                 files[f].path,
                 files[f].file.header().created,
@@ -297,49 +259,24 @@ pub(crate) fn run_theory(
                 game.moves_raw(),
             )
         },
-    );
-    let skipped = selection.logged.len();
-    // The games already in the log count in the report as if checked now.
-    let previous: Vec<(Job<GameView<'_>>, TheoryCheck)> = selection
-        .logged
-        .iter()
-        .filter_map(|job| {
-            let value = log.as_ref()?.records().get(&job.key)?;
-            let check = TheoryCheck::deserialize(value).ok()?;
-            Some((job.clone(), check))
-        })
-        .collect();
-    if previous.len() < skipped {
-        eprintln!(
-            "wthor: warning: {} of the results file {}: left out of the report",
-            count(skipped - previous.len(), "line", "lines"),
-            if skipped - previous.len() == 1 {
-                "is not a theoretical-score result"
-            } else {
-                "are not theoretical-score results"
-            }
-        );
-    }
-    let cache = load_cache(args.cache.as_deref())?;
-    let saver = CacheSaver::new(cache.as_ref(), args.cache.as_deref());
-    // Fail now, not after the first minute of solving, if the cache cannot
-    // be written.
-    saver.maybe_save(true)?;
-
-    let work = |job: &Job<GameView<'_>>, solver: &mut _| {
+        RunOptions {
+            sample: args.sample.map(|n| (n, args.seed)),
+            shard: args.shard,
+            results: args.results.as_deref(),
+            cache: args.cache.as_deref(),
+            stop: crate::interrupt::flag(),
+        },
+        &bar,
+    )?;
+    let work = |job: &Job<GameView<'_>>, solver: &mut _, cache: Option<&SolveCache>| {
         let file = &files[job.file].file;
         let depth = file.header().depth();
         let g = job.record;
         match file.board_size() {
             BoardSize::Eight => {
                 let cpu0 = thread_cpu_seconds();
-                let mut check = check_theoretical(
-                    g.moves_raw(),
-                    depth,
-                    g.theoretical_score(),
-                    solver,
-                    cache.as_ref(),
-                );
+                let mut check =
+                    check_theoretical(g.moves_raw(), depth, g.theoretical_score(), solver, cache);
                 // One-thread solvers only: a parallel solver's other
                 // threads are not counted by this thread's clock.
                 if check.score.is_some() && !check.cached && !args.parallel_solver {
@@ -355,27 +292,21 @@ pub(crate) fn run_theory(
             ),
         }
     };
-    let result = run_checks(
-        &selection.todo,
-        RunOptions {
-            log: log.zip(args.results.as_deref()),
-            what: "games",
-            found: "findings",
-        },
-        solvers(args.workers(), selection.todo.len())?,
+    let solvers = solvers(args.workers(), run.todo().len())?;
+    let checked = check(
+        run,
+        solvers,
         work,
         |job, check| serde_json::to_value(game_record(&files, job, check)),
-        |check| check.status != TheoryStatus::Ok && check.status != TheoryStatus::Short,
-        Some(&saver),
-    );
-    saver.maybe_save(true)?;
-    let checked = result?;
+        &bar,
+    )?;
+    let skipped = checked.already_done;
+    let solved_now = checked.done.len();
     let mut done = checked.done;
-    let solved_now = done.len();
-    done.extend(previous);
+    done.extend(checked.logged);
     done.sort_by_key(|(job, _)| (job.file, job.index));
 
-    let mut tally = Tally::default();
+    let mut tally = TheoryTally::default();
     for (job, check) in &done {
         tally.add(check);
         if json {
@@ -424,7 +355,7 @@ pub(crate) fn run_theory(
     }
     writeln!(out)?;
     tally.write_times(out)?;
-    if let Some(c) = &cache {
+    if let Some(c) = &checked.cache {
         let (hits, misses, added) = c.stats();
         writeln!(
             out,

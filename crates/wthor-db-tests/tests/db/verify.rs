@@ -379,3 +379,208 @@ mod theory {
         assert_eq!(black_discs(-64, Color::White), 64);
     }
 }
+
+/// The whole run of `validate --solve`, `puzzles --verify` and `analyze`
+/// batches ([`Run`]): the fixture's 12-empty puzzles read, parsed,
+/// selected, checked, logged, resumed, stopped, told to an observer.
+mod run {
+    use std::path::{Path, PathBuf};
+    use std::sync::Mutex;
+    use std::sync::atomic::AtomicBool;
+
+    use wthor_db::verify::*;
+    use wthor_format::{FileKind, PuzzleView, WthorFile};
+
+    /// What a run told its observer, in order.
+    #[derive(Default)]
+    struct Told(Mutex<Vec<String>>);
+
+    impl Told {
+        fn say(&self, what: String) {
+            self.0.lock().unwrap().push(what);
+        }
+        fn take(&self) -> Vec<String> {
+            std::mem::take(&mut *self.0.lock().unwrap())
+        }
+    }
+
+    impl RunObserver<PuzzleCheck> for Told {
+        fn log_warning(&self, warning: &str) {
+            self.say(format!("warning {}", warning.rsplit(": ").next().unwrap()));
+        }
+        fn logged(&self, read: usize, unreadable: usize) {
+            self.say(format!("logged {read} {unreadable}"));
+        }
+        fn cache_note(&self, _: &str) {
+            self.say("cache note".into());
+        }
+        fn started(&self, total: usize) {
+            self.say(format!("started {total}"));
+        }
+        fn checked(&self, result: &PuzzleCheck) {
+            self.say(format!("checked {}", result.ok));
+        }
+        fn cache_saved(&self) {
+            self.say("cache saved".into());
+        }
+    }
+
+    fn testdata(name: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../testdata")
+            .join(name)
+    }
+
+    /// Runs the check of the first `n` puzzles of the inputs, `log` and
+    /// `cache` given, returning the puzzle indexes checked now and logged
+    /// before, whether stopped, and what the observer was told.
+    fn verify(
+        inputs: &[Input],
+        n: usize,
+        shard: Option<Shard>,
+        dir: &Path,
+        stop: bool,
+        told: &Told,
+    ) -> (Vec<usize>, Vec<usize>, bool) {
+        let (files, errors) = parse_inputs(
+            inputs,
+            |_| Some(FileKind::Solitaires),
+            |parsed| match parsed {
+                WthorFile::Solitaires(s) => Some(s),
+                _ => None,
+            },
+        );
+        assert_eq!(errors.len(), 1);
+        assert!(matches!(
+            &errors[0],
+            InputError::OtherKind {
+                kind: FileKind::Games8,
+                ..
+            }
+        ));
+        // The players file beside the puzzles names them.
+        assert!(!files[0].names.get(0).starts_with('#'));
+        let candidates: Vec<Vec<(usize, PuzzleView<'_>)>> = files
+            .iter()
+            .map(|f| f.file.puzzles().enumerate().take(n).collect())
+            .collect();
+        let stop = AtomicBool::new(stop);
+        let results = dir.join("r.jsonl");
+        let cache = dir.join("c.cache");
+        let run = Run::prepare(
+            &candidates,
+            |f, index, p: PuzzleView<'_>| {
+                RecordKey::new(
+                    files[f].path,
+                    files[f].file.header().created,
+                    index,
+                    p.as_bytes(),
+                )
+            },
+            RunOptions {
+                sample: None,
+                shard,
+                results: Some(&results),
+                cache: Some(&cache),
+                stop: &stop,
+            },
+            told,
+        )
+        .unwrap();
+        let todo = run.todo().len();
+        let workers = Workers {
+            workers: 2,
+            solver_threads: 1,
+            tt_bits: 12,
+        };
+        let verified = run
+            .check(
+                workers.solvers(todo).unwrap(),
+                |job, solver, _| check_puzzle(&job.record, solver),
+                |job, check| {
+                    let mut v = serde_json::to_value(&job.key)?;
+                    if let serde_json::Value::Object(fields) = serde_json::to_value(check)? {
+                        v.as_object_mut().unwrap().extend(fields);
+                    }
+                    Ok(v)
+                },
+                told,
+            )
+            .unwrap();
+        assert!(
+            verified.done.iter().all(|(_, c)| c.ok),
+            "{:?}",
+            verified.done
+        );
+        assert!(verified.cache.is_some());
+        assert_eq!(verified.already_done, verified.logged.len());
+        let indexes =
+            |v: &[(Job<PuzzleView<'_>>, PuzzleCheck)]| v.iter().map(|(j, _)| j.index).collect();
+        (
+            indexes(&verified.done),
+            indexes(&verified.logged),
+            verified.stopped,
+        )
+    }
+
+    #[test]
+    fn a_run_checks_logs_resumes_and_stops_telling_its_observer() {
+        let (inputs, errors) = read_inputs(vec![
+            testdata("Solitaires_12.pzz"),
+            testdata("missing.pzz"),
+            testdata("WTH_2001.wtb"),
+        ]);
+        assert_eq!(inputs.len(), 2);
+        assert!(
+            matches!(&errors[..], [InputError::Read { .. }]),
+            "{errors:?}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let told = Told::default();
+
+        // Shard 2/2 of the first 4 puzzles: the 2nd and 4th.
+        let shard = "2/2".parse().ok();
+        assert_eq!(
+            verify(&inputs, 4, shard, dir.path(), false, &told),
+            (vec![1, 3], vec![], false)
+        );
+        let mut said = told.take();
+        assert_eq!(
+            said[..4],
+            ["logged 0 0", "cache saved", "started 2", "checked true"]
+        );
+        assert_eq!(said[4..], ["checked true", "cache saved"]);
+
+        // A stopped run checks nothing and keeps what the log holds.
+        assert_eq!(
+            verify(&inputs, 4, None, dir.path(), true, &told),
+            (vec![], vec![1, 3], true)
+        );
+        said = told.take();
+        assert_eq!(
+            said,
+            ["logged 2 0", "cache saved", "started 2", "cache saved"]
+        );
+
+        // The log's cut last line is dropped with a warning: that puzzle is
+        // checked again, the others resumed.
+        let log = dir.path().join("r.jsonl");
+        let text = std::fs::read_to_string(&log).unwrap();
+        std::fs::write(&log, format!("{text}{{\"cut")).unwrap();
+        assert_eq!(
+            verify(&inputs, 4, None, dir.path(), false, &told),
+            (vec![0, 2], vec![1, 3], false)
+        );
+        said = told.take();
+        assert_eq!(
+            said[..4],
+            [
+                "warning dropped a truncated last line (interrupted run)",
+                "logged 2 0",
+                "cache saved",
+                "started 2"
+            ]
+        );
+        assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 4);
+    }
+}

@@ -93,11 +93,22 @@ pub enum BatchError {
 /// The solve cache of a run and where it is saved: every
 /// [`CACHE_SAVE_EVERY`] when asked ([`CacheSaver::maybe_save`]), and at
 /// the end.
-#[derive(Debug)]
 pub struct CacheSaver<'a> {
     cache: Option<&'a SolveCache>,
     path: Option<&'a Path>,
     last: Mutex<Instant>,
+    /// Told after each save.
+    saved: Option<&'a (dyn Fn() + Sync)>,
+}
+
+impl std::fmt::Debug for CacheSaver<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CacheSaver")
+            .field("cache", &self.cache)
+            .field("path", &self.path)
+            .field("last", &self.last)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> CacheSaver<'a> {
@@ -108,6 +119,17 @@ impl<'a> CacheSaver<'a> {
             cache,
             path,
             last: Mutex::new(Instant::now()),
+            saved: None,
+        }
+    }
+
+    /// This saver, calling `saved` after each save (from the thread that
+    /// saved).
+    #[must_use]
+    pub fn telling(self, saved: &'a (dyn Fn() + Sync)) -> CacheSaver<'a> {
+        CacheSaver {
+            saved: Some(saved),
+            ..self
         }
     }
 
@@ -126,6 +148,9 @@ impl<'a> CacheSaver<'a> {
         if force || last.elapsed() >= CACHE_SAVE_EVERY {
             cache.save(path)?;
             *last = Instant::now();
+            if let Some(saved) = self.saved {
+                saved();
+            }
         }
         Ok(())
     }

@@ -35,9 +35,11 @@
 //! the caller's to measure ([`TheoryCheck::cpu_seconds`]).
 
 mod batch;
+mod inputs;
 mod log;
 mod merge;
 mod puzzle;
+mod run;
 mod runner;
 mod select;
 mod stats;
@@ -47,16 +49,18 @@ pub use batch::{
     Batch, BatchError, CACHE_SAVE_EVERY, CacheSaver, Checked, Job, Selection, load_or_set_aside,
     run_batch, select_jobs,
 };
+pub use inputs::{Input, InputError, Loaded, PlayerNames, parse_inputs, read_inputs, read_regular};
 pub use log::{RecordKey, ResultsLog};
 pub use merge::{
     Conflict, KindError, LinePlace, LogError, LogKind, LogRecord, Merged, VOLATILE_FIELDS,
     merge_results, one_kind, outcome, read_results,
 };
 pub use puzzle::{PuzzleCheck, check_puzzle, puzzle_position};
+pub use run::{Run, RunError, RunObserver, RunOptions, Verified};
 pub use runner::{Workers, run_parallel, run_parallel_on};
 pub use select::{Shard, sample_of, select};
 pub use stats::median_p90;
 pub use theory::{
-    MAX_10X10_EMPTIES, Solved, TheoryCheck, TheoryStatus, black_discs, check_theoretical,
-    check_theoretical_10x10, solve_cached, unavailable_10x10,
+    MAX_10X10_EMPTIES, Solved, TheoryCheck, TheoryStatus, TheoryTally, black_discs,
+    check_theoretical, check_theoretical_10x10, solve_cached, unavailable_10x10,
 };

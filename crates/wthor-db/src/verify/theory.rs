@@ -315,3 +315,75 @@ impl TheoryCheck {
         }
     }
 }
+
+/// What checks of theoretical scores found: the checks by status, and the
+/// solve times of the games solved (not those from the cache), for the
+/// report of a run or of merged results logs.
+///
+/// ```
+/// use wthor_db::verify::{TheoryStatus, TheoryTally};
+///
+/// let tally = TheoryTally::default();
+/// assert_eq!((tally.checked(), tally.findings()), (0, 0));
+/// assert_eq!(tally.n(TheoryStatus::Ok), 0);
+/// assert_eq!(tally.times(), (None, None));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct TheoryTally {
+    counts: std::collections::HashMap<TheoryStatus, usize>,
+    checked: usize,
+    times: Vec<f64>,
+    cpu_times: Vec<f64>,
+}
+
+impl TheoryTally {
+    /// Counts one check.
+    pub fn add(&mut self, check: &TheoryCheck) {
+        *self.counts.entry(check.status).or_default() += 1;
+        self.checked += 1;
+        if check.score.is_some() && !check.cached {
+            self.times.push(check.seconds);
+            self.cpu_times.extend(check.cpu_seconds);
+        }
+    }
+
+    /// The checks counted.
+    #[must_use]
+    pub fn checked(&self) -> usize {
+        self.checked
+    }
+
+    /// The checks of status `s`.
+    #[must_use]
+    pub fn n(&self, s: TheoryStatus) -> usize {
+        self.counts.get(&s).copied().unwrap_or(0)
+    }
+
+    /// The findings: mismatches, impossible values, illegal moves and
+    /// games that could not be solved.
+    #[must_use]
+    pub fn findings(&self) -> usize {
+        self.n(TheoryStatus::Mismatch)
+            + self.n(TheoryStatus::Impossible)
+            + self.n(TheoryStatus::Illegal)
+            + self.n(TheoryStatus::Unavailable)
+    }
+
+    /// The games solved (not from the cache), whose times are counted.
+    #[must_use]
+    pub fn solved(&self) -> usize {
+        self.times.len()
+    }
+
+    /// The median and 90th percentile ([`median_p90`](super::median_p90))
+    /// of the wall-clock and of the on-CPU solve times, `None` when no game
+    /// was solved (no CPU time measured).
+    #[allow(clippy::type_complexity)]
+    #[must_use]
+    pub fn times(&self) -> (Option<(f64, f64)>, Option<(f64, f64)>) {
+        (
+            super::median_p90(&mut self.times.clone()),
+            super::median_p90(&mut self.cpu_times.clone()),
+        )
+    }
+}
