@@ -1,25 +1,45 @@
 //! No command panics on any input: every command on every fixture file
-//! (`testdata/` and `testdata/malformed/`), each given to commands of
-//! other kinds too. A panic exits 101; every run must exit 0, 1 or 2, with
-//! no "panicked" on stderr.
+//! (`testdata/` and `testdata/malformed/`; one of the files made alike),
+//! each given to commands of other kinds too. A panic exits 101; every run
+//! must exit 0, 1 or 2, with no "panicked" on stderr.
 
 use std::path::PathBuf;
 
 use crate::{workspace_root, wthor};
 
-/// Every fixture file, sorted.
+/// The fixture files made as another one is, for ratings: 2004 to 2008 are
+/// written as the 2003 file (the same generator, header and players, other
+/// games), so they add runs and no new input; 2003 stands for them.
+const SAME_SHAPE_AS_2003: [&str; 5] = [
+    "WTH_2004.wtb",
+    "WTH_2005.wtb",
+    "WTH_2006.wtb",
+    "WTH_2007.wtb",
+    "WTH_2008.wtb",
+];
+
+/// Every fixture file of its own shape, sorted.
 fn fixtures() -> Vec<PathBuf> {
     let mut files = Vec::new();
     for dir in ["testdata", "testdata/malformed"] {
         for entry in std::fs::read_dir(workspace_root().join(dir)).unwrap() {
             let path = entry.unwrap().path();
-            if path.is_file() && path.extension().is_some_and(|e| e != "md") {
+            let name = path.file_name().unwrap().to_str().unwrap();
+            if path.is_file()
+                && path.extension().is_some_and(|e| e != "md")
+                && !SAME_SHAPE_AS_2003.contains(&name)
+            {
                 files.push(path);
             }
         }
     }
     files.sort();
     assert!(files.len() >= 20, "{files:?}");
+    // The names above are fixtures still (a renamed file would otherwise
+    // come back into the runs unnoticed).
+    for name in SAME_SHAPE_AS_2003 {
+        assert!(workspace_root().join("testdata").join(name).is_file(), "{name}");
+    }
     files
 }
 
