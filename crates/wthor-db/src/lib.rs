@@ -56,7 +56,9 @@
 //!   [`import::plan`]), theoretical scores solved with the cache and a stop
 //!   flag, files written atomically ([`import::finish`]).
 //! * **Verify** ([`verify`], [`cache`]): the solver checks of theoretical
-//!   scores and puzzles, and their persistent cache.
+//!   scores and puzzles, their whole run ([`verify::Run`]: inputs,
+//!   selection, resume, workers, results log, told to an observer), and
+//!   their persistent cache.
 //! * **Text** ([`text`]): the text formats of games (CSV, JSON Lines,
 //!   GGF, transcripts, OBF), one writer and one reader each:
 //!   [`text::export`] and [`text::read::read_input`].

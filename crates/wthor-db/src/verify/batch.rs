@@ -1,6 +1,6 @@
-//! The batch loop of the solver checks, shared by `wthor validate
-//! --solve`, `wthor puzzles --verify` and what comes (`wthor analyze`,
-//! Python): the records selected (a sample, a shard), those already in the
+//! The batch loop of the solver checks, under [`Run`](super::Run) (`wthor
+//! validate --solve`, `wthor puzzles --verify`, `wthor analyze` batches):
+//! the records selected (a sample, a shard), those already in the
 //! results log set apart (resume), the others run on worker threads each
 //! owning a solver, every result appended to the log as it finishes, the
 //! cache saved every minute, a stop flag honoured between records, and the

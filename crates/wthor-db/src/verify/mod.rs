@@ -24,9 +24,12 @@
 //! assert_eq!(check.final_score, Some(64));
 //! ```
 //!
-//! One file per concept, everything re-exported here: `batch.rs` (the
-//! batch loop every solver check runs: selection, resume, workers, log,
-//! cache saving, a stop flag, progress through a callback), `select.rs`
+//! One file per concept, everything re-exported here: `run.rs` (the
+//! whole run every front end calls, [`Run`]: prepared, then checked,
+//! told to a [`RunObserver`]), `inputs.rs` (its input files read and
+//! parsed, with their players' names), `batch.rs` (the batch loop under
+//! it: selection, resume, workers, log, cache saving, a stop flag,
+//! progress through a callback), `select.rs`
 //! (sampling and sharding), `log.rs` (the results log and its keys),
 //! `merge.rs` (logs read back and merged, duplicates and conflicts),
 //! `theory.rs` (theoretical scores of games), `puzzle.rs` (solitaire
