@@ -175,6 +175,27 @@ impl Default for SolverOptions {
     }
 }
 
+impl SolverOptions {
+    /// The table for solves of at most `empties` empty squares: 2^16
+    /// entries (2 MiB) up to 14 empties, one bit more for each empty square
+    /// above, at most `2^max` (and never below 2^16). A table larger than a
+    /// solve needs costs the kernel's time to back the pages it touches (a
+    /// 12-empty part of an analysis touched a page of a 64 MiB table in
+    /// most of its nodes: 60 ms of the kernel's time for a 5 ms solve; a
+    /// 10-empty solve in a 128 MiB table took 20-170 ms).
+    ///
+    /// ```
+    /// use othello_core::solver::SolverOptions;
+    /// assert_eq!(SolverOptions::table_bits_for(10, 21), 16);
+    /// assert_eq!(SolverOptions::table_bits_for(18, 21), 20);
+    /// assert_eq!(SolverOptions::table_bits_for(24, 21), 21);
+    /// ```
+    #[must_use]
+    pub fn table_bits_for(empties: u32, max: u32) -> u32 {
+        (empties + 2).max(16).min(max)
+    }
+}
+
 /// The exact result of [`Solver::solve`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {

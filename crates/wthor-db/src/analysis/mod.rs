@@ -53,12 +53,14 @@
 
 mod accuracy;
 mod record;
+mod report;
 
 pub use accuracy::{
     AccuracyOptions, AnalysisLog, Blunder, LogReadError, MatchedLogs, PlayerAccuracy, accuracy,
     read_analyses, read_matched, read_selected, worst_moves,
 };
 pub use record::{GameAnalysis, MoveLoss, OLD_ESTIMATES, Side};
+pub use report::{EstimateInfo, Report, TheoryInfo};
 
 use std::ops::RangeInclusive;
 use std::time::Duration;
@@ -92,6 +94,10 @@ pub const ESTIMATE_DEPTHS: RangeInclusive<u32> = 2..=20;
 /// cleared before every search (a larger table was slower: 0.58 s a game
 /// at 2^18 entries against 0.52 s, 14 plies).
 const ENGINE_TT_BITS: u32 = 16;
+
+/// The largest exact solver table of an analysis: 2^21 entries (64 MiB),
+/// reached from 19 empties.
+const MAX_TT_BITS: u32 = 21;
 
 /// How a game is analysed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,6 +142,38 @@ impl AnalysisOptions {
                 depth: Some(self.estimate_depth),
                 time_ms: None,
             },
+        }
+    }
+
+    /// The exact solver's table for these options: sized for the exact
+    /// part ([`SolverOptions::table_bits_for`] `empties`), at most 2^21
+    /// entries (64 MiB). The values never depend on it, only the time.
+    #[must_use]
+    pub fn table_bits(&self) -> u32 {
+        SolverOptions::table_bits_for(u32::from(self.empties), MAX_TT_BITS)
+    }
+
+    /// The exact solver of the analysis of one game with these options:
+    /// the one choice of `wthor analyze GAME`, the server's game page and
+    /// Python's `Game.analyze`. `threads` solver threads (`None`: one per
+    /// available core; the server gives its configured number, 1 by
+    /// default, its queries being its parallelism) and
+    /// [`table_bits`](Self::table_bits).
+    ///
+    /// ```
+    /// use wthor_db::analysis::AnalysisOptions;
+    /// let options = AnalysisOptions { empties: 14, ..AnalysisOptions::default() };
+    /// let solver = options.one_game_solver(Some(1));
+    /// assert_eq!((solver.threads, solver.tt_bits), (1, 16));
+    /// assert_eq!(AnalysisOptions::default().one_game_solver(Some(2)).tt_bits, 21);
+    /// ```
+    #[must_use]
+    pub fn one_game_solver(&self, threads: Option<usize>) -> SolverOptions {
+        SolverOptions {
+            threads: threads.unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+            }),
+            tt_bits: self.table_bits(),
         }
     }
 
@@ -233,6 +271,19 @@ impl Analyzer {
             solver_tt_bits: ENGINE_TT_BITS,
         })?;
         Ok(Analyzer { solver, engine })
+    }
+
+    /// The searches of the analysis of one game with `options`: the
+    /// solver of [`AnalysisOptions::one_game_solver`] (`threads`: `None`
+    /// for one per available core).
+    ///
+    /// # Errors
+    /// [`MidgameError::Table`] when the table's memory cannot be had.
+    pub fn for_one_game(
+        options: &AnalysisOptions,
+        threads: Option<usize>,
+    ) -> Result<Analyzer, MidgameError> {
+        Analyzer::new(options.one_game_solver(threads))
     }
 
     /// The exact solver (its table keeps what the last game solved).
