@@ -13,17 +13,6 @@ pub(crate) fn table_bytes(bits: u32) -> u64 {
     32u64 << bits
 }
 
-/// The exact solver's table for positions of at most `empties` empty
-/// squares when none is asked for: 2^16 entries (2 MiB) up to 14 empties,
-/// one bit more for each empty square above, at most `2^max`. A table
-/// larger than a solve needs costs the kernel's time to back the pages
-/// it touches (a 12-empty part of an analysis touched a page of a 64 MiB
-/// table in most of its nodes: 60 ms of the kernel's time for a 5 ms
-/// solve; a 10-empty `wthor solve` in its 128 MiB table took 20-170 ms).
-pub(crate) fn table_bits(empties: u32, max: u32) -> u32 {
-    (empties + 2).clamp(16, max)
-}
-
 /// `--tt-bits BITS`: within [`TT_BITS`], and one table within the memory
 /// this machine has.
 pub(crate) fn parse_tt_bits(text: &str) -> Result<u32, String> {

@@ -12,9 +12,13 @@
 //! graph, from -64 on the left to +64 on the right); then the stored
 //! theoretical score checked (when the analysis reaches its depth) and the
 //! mistakes, largest first. `--format jsonl` writes the whole analysis as
-//! one JSON object (each estimated move `"exact": false` with its
-//! `"depth"`, the search in `"estimate"`). Exit 1 when the stored theoretical score is wrong or
-//! the game has an illegal move.
+//! one JSON object, the library's [`Report`] (camelCase: `game`,
+//! `exactFrom`, `blackLine`, `moves`, `ending`, `finalBlack`, `finalDepth`,
+//! `estimate`, `theoretical`), the same as the server's game page gets:
+//! each estimated move `"exact": false` with its `"depth"`, the search in
+//! `"estimate"`. The solver is the one every front end analyses one game
+//! with ([`AnalysisOptions::one_game_solver`]). Exit 1 when the stored
+//! theoretical score is wrong or the game has an illegal move.
 //!
 //! Without GAME, a batch: every game of `--db` the search filters select
 //! (8x8 only), analysed on the library's batch loop of `validate --solve`
@@ -33,11 +37,10 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use othello_core::solver::SolverOptions;
-use serde::Serialize;
 use wthor_db::GameId;
 use wthor_db::analysis::{
     Analysis, AnalysisError, AnalysisOptions, Analyzer, DEFAULT_ESTIMATE_DEPTH, Ending,
-    GameAnalysis, Judged,
+    GameAnalysis, Judged, Report,
 };
 use wthor_db::cache::SolveCache;
 use wthor_db::index::IndexChoice;
@@ -133,17 +136,9 @@ enum Format {
     /// Moves, values, losses and a graph; then the theoretical score and
     /// the mistakes.
     Table,
-    /// One JSON object: the game, the options and the analysis.
+    /// One JSON object (camelCase keys): the game, where the exact part
+    /// starts and the analysis, as the server's `?analysis=1` gives it.
     Jsonl,
-}
-
-/// The JSON object of `--format jsonl`.
-#[derive(Serialize)]
-struct Report<'a> {
-    game: &'a str,
-    empties: u8,
-    #[serde(flatten)]
-    analysis: &'a Analysis,
 }
 
 impl Args {
@@ -178,14 +173,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let game = db.game(id).expect("a game of the database");
     let depth = db.file_of(id).expect("its file").header().depth();
     let options = args.options();
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    let mut analyzer = Analyzer::new(SolverOptions {
-        threads,
-        tt_bits: table_bits(args.empties),
-    })
-    .context("cannot make the searches")?;
+    let mut analyzer =
+        Analyzer::for_one_game(&options, args.threads).context("cannot make the searches")?;
     let analysis = match wthor_db::analysis::analyze_game(&game, depth, &options, &mut analyzer) {
         Ok(a) => a,
         Err(e @ AnalysisError::Illegal(_)) => {
@@ -196,11 +185,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     };
     match args.format {
         Format::Jsonl => {
-            let report = Report {
-                game: &name,
-                empties: args.empties,
-                analysis: &analysis,
-            };
+            let report = Report::new(name.as_str(), &options, analysis.clone());
             serde_json::to_writer(&mut *out, &report)?;
             writeln!(out)?;
         }
@@ -593,8 +578,12 @@ fn write_summary(
     Ok(findings)
 }
 
-/// The solver's table for exact parts of `empties`: at most 2^21 entries
-/// (64 MiB).
+/// The solver's table for exact parts of `empties`: the analysis's
+/// ([`AnalysisOptions::table_bits`]).
 fn table_bits(empties: u8) -> u32 {
-    crate::limits::table_bits(u32::from(empties), 21)
+    AnalysisOptions {
+        empties,
+        ..AnalysisOptions::default()
+    }
+    .table_bits()
 }

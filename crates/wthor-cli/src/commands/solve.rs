@@ -173,7 +173,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         threads: threads(args),
         tt_bits: args
             .tt_bits
-            .unwrap_or_else(|| crate::limits::table_bits(most_empties, 22)),
+            .unwrap_or_else(|| SolverOptions::table_bits_for(most_empties, 22)),
     });
     let mut engine = None;
     let _armed = crate::interrupt::arm_saying(

@@ -46,7 +46,7 @@ fn analyze_jsonl_holds_every_move_with_its_loss_and_the_check() {
         assert_eq!(text.lines().count(), 1);
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["game"], game);
-        assert_eq!(v["empties"], 14);
+        assert_eq!(v["exactFrom"], 14);
         // The default estimates: the midgame search at 16 plies, each
         // estimated move flagged `exact: false` with the plies searched
         // (16, or to the end from 16 empties or fewer: its value then
@@ -81,6 +81,97 @@ fn analyze_jsonl_holds_every_move_with_its_loss_and_the_check() {
         // 14 empties is short of the files' depth (16): no check.
         assert!(v["theoretical"].is_null(), "{game}");
     }
+}
+
+/// One game's analysis has one report (issue 38): the line of `--format
+/// jsonl` is the `analysis` the server answers for the same game with the
+/// same options (served in this process, one solver thread as the CLI's
+/// `--threads 1`), key for key, the stored score checked in both; only
+/// the seconds the check took differ.
+#[test]
+fn the_jsonl_line_is_the_servers_analysis() {
+    use wthor_db::analysis::AnalysisOptions;
+    let options = AnalysisOptions {
+        empties: 16,
+        estimate_depth: 8,
+        estimate_time: None,
+    };
+    let text = check(
+        &[
+            "analyze",
+            "2001:5",
+            "--db",
+            "testdata",
+            "--empties",
+            "16",
+            "--estimate-depth",
+            "8",
+            "--threads",
+            "1",
+            "--format",
+            "jsonl",
+        ],
+        0,
+    );
+    let mut cli: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let db = wthor_db::Database::open(workspace_root().join("testdata"))
+        .unwrap()
+        .with_ratings_file(crate::test_cache().join("analysis-ratings.json"));
+    let config = wthor_server::Config {
+        analysis: options,
+        analysis_threads: 1,
+        ..wthor_server::Config::default()
+    };
+    let state = wthor_server::AppState::new(db, &wthor_db::index::IndexChoice::Never, config).0;
+    let runtime = wthor_server::runtime().unwrap();
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    // The server on this runtime's thread, asked from another.
+    let (status, body) = runtime.block_on(async move {
+        let server = tokio::spawn(wthor_server::serve(
+            listener,
+            std::sync::Arc::new(state),
+            std::future::pending(),
+        ));
+        let answer = tokio::task::spawn_blocking(move || {
+            crate::serve::http_get(&addr, "/api/v1/games/2001:5?analysis=1", "")
+        })
+        .await
+        .unwrap();
+        server.abort();
+        answer
+    });
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    let mut served: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let mut served = served["analysis"].take();
+    assert_eq!(cli["theoretical"]["status"], "ok", "{cli}");
+    for v in [&mut cli, &mut served] {
+        v["theoretical"].as_object_mut().unwrap().remove("seconds");
+    }
+    assert_eq!(cli, served);
+    let mut keys: Vec<&str> = cli
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "blackLine",
+            "ending",
+            "estimate",
+            "exactFrom",
+            "finalBlack",
+            "finalDepth",
+            "game",
+            "moves",
+            "theoretical"
+        ]
+    );
 }
 
 #[test]
