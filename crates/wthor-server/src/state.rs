@@ -8,14 +8,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use othello_core::midgame::EngineOptions;
-use othello_core::solver::SolverOptions;
 use std::path::PathBuf;
 use tokio::sync::Semaphore;
 use wthor_db::index::IndexChoice;
 use wthor_db::names::fold;
 use wthor_db::stats::StatsOptions;
 
-use wthor_db::analysis::{GameAnalysis, LogReadError, read_matched};
+use wthor_db::analysis::{AnalysisOptions, GameAnalysis, LogReadError, read_matched};
 use wthor_db::{Database, GameId, Query, Searcher};
 
 use crate::api::error::ApiError;
@@ -34,12 +33,14 @@ pub struct Config {
     pub concurrent: usize,
     /// Answers kept in the cache of costly queries.
     pub cache_entries: usize,
-    /// The game viewer's analysis solves exactly from this many empty
-    /// squares (estimates before; see `wthor_db::analysis`).
-    pub analysis_empties: u8,
-    /// The analysis's exact solver: its threads (1: the queries are the
-    /// server's parallelism) and table size.
-    pub analysis_solver: SolverOptions,
+    /// The game viewer's analysis: exact from `empties` empty squares
+    /// (20, `wthor analyze`'s default), estimated before by the midgame
+    /// search (see `wthor_db::analysis`).
+    pub analysis: AnalysisOptions,
+    /// The analysis's exact solver threads (1: the queries are the
+    /// server's parallelism); its table is the one
+    /// `AnalysisOptions::one_game_solver` sizes for every front end.
+    pub analysis_threads: usize,
     /// The explorer values' engine: its tables (the values of a position
     /// depend on them: see [`crate::values`]).
     pub engine: EngineOptions,
@@ -62,8 +63,8 @@ pub struct Config {
 
 impl Default for Config {
     /// 10 s, as many queries at once as the machine has threads, 256
-    /// answers cached, analyses exact from 20 empties (`wthor analyze`'s
-    /// default) on one thread with 2^20 entries; the explorer's values
+    /// answers cached, analyses with `wthor analyze`'s defaults (exact
+    /// from 20 empties, estimates at 16 plies) on one thread; the explorer's values
     /// within 5 s, half as many searches at once as threads (at least
     /// one), 4096 positions' values cached; exports in parts of 4096
     /// games, a client silent for 5 s cut.
@@ -73,11 +74,8 @@ impl Default for Config {
             time_cap: Duration::from_secs(10),
             concurrent: threads,
             cache_entries: 256,
-            analysis_empties: 20,
-            analysis_solver: SolverOptions {
-                threads: 1,
-                tt_bits: 20,
-            },
+            analysis: AnalysisOptions::default(),
+            analysis_threads: 1,
             engine: crate::values::ENGINE_OPTIONS,
             value_time: Duration::from_secs(5),
             searches: (threads / 2).max(1),

@@ -5,14 +5,14 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use othello_core::replay::wthor_tokens;
 use othello_core::{Board8, Board10, Size};
-use wthor_db::analysis::{AnalysisOptions, Analyzer, analyze_game};
+use wthor_db::analysis::{Analyzer, Report, analyze_game};
 use wthor_db::position_line::game_positions;
 use wthor_db::text::{ExportOptions, GameRecord};
 use wthor_db::{GameId, openings};
 
 use super::error::ApiError;
 use super::query::{GameExportQuery, GamePngQuery, GameQuery, Params, clip};
-use super::response::{AnalysisReport, GameDetail, NoveltyInfo, PositionInfo, Serialized};
+use super::response::{GameDetail, NoveltyInfo, PositionInfo, Serialized};
 use super::{St, count, path_param, query};
 use crate::state::{AppState, CacheKey, Kept, run_blocking};
 
@@ -99,8 +99,8 @@ fn game_detail(st: &AppState, id: &str) -> Result<GameDetail, ApiError> {
     })
 }
 
-/// `wthor analyze`'s analysis of a game.
-fn analyse(st: &AppState, id: &str) -> Result<AnalysisReport, ApiError> {
+/// `wthor analyze`'s analysis of a game, with the server's options.
+fn analyse(st: &AppState, id: &str) -> Result<Report, ApiError> {
     let gid = lookup(st, id)?;
     let db = st.database();
     let (Some(view), Some(file)) = (db.game(gid), db.file_of(gid)) else {
@@ -109,17 +109,14 @@ fn analyse(st: &AppState, id: &str) -> Result<AnalysisReport, ApiError> {
             clip(id)
         )));
     };
-    let mut analyzer = Analyzer::new(st.config.analysis_solver)?;
-    let analysis = analyze_game(
-        &view,
-        file.header().depth(),
-        &AnalysisOptions {
-            empties: st.config.analysis_empties,
-            ..AnalysisOptions::default()
-        },
-        &mut analyzer,
-    )?;
-    Ok(AnalysisReport::new(analysis, st.config.analysis_empties))
+    let options = &st.config.analysis;
+    let mut analyzer = Analyzer::for_one_game(options, Some(st.config.analysis_threads))?;
+    let analysis = analyze_game(&view, file.header().depth(), options, &mut analyzer)?;
+    Ok(Report::new(
+        db.game_name(gid).to_string(),
+        options,
+        analysis,
+    ))
 }
 
 /// `GET /api/v1/games/{id}/export?format=`: one game as `wthor export` writes it.

@@ -9,14 +9,13 @@
 
 use othello_core::Color;
 use serde::Serialize;
-use wthor_db::analysis::{Analysis, Ending, Estimator, Judged, Search};
+use wthor_db::analysis::Report;
 use wthor_db::novelty::{MoveValue, Novelty};
 use wthor_db::position_line::PositionLine;
 use wthor_db::stats::{
     MoveRatings, NextRow, OpeningRow, RecordRow, ResultsRow, SolvedField, TotalsRow,
 };
 use wthor_db::text::GameRecord;
-use wthor_db::verify::{TheoryCheck, TheoryStatus};
 
 /// Games and black's results (a row of the statistics).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -340,9 +339,10 @@ pub struct GameDetail {
     pub positions: Vec<PositionInfo>,
     /// Where the replay stopped on a bad move, if it did.
     pub illegal: Option<String>,
-    /// The analysis, when asked (`analysis=1`); absent otherwise.
+    /// The analysis, when asked (`analysis=1`): `wthor analyze GAME
+    /// --format jsonl`'s line; absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub analysis: Option<AnalysisReport>,
+    pub analysis: Option<Report>,
     /// Where the game left known play, when asked (`novelty=1`, 8x8
     /// games); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -480,133 +480,6 @@ pub struct MoveHistoryRow {
     pub first: GameRecord,
     /// The latest.
     pub latest: GameRecord,
-}
-
-/// A game's analysis: `wthor analyze`'s values (its JSON's, camelCase).
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AnalysisReport {
-    /// The empty squares from which the values are exact (solved); the
-    /// moves before are estimates (each move's `exact` says which).
-    pub exact_from: u8,
-    /// The value before each move then at the end, from black's side.
-    pub black_line: Vec<i32>,
-    /// Each move judged (its keys are single words).
-    pub moves: Vec<Judged>,
-    /// How the record ends: `finished` or `unfinished`.
-    pub ending: Ending,
-    /// The value of the final position for black.
-    pub final_black: i32,
-    /// The plies of the estimate of the final position; absent when
-    /// exact.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub final_depth: Option<u32>,
-    /// The search that made the estimates.
-    pub estimate: EstimateInfo,
-    /// The check of the stored theoretical score, when the analysis
-    /// solved that deep.
-    pub theoretical: Option<TheoryInfo>,
-}
-
-impl AnalysisReport {
-    /// The report of `analysis`, exact from `exact_from` empties.
-    pub(crate) fn new(analysis: Analysis, exact_from: u8) -> AnalysisReport {
-        AnalysisReport {
-            exact_from,
-            black_line: analysis.black_line(),
-            moves: analysis.moves,
-            ending: analysis.ending,
-            final_black: analysis.final_black,
-            final_depth: analysis.final_depth,
-            estimate: analysis.estimate.into(),
-            theoretical: analysis.theoretical.map(TheoryInfo::from),
-        }
-    }
-}
-
-/// The search of an analysis's estimates: `{"search": "midgame",
-/// "depth": 16}` (or `timeMs` for a timed one).
-#[derive(Clone, Copy, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EstimateInfo {
-    /// The search.
-    pub search: Search,
-    /// Its plies.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub depth: Option<u32>,
-    /// Its time per search, in milliseconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub time_ms: Option<u64>,
-}
-
-impl From<Estimator> for EstimateInfo {
-    fn from(e: Estimator) -> EstimateInfo {
-        EstimateInfo {
-            search: e.search,
-            depth: e.depth,
-            time_ms: e.time_ms,
-        }
-    }
-}
-
-/// The check of a game's stored theoretical score (the library's
-/// [`TheoryCheck`], camelCase).
-#[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TheoryInfo {
-    /// The verdict: `ok`, `mismatch`, `impossible`, `short`, `illegal`,
-    /// `unavailable`.
-    pub status: TheoryStatus,
-    /// The depth (empty squares) of the check.
-    pub depth: u8,
-    /// The stored theoretical score (black's discs).
-    pub stored: u8,
-    /// Black's discs after perfect play from the depth, when solved.
-    pub solved: Option<u8>,
-    /// The side to move at the depth, when reached.
-    pub side: Option<String>,
-    /// The exact score for that side, when solved.
-    pub score: Option<i32>,
-    /// A best move there, when the solver gave one.
-    pub best_move: Option<String>,
-    /// The position at the depth as OBF, when reached.
-    pub obf: Option<String>,
-    /// Discs played before the depth (or in the whole record when short).
-    pub moves: usize,
-    /// For short records: black's discs at the end.
-    pub final_score: Option<u32>,
-    /// For short records: whether the game is over at its end.
-    pub finished: Option<bool>,
-    /// For illegal records: the index of the illegal move.
-    pub illegal_move: Option<usize>,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Whether the score came from a cache.
-    pub cached: bool,
-    /// Seconds spent solving.
-    pub seconds: f64,
-}
-
-impl From<TheoryCheck> for TheoryInfo {
-    fn from(t: TheoryCheck) -> TheoryInfo {
-        TheoryInfo {
-            status: t.status,
-            depth: t.depth,
-            stored: t.stored,
-            solved: t.solved,
-            side: t.side,
-            score: t.score,
-            best_move: t.best_move,
-            obf: t.obf,
-            moves: t.moves,
-            final_score: t.final_score,
-            finished: t.finished,
-            illegal_move: t.illegal_move,
-            nodes: t.nodes,
-            cached: t.cached,
-            seconds: t.seconds,
-        }
-    }
 }
 
 /// One name of `GET /api/v1/players?prefix=`.

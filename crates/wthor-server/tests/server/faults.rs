@@ -5,7 +5,6 @@
 use std::sync::{Arc, Mutex};
 
 use axum::http::StatusCode;
-use othello_core::solver::SolverOptions;
 use wthor_db::index::IndexChoice;
 use wthor_server::{AppState, Config};
 
@@ -67,17 +66,17 @@ async fn files_removed_under_the_server_do_not_stop_it() {
     }
 }
 
-/// An internal fault injected (the analysis's solver given a table the
-/// library refuses, as when its memory cannot be had): a 500 that says
-/// what failed, logged with its request; the other endpoints go on
-/// answering, and the fault is not kept (asked again, the same 500).
+/// An internal fault injected (the analysis configured beyond what the
+/// library takes: exact from 31 empties): a 500 that says what failed,
+/// logged with its request; the other endpoints go on answering, and the
+/// fault is not kept (asked again, the same 500).
 #[tokio::test]
 async fn an_internal_fault_is_a_500_logged_and_the_server_goes_on() {
     let db = wthor_db::Database::open(testdata()).unwrap();
     let config = Config {
-        analysis_solver: SolverOptions {
-            threads: 1,
-            tt_bits: 40,
+        analysis: wthor_db::analysis::AnalysisOptions {
+            empties: 31,
+            ..Default::default()
         },
         ..Config::default()
     };
@@ -94,10 +93,9 @@ async fn an_internal_fault_is_a_500_logged_and_the_server_goes_on() {
         assert_eq!(a.status, StatusCode::INTERNAL_SERVER_ERROR, "{}", a.text());
         let message = a.json()["error"].as_str().unwrap().to_owned();
         assert!(
-            message.starts_with("internal error: the search: "),
+            message.starts_with("internal error: analysis: exact from 31 empties"),
             "{message}"
         );
-        assert!(message.contains("40"), "{message}");
         let lines = log.lock().unwrap().clone();
         assert_eq!(lines.len(), round, "{lines:?}");
         assert_eq!(lines[round - 1], format!("GET {uri}: {message}"));

@@ -49,7 +49,10 @@ pub(crate) fn state() -> Arc<AppState> {
         // side by side on few cores, one search at a time, and check the
         // values (the time limits have tests of their own).
         let config = Config {
-            analysis_empties: ANALYSIS_EMPTIES,
+            analysis: wthor_db::analysis::AnalysisOptions {
+                empties: ANALYSIS_EMPTIES,
+                ..Default::default()
+            },
             time_cap: Duration::from_secs(60),
             value_time: Duration::from_secs(60),
             ..Config::default()
