@@ -687,8 +687,12 @@ class Game:
         """Every move judged (``wthor analyze``): the arrays of
         ``Database.analyze`` for this game (the estimates by the midgame
         search at ``estimate_depth`` plies, 16 when None, or ``time_ms`` a
-        search), and ``final_black`` (black's value of the last position),
-        ``final_depth`` (the plies of its estimate, None when exact),
+        search), and the rest of the analysis's report (``wthor analyze
+        --format jsonl``'s line, its keys in snake_case): ``exact_from`` (the
+        empties from which values are exact), ``black_line`` (black's value
+        before each move then at the end), ``final_black`` (black's value of
+        the last position), ``final_depth`` (the plies of its estimate, None
+        when exact),
         ``ending`` (``"finished"`` or ``"unfinished"``), ``estimate`` (the
         search that estimated: ``{"search": "midgame", "depth": 16}`` or
         ``{"search": "midgame", "time_ms": 100}``) and ``theoretical``,

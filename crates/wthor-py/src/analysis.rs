@@ -10,13 +10,12 @@ use std::path::PathBuf;
 
 use numpy::PyArray1;
 use othello_core::Color;
-use othello_core::solver::SolverOptions;
 use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use wthor_db::analysis::{
-    AccuracyOptions, Analysis, AnalysisError, AnalysisOptions, Analyzer, GameAnalysis,
-    LogReadError, accuracy, read_selected,
+    AccuracyOptions, AnalysisError, AnalysisOptions, Analyzer, GameAnalysis, Judged, LogReadError,
+    Report, accuracy, read_selected,
 };
 use wthor_db::verify::RecordKey;
 use wthor_db::{Database, GameId, NamePattern};
@@ -58,9 +57,10 @@ pub(crate) fn error(e: &AnalysisError) -> PyErr {
     }
 }
 
-/// The searches of `Game.analyze`: a solver on every core.
-pub(crate) fn analyzer() -> PyResult<Analyzer> {
-    Analyzer::new(SolverOptions::default()).map_err(|e| PyMemoryError::new_err(e.to_string()))
+/// The searches of `Game.analyze` with `options`: the analysis of one
+/// game's solver on every core.
+pub(crate) fn analyzer(options: &AnalysisOptions) -> PyResult<Analyzer> {
+    Analyzer::for_one_game(options, None).map_err(|e| PyMemoryError::new_err(e.to_string()))
 }
 
 /// The columns of the judged moves of analyses, one row per move, with
@@ -80,8 +80,8 @@ struct Columns {
 }
 
 impl Columns {
-    fn push(&mut self, game: u32, a: &Analysis) {
-        for m in &a.moves {
+    fn push(&mut self, game: u32, moves: &[Judged]) {
+        for m in moves {
             let black = m.color == Color::Black;
             let view = |v: i32| {
                 let v = if black { v } else { -v };
@@ -118,40 +118,71 @@ impl Columns {
     }
 }
 
-/// `Game.analyze`: the columns of one game, with `final_black`,
-/// `final_depth` (`None` when exact), `ending`, `estimate` (the search:
-/// `{"search": "midgame", "depth": 16}`) and `theoretical`, always a dict: the check of the stored score
-/// (`stored`, at `depth` empties), or why it was not checked
-/// (`{"status": "not_reached", "depth": 24, "stored": 33, "empties": 20}`:
-/// the analysis was exact from fewer empties than the file's depth).
+/// `Game.analyze`: the columns of one game's moves, then the other keys
+/// of its [`Report`] (the line of `wthor analyze --format jsonl` and the
+/// server's) in Python's snake_case (`final_black`, `final_depth` `None`
+/// when exact, `exact_from`, `black_line`, `ending`, `estimate`:
+/// `{"search": "midgame", "depth": 16}` or `time_ms`, `theoretical`), so
+/// that no key is written twice; `theoretical` is always a dict: the check
+/// of the stored score, or why it was not checked (`{"status":
+/// "not_reached", "depth": 24, "stored": 33, "empties": 20}`: the analysis
+/// was exact from fewer empties than the file's depth).
 pub(crate) fn of_game<'py>(
     py: Python<'py>,
     number: u32,
-    a: &Analysis,
+    report: &Report,
     depth: u8,
     stored: u8,
-    empties: u8,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut c = Columns::default();
-    c.push(number, a);
+    c.push(number, &report.moves);
     let d = c.into_dict(py)?;
-    d.set_item("final_black", a.final_black)?;
-    d.set_item("final_depth", a.final_depth)?;
-    d.set_item("ending", json(py, &a.ending)?)?;
-    d.set_item("estimate", json(py, &a.estimate)?)?;
-    let theoretical = match &a.theoretical {
-        Some(t) => json(py, t)?,
-        None => {
-            let t = PyDict::new(py);
-            t.set_item("status", "not_reached")?;
-            t.set_item("depth", depth)?;
-            t.set_item("stored", stored)?;
-            t.set_item("empties", empties)?;
-            t.into_any()
+    if let serde_json::Value::Object(keys) = to_json(report)? {
+        // The moves are the columns; `game` is the number column.
+        for (key, value) in keys
+            .into_iter()
+            .filter(|(k, _)| k != "moves" && k != "game")
+        {
+            d.set_item(snake_case(&key), json(py, &snake_keys(value))?)?;
         }
-    };
-    d.set_item("theoretical", theoretical)?;
+    }
+    if report.theoretical.is_none() {
+        let t = PyDict::new(py);
+        t.set_item("status", "not_reached")?;
+        t.set_item("depth", depth)?;
+        t.set_item("stored", stored)?;
+        t.set_item("empties", report.exact_from)?;
+        d.set_item("theoretical", t)?;
+    }
     Ok(d)
+}
+
+/// A camelCase key in Python's snake_case: `finalBlack` is `final_black`.
+fn snake_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `value` with the keys of its objects, at every level, in snake_case.
+fn snake_keys(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (snake_case(&k), snake_keys(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(snake_keys).collect()),
+        other => other,
+    }
 }
 
 /// `Database.analyze`: the games `ids` analysed in parallel without the
@@ -165,11 +196,12 @@ pub(crate) fn of_games<'py>(
     number: impl Fn(GameId) -> u32,
     options: &AnalysisOptions,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let done = py.detach(|| wthor_db::analysis::analyze_games(db, ids, options, 21));
+    let done =
+        py.detach(|| wthor_db::analysis::analyze_games(db, ids, options, options.table_bits()));
     let mut c = Columns::default();
     for (id, result) in &done {
         match result {
-            Ok(a) => c.push(number(*id), a),
+            Ok(a) => c.push(number(*id), &a.moves),
             Err(
                 e @ (AnalysisError::EstimateDepth(_)
                 | AnalysisError::EstimateTime
@@ -227,4 +259,10 @@ fn json<'py>(py: Python<'py>, value: &impl serde::Serialize) -> PyResult<Bound<'
     let text = serde_json::to_string(value)
         .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
     py.import("json")?.call_method1("loads", (text,))
+}
+
+/// A value serialised by its library type as a JSON value.
+fn to_json(value: &impl serde::Serialize) -> PyResult<serde_json::Value> {
+    serde_json::to_value(value)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))
 }

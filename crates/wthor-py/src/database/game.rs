@@ -345,8 +345,10 @@ impl PyGame {
     /// `estimate_depth` plies, 16 when `None`, or `time_ms` a search: not
     /// repeatable) before; the stored theoretical score checked when
     /// `empties` reaches the file's depth. A dict of NumPy arrays, one row
-    /// per move (see the stubs), and `final_black`, `final_depth`,
-    /// `ending`, `estimate`, `theoretical`. Solved without the GIL; 8x8
+    /// per move (see the stubs), and the rest of the analysis's report
+    /// (`wthor analyze --format jsonl`'s line) in snake_case: `exact_from`,
+    /// `black_line`, `final_black`, `final_depth`, `ending`, `estimate`,
+    /// `theoretical`. Solved without the GIL; 8x8
     /// games only (`ValueError` for 10x10).
     #[pyo3(signature = (empties = 20, *, estimate_depth = None, time_ms = None))]
     fn analyze<'py>(
@@ -358,18 +360,18 @@ impl PyGame {
     ) -> PyResult<Bound<'py, PyDict>> {
         let options = crate::analysis::options(empties, estimate_depth, time_ms)?;
         let view = self.view();
-        let mut analyzer = crate::analysis::analyzer()?;
+        let mut analyzer = crate::analysis::analyzer(&options)?;
         let analysis = py.detach(|| {
             wthor_db::analysis::analyze_game(&view, self.depth, &options, &mut analyzer)
         });
         let analysis = analysis.map_err(|e| crate::analysis::error(&e))?;
+        let report = wthor_db::analysis::Report::new(self.id.as_str(), &options, analysis);
         crate::analysis::of_game(
             py,
             u32::try_from(self.number).unwrap_or(u32::MAX),
-            &analysis,
+            &report,
             self.depth,
             view.theoretical_score(),
-            empties,
         )
     }
 
