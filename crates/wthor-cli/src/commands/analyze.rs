@@ -405,8 +405,7 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             sample: args.sample.map(|n| (n, args.seed)),
             shard: args.shard,
             results: args.results.as_deref(),
-            cache: None,
-            stop: crate::interrupt::flag(),
+            ..RunOptions::new(crate::interrupt::flag())
         },
         &bar,
     )?;

@@ -176,20 +176,11 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let bar = Bar::new("puzzles", "with problems", &is_finding);
     let run = Run::prepare(
         &wanted,
-        |f, index, p: PuzzleView<'_>| {
-            RecordKey::new(
-                files[f].path,
-                files[f].file.header().created,
-                index,
-                p.as_bytes(),
-            )
-        },
+        |f, index, p: PuzzleView<'_>| files[f].key(index, p.as_bytes()),
         RunOptions {
-            sample: None,
             shard: args.shard,
             results: args.results.as_deref(),
-            cache: None,
-            stop: crate::interrupt::flag(),
+            ..RunOptions::new(crate::interrupt::flag())
         },
         &bar,
     )?;

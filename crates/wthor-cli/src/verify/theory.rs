@@ -251,20 +251,13 @@ pub(crate) fn run_theory(
     };
     let run = Run::prepare(
         &candidates,
-        |f, index, game: GameView<'_>| {
-            RecordKey::new(
-                files[f].path,
-                files[f].file.header().created,
-                index,
-                game.moves_raw(),
-            )
-        },
+        |f, index, game: GameView<'_>| files[f].key(index, game.moves_raw()),
         RunOptions {
             sample: args.sample.map(|n| (n, args.seed)),
             shard: args.shard,
             results: args.results.as_deref(),
             cache: args.cache.as_deref(),
-            stop: crate::interrupt::flag(),
+            ..RunOptions::new(crate::interrupt::flag())
         },
         &bar,
     )?;

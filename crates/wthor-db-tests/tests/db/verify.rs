@@ -469,20 +469,12 @@ mod run {
         let cache = dir.join("c.cache");
         let run = Run::prepare(
             &candidates,
-            |f, index, p: PuzzleView<'_>| {
-                RecordKey::new(
-                    files[f].path,
-                    files[f].file.header().created,
-                    index,
-                    p.as_bytes(),
-                )
-            },
+            |f, index, p: PuzzleView<'_>| files[f].key(index, p.as_bytes()),
             RunOptions {
-                sample: None,
                 shard,
                 results: Some(&results),
                 cache: Some(&cache),
-                stop: &stop,
+                ..RunOptions::new(&stop)
             },
             told,
         )

@@ -10,9 +10,9 @@ use super::{
     FinishError, Gathered, ImportError, ImportOptions, Plan, Progress, Solving, finish, notes,
     plan, read_all, workers,
 };
-use crate::cache::{CacheError, SolveCache};
+use crate::cache::CacheError;
 use crate::text::read::{NamesFiles, ReadError};
-use crate::verify::load_or_set_aside;
+use crate::verify::load_cache;
 
 /// What a front end is told while an import runs. Every method has a
 /// default that does nothing.
@@ -29,7 +29,7 @@ pub trait ImportObserver {
     }
 
     /// The solve cache was damaged and set aside before the solving
-    /// ([`load_or_set_aside`]'s note).
+    /// ([`load_or_set_aside`](crate::verify::load_or_set_aside)'s note).
     fn cache_note(&mut self, note: &str) {
         let _ = note;
     }
@@ -58,7 +58,8 @@ pub struct ImportRun<'a> {
     /// Solver threads (`None`: the cores available).
     pub threads: Option<usize>,
     /// The solve cache file: loaded before the solving (a damaged one set
-    /// aside, [`load_or_set_aside`]), saved before, every minute and after.
+    /// aside, [`load_or_set_aside`](crate::verify::load_or_set_aside)),
+    /// saved before, every minute and after.
     pub cache: Option<&'a Path>,
     /// Set to stop between games: nothing is written then.
     pub stop: &'a AtomicBool,
@@ -126,16 +127,7 @@ pub fn run(
     if plan.games.is_empty() {
         return Ok(ImportOutcome::NothingToWrite);
     }
-    let cache: Option<SolveCache> = match request.cache {
-        Some(path) => {
-            let (cache, note) = load_or_set_aside(path)?;
-            if let Some(note) = note {
-                observer.cache_note(&note);
-            }
-            Some(cache)
-        }
-        None => None,
-    };
+    let cache = load_cache(request.cache, |note| observer.cache_note(note))?;
     let solving = Solving {
         workers: workers(request.threads),
         cache: cache.as_ref(),

@@ -188,6 +188,23 @@ pub fn load_or_set_aside(path: &Path) -> Result<(SolveCache, Option<String>), Ca
     }
 }
 
+/// The cache at `path`, when given, by [`load_or_set_aside`]: a damaged
+/// one set aside, its note handed to `note`.
+///
+/// # Errors
+/// As [`load_or_set_aside`].
+pub fn load_cache(
+    path: Option<&Path>,
+    note: impl FnOnce(&str),
+) -> Result<Option<SolveCache>, CacheError> {
+    let Some(path) = path else { return Ok(None) };
+    let (cache, said) = load_or_set_aside(path)?;
+    if let Some(said) = said {
+        note(&said);
+    }
+    Ok(Some(cache))
+}
+
 /// The records a batch checked, in input order, and whether the stop flag
 /// ended it before the end.
 #[derive(Debug)]

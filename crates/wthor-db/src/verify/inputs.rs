@@ -6,7 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use wthor_format::{FileKind, ReadOptions, WthorFile, parse_any};
+use wthor_format::{CreationDate, FileKind, ReadOptions, WthorFile, parse_any};
+
+use super::RecordKey;
 
 /// One input file, read whole.
 #[derive(Clone, Debug)]
@@ -105,10 +107,22 @@ pub fn read_regular(path: &Path) -> Result<Vec<u8>, InputError> {
 pub struct Loaded<'a, F> {
     /// Where it was read.
     pub path: &'a Path,
+    /// Its header's creation date (with the path, what tells a release
+    /// of the file in the results log).
+    pub created: CreationDate,
     /// The file as the run takes it (its games, its puzzles).
     pub file: F,
     /// The names of its players.
     pub names: PlayerNames,
+}
+
+impl<F> Loaded<'_, F> {
+    /// The key in the results log of its record `index` of bytes `bytes`
+    /// (a game's moves, a puzzle's record).
+    #[must_use]
+    pub fn key(&self, index: usize, bytes: &[u8]) -> RecordKey {
+        RecordKey::new(self.path, self.created, index, bytes)
+    }
 }
 
 /// Parses every input (`hint(path)`: the kind the parser tries first,
@@ -136,9 +150,11 @@ pub fn parse_inputs<'a, F>(
             }
         };
         let kind = parsed.kind();
+        let created = parsed.header().created;
         match want(parsed) {
             Some(file) => files.push(Loaded {
                 path,
+                created,
                 file,
                 names: PlayerNames::beside(path),
             }),

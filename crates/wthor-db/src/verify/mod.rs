@@ -49,8 +49,8 @@ mod stats;
 mod theory;
 
 pub use batch::{
-    Batch, BatchError, CACHE_SAVE_EVERY, CacheSaver, Checked, Job, Selection, load_or_set_aside,
-    run_batch, select_jobs,
+    Batch, BatchError, CACHE_SAVE_EVERY, CacheSaver, Checked, Job, Selection, load_cache,
+    load_or_set_aside, run_batch, select_jobs,
 };
 pub use inputs::{Input, InputError, Loaded, PlayerNames, parse_inputs, read_inputs, read_regular};
 pub use log::{RecordKey, ResultsLog};

@@ -15,12 +15,13 @@ use std::sync::atomic::AtomicBool;
 use serde::de::DeserializeOwned;
 
 use super::{
-    Batch, BatchError, CacheSaver, Job, RecordKey, ResultsLog, Selection, Shard, load_or_set_aside,
+    Batch, BatchError, CacheSaver, Job, RecordKey, ResultsLog, Selection, Shard, load_cache,
     run_batch, select_jobs,
 };
 use crate::cache::{CacheError, SolveCache};
 
-/// What a run is asked to do beside its records and checks.
+/// What a run is asked to do beside its records and checks
+/// ([`RunOptions::new`]: every record, no log, no cache).
 #[derive(Clone, Copy, Debug)]
 pub struct RunOptions<'a> {
     /// A deterministic sample of `(size, seed)` of the candidates.
@@ -37,6 +38,20 @@ pub struct RunOptions<'a> {
     /// Once set (a signal handler, say), no new record starts; those
     /// running finish and are logged.
     pub stop: &'a AtomicBool,
+}
+
+impl<'a> RunOptions<'a> {
+    /// Every candidate, no results log, no cache, stopped by `stop`.
+    #[must_use]
+    pub fn new(stop: &'a AtomicBool) -> RunOptions<'a> {
+        RunOptions {
+            sample: None,
+            shard: None,
+            results: None,
+            cache: None,
+            stop,
+        }
+    }
 }
 
 /// What a front end is told while a run goes, checks of type `C`. Every
@@ -173,16 +188,7 @@ impl<'a, R: Copy, C: DeserializeOwned> Run<'a, R, C> {
             })
             .collect();
         observer.logged(logged.len(), already_done - logged.len());
-        let cache = match options.cache {
-            Some(path) => {
-                let (cache, note) = load_or_set_aside(path)?;
-                if let Some(note) = note {
-                    observer.cache_note(&note);
-                }
-                Some(cache)
-            }
-            None => None,
-        };
+        let cache = load_cache(options.cache, |note| observer.cache_note(note))?;
         // Fail now, not after the first minute of solving, if the cache
         // cannot be written.
         let saved = || observer.cache_saved();
@@ -238,24 +244,17 @@ impl<R, C> Run<'_, R, C> {
         C: Send,
         S: Send,
     {
-        let Run {
-            options,
-            log,
-            todo,
-            logged,
-            already_done,
-            cache,
-        } = self;
         let saved = || observer.cache_saved();
-        let saver = CacheSaver::new(cache.as_ref(), options.cache).telling(&saved);
-        observer.started(todo.len());
+        let cache = self.cache;
+        let saver = CacheSaver::new(cache.as_ref(), self.options.cache).telling(&saved);
+        observer.started(self.todo.len());
         let batch = Batch {
-            log: log.zip(options.results),
+            log: self.log.zip(self.options.results),
             saver: Some(&saver),
-            stop: options.stop,
+            stop: self.options.stop,
         };
         let result = run_batch(
-            &todo,
+            &self.todo,
             batch,
             states,
             |job, state| work(job, state, cache.as_ref()),
@@ -266,8 +265,8 @@ impl<R, C> Run<'_, R, C> {
         let checked = result?;
         Ok(Verified {
             done: checked.done,
-            logged,
-            already_done,
+            logged: self.logged,
+            already_done: self.already_done,
             stopped: checked.stopped,
             cache,
         })
