@@ -60,7 +60,7 @@ pub use accuracy::{
     read_analyses, read_matched, read_selected, worst_moves,
 };
 pub use record::{GameAnalysis, MoveLoss, OLD_ESTIMATES, Side};
-pub use report::{EstimateInfo, Report, TheoryInfo};
+pub use report::Report;
 
 use std::ops::RangeInclusive;
 use std::time::Duration;

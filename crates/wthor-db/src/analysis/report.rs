@@ -9,11 +9,12 @@
 
 use serde::Serialize;
 
-use super::{Analysis, AnalysisOptions, Ending, Estimator, Judged, Search};
-use crate::verify::{TheoryCheck, TheoryStatus};
+use super::{Analysis, AnalysisOptions, Ending, Estimator, Judged};
+use crate::verify::TheoryCheck;
 
 /// The analysis of one game, with the game's name and where its exact part
-/// starts, serialised with camelCase keys:
+/// starts, serialised with camelCase keys (those of its estimator and of
+/// its theoretical check too):
 ///
 /// ```json
 /// {"game": "2001:5", "exactFrom": 20, "blackLine": [0, 4, 2, "…"],
@@ -39,6 +40,11 @@ use crate::verify::{TheoryCheck, TheoryStatus};
 /// assert_eq!(json["blackLine"].as_array().unwrap().len(), 6);
 /// assert_eq!(json["estimate"], serde_json::json!({"search": "midgame", "depth": 4}));
 /// assert_eq!(json["ending"], "unfinished");
+///
+/// let timed = AnalysisOptions { estimate_time: Some(std::time::Duration::from_millis(5)), ..options };
+/// let a = analyze_moves(&moves, &timed, &mut analyzer).unwrap();
+/// let json = serde_json::to_value(Report::new("tiger", &timed, a)).unwrap();
+/// assert_eq!(json["estimate"], serde_json::json!({"search": "midgame", "timeMs": 5}));
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -60,11 +66,15 @@ pub struct Report {
     /// The plies of the estimate of the final position; `null` when
     /// exact.
     pub final_depth: Option<u32>,
-    /// The search that made the estimates.
-    pub estimate: EstimateInfo,
+    /// The search that made the estimates: `{"search": "midgame",
+    /// "depth": 16}`, or `timeMs` for a timed one.
+    #[serde(serialize_with = "camel_case")]
+    pub estimate: Estimator,
     /// The check of the stored theoretical score, when the analysis
-    /// solved that deep (`null` otherwise).
-    pub theoretical: Option<TheoryInfo>,
+    /// solved that deep (`null` otherwise): `status` (`ok`, `mismatch`,
+    /// `impossible`…), `depth`, `stored`, `solved`, `bestMove`, `obf`…
+    #[serde(serialize_with = "camel_case")]
+    pub theoretical: Option<TheoryCheck>,
 }
 
 impl Report {
@@ -79,93 +89,40 @@ impl Report {
             ending: analysis.ending,
             final_black: analysis.final_black,
             final_depth: analysis.final_depth,
-            estimate: analysis.estimate.into(),
-            theoretical: analysis.theoretical.map(TheoryInfo::from),
+            estimate: analysis.estimate,
+            theoretical: analysis.theoretical,
         }
     }
 }
 
-/// The search of an analysis's estimates ([`Estimator`], camelCase):
-/// `{"search": "midgame", "depth": 16}` (or `timeMs` for a timed one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EstimateInfo {
-    /// The search.
-    pub search: Search,
-    /// Its plies.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub depth: Option<u32>,
-    /// Its time per search, in milliseconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub time_ms: Option<u64>,
+/// `value` serialised with the keys of its objects in camelCase, at every
+/// level: the library's snake_case types ([`Estimator`], [`TheoryCheck`])
+/// keep their own spelling for the logs that read them back, and are
+/// written here without a second copy of their fields.
+fn camel_case<T: Serialize, S: serde::Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    let value = serde_json::to_value(value).map_err(serde::ser::Error::custom)?;
+    camel_keys(value).serialize(s)
 }
 
-impl From<Estimator> for EstimateInfo {
-    fn from(e: Estimator) -> EstimateInfo {
-        EstimateInfo {
-            search: e.search,
-            depth: e.depth,
-            time_ms: e.time_ms,
-        }
-    }
-}
-
-/// The check of a game's stored theoretical score ([`TheoryCheck`],
-/// camelCase; `validate --solve`'s logs keep its snake_case).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TheoryInfo {
-    /// The verdict: `ok`, `mismatch`, `impossible`, `short`, `illegal`,
-    /// `unavailable`.
-    pub status: TheoryStatus,
-    /// The depth (empty squares) of the check.
-    pub depth: u8,
-    /// The stored theoretical score (black's discs).
-    pub stored: u8,
-    /// Black's discs after perfect play from the depth, when solved.
-    pub solved: Option<u8>,
-    /// The side to move at the depth, when reached.
-    pub side: Option<String>,
-    /// The exact score for that side, when solved.
-    pub score: Option<i32>,
-    /// A best move there, when the solver gave one.
-    pub best_move: Option<String>,
-    /// The position at the depth as OBF, when reached.
-    pub obf: Option<String>,
-    /// Discs played before the depth (or in the whole record when short).
-    pub moves: usize,
-    /// For short records: black's discs at the end.
-    pub final_score: Option<u32>,
-    /// For short records: whether the game is over at its end.
-    pub finished: Option<bool>,
-    /// For illegal records: the index of the illegal move.
-    pub illegal_move: Option<usize>,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Whether the score came from a cache.
-    pub cached: bool,
-    /// Seconds spent solving.
-    pub seconds: f64,
-}
-
-impl From<TheoryCheck> for TheoryInfo {
-    fn from(t: TheoryCheck) -> TheoryInfo {
-        TheoryInfo {
-            status: t.status,
-            depth: t.depth,
-            stored: t.stored,
-            solved: t.solved,
-            side: t.side,
-            score: t.score,
-            best_move: t.best_move,
-            obf: t.obf,
-            moves: t.moves,
-            final_score: t.final_score,
-            finished: t.finished,
-            illegal_move: t.illegal_move,
-            nodes: t.nodes,
-            cached: t.cached,
-            seconds: t.seconds,
-        }
+/// `value` with its keys in camelCase: `best_move` is `bestMove`.
+fn camel_keys(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| {
+                    let mut parts = k.split('_');
+                    let mut key: String = parts.next().unwrap_or_default().to_owned();
+                    for part in parts {
+                        let mut chars = part.chars();
+                        key.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+                        key.push_str(chars.as_str());
+                    }
+                    (key, camel_keys(v))
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(camel_keys).collect()),
+        other => other,
     }
 }
