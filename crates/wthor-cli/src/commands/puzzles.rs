@@ -25,10 +25,10 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use serde::Serialize;
 use wthor_db::verify::{
-    Job, Loaded, PuzzleCheck, RecordKey, Run, RunOptions, Shard, Workers, check_puzzle, median_p90,
+    PuzzleCheck, PuzzleLine, Run, RunOptions, Shard, Workers, check_puzzle, median_p90,
     parse_inputs, read_inputs,
 };
-use wthor_format::{FileKind, PuzzleView, SolitaireFile, WthorFile};
+use wthor_format::{FileKind, PuzzleView, WthorFile};
 
 use crate::textfmt::count;
 
@@ -82,18 +82,6 @@ struct Listed {
     side: String,
     first_move: String,
     score: i8,
-}
-
-/// One line of the results file (and of `--verify --json`).
-#[derive(Debug, Serialize)]
-struct Verified<'a> {
-    #[serde(flatten)]
-    key: &'a RecordKey,
-    year: u16,
-    black: String,
-    white: String,
-    #[serde(flatten)]
-    check: &'a PuzzleCheck,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -197,7 +185,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         run,
         solvers,
         |job, solver, _| check_puzzle(&job.record, solver),
-        |job, check| serde_json::to_value(verified(&files, job, check)),
+        |job, check| serde_json::to_value(PuzzleLine::new(&files[job.file], job, check)),
         &bar,
     )?;
     let skipped = checked.already_done;
@@ -211,7 +199,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     for (job, check) in &done {
         times.push(check.seconds);
         if args.json {
-            serde_json::to_writer(&mut *out, &verified(&files, job, check))?;
+            serde_json::to_writer(&mut *out, &PuzzleLine::new(&files[job.file], job, check))?;
             writeln!(out)?;
         }
         if check.ok {
@@ -266,23 +254,6 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         return Ok(ExitCode::from(crate::interrupt::INTERRUPTED));
     }
     Ok(super::exit_code(failed, args.strict && problems > 0))
-}
-
-/// The results-log line of a verified puzzle.
-fn verified<'a>(
-    files: &[Loaded<'_, SolitaireFile<'_>>],
-    job: &'a Job<PuzzleView<'_>>,
-    check: &'a PuzzleCheck,
-) -> Verified<'a> {
-    let names = &files[job.file].names;
-    let p = job.record;
-    Verified {
-        key: &job.key,
-        year: p.year(),
-        black: names.get(p.black() as usize),
-        white: names.get(p.white() as usize),
-        check,
-    }
 }
 
 /// Files as given; a directory stands for its `.pzz` files, by name.

@@ -6,15 +6,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use othello_core::solver::GenericSolver;
-use serde::Serialize;
 use wthor_db::Reads;
 use wthor_db::cache::SolveCache;
 use wthor_db::verify::{
-    Job, Loaded, RecordKey, Run, RunOptions, Shard, TheoryCheck, TheoryStatus, TheoryTally,
-    Workers, check_theoretical, check_theoretical_10x10, parse_inputs, read_inputs,
+    Job, Run, RunOptions, Shard, TheoryCheck, TheoryLine, TheoryStatus, TheoryTally, Workers,
+    check_game, parse_inputs, read_inputs,
 };
-use wthor_format::{BoardSize, FileKind, GameFile, GameView, WthorFile};
+use wthor_format::{BoardSize, FileKind, GameView, WthorFile};
 
 use super::{Bar, OtherKind, check, say_input_errors, solvers};
 use crate::cpu_time::thread_cpu_seconds;
@@ -118,34 +116,6 @@ fn game_paths(paths: &[PathBuf], recursive: bool) -> anyhow::Result<Vec<PathBuf>
         }
     }
     Ok(out)
-}
-
-/// The results-log line of a checked game.
-fn game_record<'a>(
-    files: &[Loaded<'_, GameFile<'_>>],
-    job: &'a Job<GameView<'_>>,
-    check: &'a TheoryCheck,
-) -> GameRecord<'a> {
-    let loaded = &files[job.file];
-    GameRecord {
-        key: &job.key,
-        year: loaded.file.header().year,
-        black: loaded.names.get(job.record.black().into()),
-        white: loaded.names.get(job.record.white().into()),
-        check,
-    }
-}
-
-/// One line of the results file of `validate --solve`.
-#[derive(Debug, Serialize)]
-struct GameRecord<'a> {
-    #[serde(flatten)]
-    key: &'a RecordKey,
-    year: u16,
-    black: String,
-    white: String,
-    #[serde(flatten)]
-    check: &'a TheoryCheck,
 }
 
 /// The words and JSON of a [`TheoryTally`]: the report of `validate
@@ -263,34 +233,25 @@ pub(crate) fn run_theory(
     )?;
     let work = |job: &Job<GameView<'_>>, solver: &mut _, cache: Option<&SolveCache>| {
         let file = &files[job.file].file;
-        let depth = file.header().depth();
-        let g = job.record;
-        match file.board_size() {
-            BoardSize::Eight => {
-                let cpu0 = thread_cpu_seconds();
-                let mut check =
-                    check_theoretical(g.moves_raw(), depth, g.theoretical_score(), solver, cache);
-                // One-thread solvers only: a parallel solver's other
-                // threads are not counted by this thread's clock.
-                if check.score.is_some() && !check.cached && !args.parallel_solver {
-                    check.cpu_seconds = cpu0.zip(thread_cpu_seconds()).map(|(a, b)| b - a);
-                }
-                check
-            }
-            BoardSize::Ten => check_theoretical_10x10(
-                g.moves_raw(),
-                depth,
-                g.theoretical_score(),
-                &mut GenericSolver::new(),
-            ),
+        let cpu0 = thread_cpu_seconds();
+        let mut check = check_game(file, &job.record, solver, cache);
+        // 8x8 by one-thread solvers only: a parallel solver's other
+        // threads are not counted by this thread's clock.
+        if file.board_size() == BoardSize::Eight
+            && check.score.is_some()
+            && !check.cached
+            && !args.parallel_solver
+        {
+            check.cpu_seconds = cpu0.zip(thread_cpu_seconds()).map(|(a, b)| b - a);
         }
+        check
     };
     let solvers = solvers(args.workers(), run.todo().len())?;
     let checked = check(
         run,
         solvers,
         work,
-        |job, check| serde_json::to_value(game_record(&files, job, check)),
+        |job, check| serde_json::to_value(TheoryLine::new(&files[job.file], job, check)),
         &bar,
     )?;
     let skipped = checked.already_done;
@@ -303,7 +264,7 @@ pub(crate) fn run_theory(
     for (job, check) in &done {
         tally.add(check);
         if json {
-            serde_json::to_writer(&mut *out, &game_record(&files, job, check))?;
+            serde_json::to_writer(&mut *out, &TheoryLine::new(&files[job.file], job, check))?;
             writeln!(out)?;
         } else if check.status != TheoryStatus::Ok {
             let loaded = &files[job.file];

@@ -489,13 +489,7 @@ mod run {
             .check(
                 workers.solvers(todo).unwrap(),
                 |job, solver, _| check_puzzle(&job.record, solver),
-                |job, check| {
-                    let mut v = serde_json::to_value(&job.key)?;
-                    if let serde_json::Value::Object(fields) = serde_json::to_value(check)? {
-                        v.as_object_mut().unwrap().extend(fields);
-                    }
-                    Ok(v)
-                },
+                |job, check| serde_json::to_value(PuzzleLine::new(&files[job.file], job, check)),
                 told,
             )
             .unwrap();
@@ -573,6 +567,15 @@ mod run {
                 "started 2"
             ]
         );
-        assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 4);
+        let lines: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 4);
+        // A line: the key, the year and players (named), the check.
+        assert_eq!(lines[0]["index"], 1);
+        assert!(!lines[0]["black"].as_str().unwrap().starts_with('#'));
+        assert_eq!(lines[0]["ok"], true);
     }
 }

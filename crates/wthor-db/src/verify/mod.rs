@@ -39,6 +39,7 @@
 
 mod batch;
 mod inputs;
+mod line;
 mod log;
 mod merge;
 mod puzzle;
@@ -53,6 +54,7 @@ pub use batch::{
     load_or_set_aside, run_batch, select_jobs,
 };
 pub use inputs::{Input, InputError, Loaded, PlayerNames, parse_inputs, read_inputs, read_regular};
+pub use line::{PuzzleLine, TheoryLine};
 pub use log::{RecordKey, ResultsLog};
 pub use merge::{
     Conflict, KindError, LinePlace, LogError, LogKind, LogRecord, Merged, VOLATILE_FIELDS,
@@ -64,6 +66,6 @@ pub use runner::{Workers, run_parallel, run_parallel_on};
 pub use select::{Shard, sample_of, select};
 pub use stats::median_p90;
 pub use theory::{
-    MAX_10X10_EMPTIES, Solved, TheoryCheck, TheoryStatus, TheoryTally, black_discs,
+    MAX_10X10_EMPTIES, Solved, TheoryCheck, TheoryStatus, TheoryTally, black_discs, check_game,
     check_theoretical, check_theoretical_10x10, solve_cached, unavailable_10x10,
 };

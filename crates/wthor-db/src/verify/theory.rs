@@ -8,6 +8,8 @@ use othello_core::solver::{GenericSolver, Solver};
 use othello_core::{Board, Board8, Board10, Color, Size, Square};
 use serde::{Deserialize, Serialize};
 
+use wthor_format::{BoardSize, GameFile, GameView};
+
 use crate::cache::SolveCache;
 
 /// An exact result for one position.
@@ -313,6 +315,36 @@ impl TheoryCheck {
             seconds: 0.0,
             cpu_seconds: None,
         }
+    }
+}
+
+/// The theoretical score of `game`, a record of `file`, checked at the
+/// header's depth: on 8x8 by `solver` through `cache`
+/// ([`check_theoretical`]), on 10x10 by a generic solver of its own
+/// ([`check_theoretical_10x10`]). The CPU time is the caller's to
+/// measure ([`TheoryCheck::cpu_seconds`]).
+#[must_use]
+pub fn check_game(
+    file: &GameFile<'_>,
+    game: &GameView<'_>,
+    solver: &mut Solver,
+    cache: Option<&SolveCache>,
+) -> TheoryCheck {
+    let depth = file.header().depth();
+    match file.board_size() {
+        BoardSize::Eight => check_theoretical(
+            game.moves_raw(),
+            depth,
+            game.theoretical_score(),
+            solver,
+            cache,
+        ),
+        BoardSize::Ten => check_theoretical_10x10(
+            game.moves_raw(),
+            depth,
+            game.theoretical_score(),
+            &mut GenericSolver::new(),
+        ),
     }
 }
 
