@@ -275,28 +275,33 @@ fn shell_words(line: &str) -> Vec<String> {
     words
 }
 
+/// An example's arguments, an analysis at most 8 plies deep: `--estimate-depth
+/// 8` added to one that names no depth or time, a deeper one lowered to 8.
+/// These tests check that each example runs (its flags, its files, its
+/// output paths); an analysis at the default depth costs about 2 s a
+/// fixture game in a test build, and `analyze.rs` checks the depths on
+/// its own.
+fn shallow(mut args: Vec<&str>) -> Vec<&str> {
+    if args.first() != Some(&"analyze") {
+        return args;
+    }
+    match args.iter().position(|a| *a == "--estimate-depth") {
+        Some(i) if args.get(i + 1).and_then(|d| d.parse::<u32>().ok()) > Some(8) => {
+            args[i + 1] = "8";
+        }
+        Some(_) => {}
+        None if !args.contains(&"--time") => args.extend(["--estimate-depth", "8"]),
+        None => {}
+    }
+    args
+}
+
 /// Runs the `cargo run --release -- …` lines of the README, in order, in a
 /// temporary directory holding a copy of testdata/ (`/tmp/` paths made
 /// relative to it), and returns how many ran: without `real`, those on the
 /// fixtures; with it, those naming `path/to/wthor`, the real archive
 /// (`real`), or for `install --into` an empty directory (a dry run).
 /// `serve` runs until stopped: tests/cli/serve.rs asks one.
-/// An example's arguments, with `--estimate-depth 8` added to an analysis
-/// that names no depth or time. These tests check that each example runs
-/// (its flags, its files, its output paths); an analysis at the default
-/// depth costs about 2 s a fixture game in a test build, and
-/// `analyze.rs` checks that default on its own.
-fn shallow(mut args: Vec<&str>) -> Vec<&str> {
-    if args.first() == Some(&"analyze")
-        && !args
-            .iter()
-            .any(|a| *a == "--estimate-depth" || *a == "--time")
-    {
-        args.extend(["--estimate-depth", "8"]);
-    }
-    args
-}
-
 fn run_readme_examples(real: Option<&Path>) -> usize {
     let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
     let dir = testdata_copy();
