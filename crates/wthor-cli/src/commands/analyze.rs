@@ -412,13 +412,7 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let previous: Vec<&GameAnalysis> = run.logged().iter().map(|(_, g)| g).collect();
     let options = args.options();
     note_other_estimates(&previous, &options);
-    let workers = Workers {
-        workers: args.threads.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        }),
-        solver_threads: 1,
-        tt_bits: table_bits(args.empties),
-    };
+    let workers = Workers::new(args.threads, table_bits(args.empties));
     let work = |job: &Job<GameId>, analyzer: &mut Analyzer, _: Option<&SolveCache>| {
         let id = job.record;
         let game = db.game(id).expect("a game of the database");

@@ -172,15 +172,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         },
         &bar,
     )?;
-    let workers = Workers {
-        workers: args
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1),
-        solver_threads: 1,
-        tt_bits: args.tt_bits,
-    };
-    let solvers = solvers(workers, run.todo().len())?;
+    let solvers = solvers(Workers::new(args.threads, args.tt_bits), run.todo().len())?;
     let checked = check(
         run,
         solvers,

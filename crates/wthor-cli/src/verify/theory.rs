@@ -64,22 +64,10 @@ pub(crate) struct SolveArgs {
 
 impl SolveArgs {
     fn workers(&self) -> Workers {
-        let n = self
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1);
         if self.parallel_solver {
-            Workers {
-                workers: 1,
-                solver_threads: n,
-                tt_bits: self.tt_bits,
-            }
+            Workers::one_solver(self.threads, self.tt_bits)
         } else {
-            Workers {
-                workers: n,
-                solver_threads: 1,
-                tt_bits: self.tt_bits,
-            }
+            Workers::new(self.threads, self.tt_bits)
         }
     }
 }

@@ -98,14 +98,7 @@ pub struct Stopped {
 /// entries.
 #[must_use]
 pub fn workers(threads: Option<usize>) -> Workers {
-    let threads = threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    Workers {
-        workers: threads.max(1),
-        solver_threads: 1,
-        tt_bits: 20,
-    }
+    Workers::new(threads, 20)
 }
 
 /// How [`finish`] solves: the workers, the solve cache and the file it is

@@ -16,6 +16,11 @@ pub struct Workers {
     pub tt_bits: u32,
 }
 
+/// The cores available to this process (1 when unknown).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
+
 /// Runs `work` on every job, `workers.workers` at a time, each worker
 /// owning one [`Solver`] (reused from job to job), and hands each result to
 /// `done` (called from the worker threads, in completion order). Stops
@@ -46,6 +51,29 @@ where
 }
 
 impl Workers {
+    /// `threads` workers (default: the cores available; at least 1), each
+    /// with a one-thread solver of 2^`tt_bits` entries: many records
+    /// solved side by side.
+    #[must_use]
+    pub fn new(threads: Option<usize>, tt_bits: u32) -> Workers {
+        Workers {
+            workers: threads.unwrap_or_else(cores).max(1),
+            solver_threads: 1,
+            tt_bits,
+        }
+    }
+
+    /// One worker whose solver has `threads` search threads (default: the
+    /// cores available; at least 1): one record at a time.
+    #[must_use]
+    pub fn one_solver(threads: Option<usize>, tt_bits: u32) -> Workers {
+        Workers {
+            workers: 1,
+            solver_threads: threads.unwrap_or_else(cores).max(1),
+            tt_bits,
+        }
+    }
+
     /// The workers that `jobs` jobs need: `workers` (at least 1), no more
     /// than the jobs (at least 1).
     #[must_use]
