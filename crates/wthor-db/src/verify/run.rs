@@ -32,8 +32,9 @@ pub struct RunOptions<'a> {
     /// records already there not checked again.
     pub results: Option<&'a Path>,
     /// The solve cache: loaded (a damaged one set aside,
-    /// [`load_or_set_aside`]), saved before the run, every
-    /// [`CACHE_SAVE_EVERY`](super::CACHE_SAVE_EVERY) and at the end.
+    /// [`load_or_set_aside`](super::load_or_set_aside)), saved before the
+    /// run, every [`CACHE_SAVE_EVERY`](super::CACHE_SAVE_EVERY) and at the
+    /// end.
     pub cache: Option<&'a Path>,
     /// Once set (a signal handler, say), no new record starts; those
     /// running finish and are logged.
@@ -71,8 +72,9 @@ pub trait RunObserver<C>: Sync {
         let _ = (read, unreadable);
     }
 
-    /// The solve cache was damaged and set aside ([`load_or_set_aside`]'s
-    /// note); the run starts with an empty one.
+    /// The solve cache was damaged and set aside (the note of
+    /// [`load_or_set_aside`](super::load_or_set_aside)); the run starts
+    /// with an empty one.
     fn cache_note(&self, note: &str) {
         let _ = note;
     }
