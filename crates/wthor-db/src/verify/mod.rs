@@ -54,7 +54,7 @@ pub use batch::{
     load_or_set_aside, run_batch, select_jobs,
 };
 pub use inputs::{Input, InputError, Loaded, PlayerNames, parse_inputs, read_inputs, read_regular};
-pub use line::{PuzzleLine, TheoryLine};
+pub use line::{PuzzleLine, RecordLine, TheoryLine};
 pub use log::{RecordKey, ResultsLog};
 pub use merge::{
     Conflict, KindError, LinePlace, LogError, LogKind, LogRecord, Merged, VOLATILE_FIELDS,
