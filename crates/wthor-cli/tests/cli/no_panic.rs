@@ -38,7 +38,10 @@ fn fixtures() -> Vec<PathBuf> {
     // The names above are fixtures still (a renamed file would otherwise
     // come back into the runs unnoticed).
     for name in SAME_SHAPE_AS_2003 {
-        assert!(workspace_root().join("testdata").join(name).is_file(), "{name}");
+        assert!(
+            workspace_root().join("testdata").join(name).is_file(),
+            "{name}"
+        );
     }
     files
 }
