@@ -67,12 +67,15 @@ fn key(p: &Position) -> Key {
     (p.size(), player, opponent, black)
 }
 
+/// Each position (by its key) with the games that reach it.
+type Reference = BTreeMap<Key, (Position, Vec<GameId>)>;
+
 /// Every position of every game with the games that reach it, in database
 /// order: an answer for each position made in one walk (this file's
 /// replay, othello-core's symmetries), independent of the scan and the
 /// index it checks.
-fn reference(db: &Database) -> BTreeMap<Key, (Position, Vec<GameId>)> {
-    let mut map: BTreeMap<Key, (Position, Vec<GameId>)> = BTreeMap::new();
+fn walk(db: &Database) -> Reference {
+    let mut map = Reference::new();
     for (f, i, _) in db.games() {
         let id = GameId::new(f, i);
         for p in game_positions(db, id) {
@@ -86,6 +89,15 @@ fn reference(db: &Database) -> BTreeMap<Key, (Position, Vec<GameId>)> {
         games.sort_unstable();
         games.dedup();
     }
+    map
+}
+
+/// [`walk`] of the fixtures, made once for the tests that ask (each opens
+/// its own copy of `testdata/`, whose games are the same).
+fn reference(db: &Database) -> &'static Reference {
+    static FIXTURES: std::sync::OnceLock<(usize, Reference)> = std::sync::OnceLock::new();
+    let (games, map) = FIXTURES.get_or_init(|| (db.game_count(), walk(db)));
+    assert_eq!(*games, db.game_count(), "a copy of the fixtures");
     map
 }
 
