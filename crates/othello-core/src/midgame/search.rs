@@ -13,7 +13,7 @@ use crate::bitboard8::{game_over_score, legal_moves};
 use crate::control::{Control, MIDGAME_POLL};
 use crate::eval::{LEN, SCALE, evaluate_in};
 use crate::solver::Solver;
-use crate::solver::kernels::flips;
+use crate::solver::kernels::{flips, neighbours};
 
 /// More than any value.
 pub(crate) const INF: i32 = 30_000;
@@ -81,17 +81,6 @@ struct Mv {
 }
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
-
-/// The squares adjacent to `b`.
-#[inline]
-const fn neighbours(b: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let w = (b >> 1) & NOT_H;
-    let e = (b << 1) & NOT_A;
-    let row = b | w | e;
-    (row << 8) | (row >> 8) | w | e
-}
 
 /// The plies of the search that orders the moves of a node of `depth`
 /// (0: mobility and the square only).

@@ -230,7 +230,7 @@ pub(super) fn last_flip_count(p: u64, x: usize) -> i32 {
 
 /// The squares adjacent to `b`.
 #[inline]
-pub(super) const fn neighbours(b: u64) -> u64 {
+pub(crate) const fn neighbours(b: u64) -> u64 {
     const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
     const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let w = (b >> 1) & NOT_H;
