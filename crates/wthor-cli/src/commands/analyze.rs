@@ -412,7 +412,7 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let previous: Vec<&GameAnalysis> = run.logged().iter().map(|(_, g)| g).collect();
     let options = args.options();
     note_other_estimates(&previous, &options);
-    let workers = Workers::new(args.threads, table_bits(args.empties));
+    let workers = Workers::new(args.threads, options.table_bits());
     let work = |job: &Job<GameId>, analyzer: &mut Analyzer, _: Option<&SolveCache>| {
         let id = job.record;
         let game = db.game(id).expect("a game of the database");
@@ -569,14 +569,4 @@ fn write_summary(
         )?;
     }
     Ok(findings)
-}
-
-/// The solver's table for exact parts of `empties`: the analysis's
-/// ([`AnalysisOptions::table_bits`]).
-fn table_bits(empties: u8) -> u32 {
-    AnalysisOptions {
-        empties,
-        ..AnalysisOptions::default()
-    }
-    .table_bits()
 }

@@ -170,9 +170,7 @@ impl AnalysisOptions {
     #[must_use]
     pub fn one_game_solver(&self, threads: Option<usize>) -> SolverOptions {
         SolverOptions {
-            threads: threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-            }),
+            threads: threads.unwrap_or_else(crate::verify::cores),
             tt_bits: self.table_bits(),
         }
     }

@@ -62,6 +62,7 @@ pub use merge::{
 };
 pub use puzzle::{PuzzleCheck, check_puzzle, puzzle_position};
 pub use run::{Run, RunError, RunObserver, RunOptions, Verified};
+pub(crate) use runner::cores;
 pub use runner::{Workers, run_parallel, run_parallel_on};
 pub use select::{Shard, sample_of, select};
 pub use stats::median_p90;

@@ -17,7 +17,7 @@ pub struct Workers {
 }
 
 /// The cores available to this process (1 when unknown).
-fn cores() -> usize {
+pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
