@@ -275,8 +275,9 @@ fn shell_words(line: &str) -> Vec<String> {
     words
 }
 
-/// An example's arguments, an analysis at most 8 plies deep: `--estimate-depth
-/// 8` added to one that names no depth or time, a deeper one lowered to 8;
+/// An example's arguments, an analysis at most 4 plies deep: `--estimate-depth
+/// 4` added to one that names no depth or time, a deeper one lowered to 4,
+/// a time above 1 ms lowered to 1, a batch on a sample of 4 games;
 /// `validate --solve` on a sample of 200 games. These tests check that each
 /// example runs (its flags, its files, its output paths); an analysis at
 /// the default depth costs about 2 s a fixture game in a test build;
@@ -292,13 +293,27 @@ fn shallow(mut args: Vec<&str>) -> Vec<&str> {
     if args.first() != Some(&"analyze") {
         return args;
     }
-    match args.iter().position(|a| *a == "--estimate-depth") {
-        Some(i) if args.get(i + 1).and_then(|d| d.parse::<u32>().ok()) > Some(8) => {
-            args[i + 1] = "8";
+    // A batch (no game named: its first argument is a flag) on a sample
+    // of 4 of the games it selects.
+    if args.get(1).is_some_and(|a| a.starts_with("--")) && !args.contains(&"--sample") {
+        args.extend(["--sample", "4"]);
+    }
+    let lower = |args: &mut Vec<&str>, flag: &str, to: &'static str| match args
+        .iter()
+        .position(|a| *a == flag)
+    {
+        Some(i) => {
+            if args.get(i + 1).and_then(|v| v.parse::<u32>().ok()) > to.parse().ok() {
+                args[i + 1] = to;
+            }
+            true
         }
-        Some(_) => {}
-        None if !args.contains(&"--time") => args.extend(["--estimate-depth", "8"]),
-        None => {}
+        None => false,
+    };
+    let depth = lower(&mut args, "--estimate-depth", "4");
+    let time = lower(&mut args, "--time", "1");
+    if !depth && !time {
+        args.extend(["--estimate-depth", "4"]);
     }
     args
 }
