@@ -162,10 +162,10 @@ fn a_novelty_move_s_value_is_a_search_s() {
         tt_bits: 16,
     })
     .unwrap();
-    // An estimated novelty (move 4), an exact best move (2004:128, move 45),
-    // an exact move that loses (2004:200, move 43).
+    // An estimated novelty (move 4), an exact best move (2007:0, move 45),
+    // an exact move that loses (2007:59, move 43).
     let mut losses = Vec::new();
-    for name in ["2003:1", "2004:128", "2004:200"] {
+    for name in ["2003:1", "2007:0", "2007:59"] {
         let id = fixture_game(&db, name);
         let n = db.novelty_of(id).unwrap();
         let Departure::Novelty { ply, .. } = n.departure else {
@@ -220,8 +220,8 @@ fn a_novelty_move_s_value_is_a_search_s() {
         }
         losses.push(v.loss);
     }
-    assert_eq!(losses[1], 0, "2004:128 plays a best move");
-    assert!(losses[2] > 0, "2004:200 does not");
+    assert_eq!(losses[1], 0, "2007:0 plays a best move");
+    assert!(losses[2] > 0, "2007:59 does not");
     // No novelty, no value: a game of the first year; a 10x10 game has no
     // novelty (and so no value).
     let first = db.novelty_of(fixture_game(&db, "2001:3")).unwrap();
