@@ -76,7 +76,7 @@ def test_game_novelty_value_is_show_s(testdata, cli_text):
     """The novelty move's value and loss: `wthor show --novelty`'s search."""
     db = wthor.Database(testdata)
     # An estimate, an exact best move, an exact move that loses.
-    for gid, exact in [("2003:1", False), ("2004:128", True), ("2004:200", True)]:
+    for gid, exact in [("2003:1", False), ("2007:0", True), ("2007:59", True)]:
         n = db[gid].novelty()
         assert n["kind"] == "novelty" and n["exact"] is exact
         assert (n["value_depth"] is None) is exact
@@ -84,5 +84,5 @@ def test_game_novelty_value_is_show_s(testdata, cli_text):
         how = "exact" if exact else f'{n["value_depth"]} plies'
         assert f'value {n["value"]:+} ({how}), loss {n["loss"]}' in shown, shown
         assert db[gid].novelty() == n
-    assert db["2004:128"].novelty()["loss"] == 0
-    assert db["2004:200"].novelty()["loss"] > 0
+    assert db["2007:0"].novelty()["loss"] == 0
+    assert db["2007:59"].novelty()["loss"] > 0
