@@ -50,36 +50,40 @@ const EXAMPLES_STEP: &str =
     "examples: the library crates' examples on testdata/ (cargo xtask examples)";
 
 /// Runs the Rust tests (compiled) while the Python extension builds and
-/// its tests run beside them, then the browser test (which needs only
-/// the `wthor` binary, built): cargo releases the build lock while tests
-/// run, so on 2 cores they overlap (the Rust tests take longest: the
-/// Python tests and the browser test end before them on a fresh clone).
-/// All run to the end; the first failure is returned.
+/// its tests run beside them, and the browser test beside both (it needs
+/// only the `wthor` binary, built, and waits on the browser and the server
+/// more than it computes: 8 CPU-s in 24 s alone): cargo releases the build
+/// lock while tests run, so on 2 cores they overlap and the CPU stays busy
+/// (the Rust tests take longest on a fresh clone). All run to the end; the
+/// first failure is returned.
 fn rust_and_python_tests(venv: std::thread::JoinHandle<Result<std::path::PathBuf>>) -> Result<()> {
     let python = std::thread::spawn(move || -> Result<()> {
         let venv = step("python: maturin develop (beside the Rust tests)", || {
             python::built_in(venv).map(drop)
         });
-        let pytest = venv.and_then(|()| {
+        venv.and_then(|()| {
             step("python: pytest", || {
                 python::pytest(&python::venv_dir(), &[])
             })
-        });
-        let e2e = step(
-            "e2e: the browser test of wthor serve (beside the Rust tests)",
-            e2e::run,
-        );
-        pytest.and(e2e)
+        })
+    });
+    let browser = std::thread::spawn(|| {
+        step(
+            "e2e: the browser test of wthor serve (beside the Rust and Python tests)",
+            e2e::run_built,
+        )
     });
     let rust = step(
         "test: cargo test --workspace --exclude wthor-py (-- --include-ignored with WTHOR_DATA)",
         rust_tests,
     );
-    let python = match python.join() {
+    let joined = |handle: std::thread::JoinHandle<Result<()>>, what: &str| match handle.join() {
         Ok(done) => done,
-        Err(_) => Err(anyhow::anyhow!("the Python tests panicked")),
+        Err(_) => Err(anyhow::anyhow!("the {what} panicked")),
     };
-    rust.and(python)
+    let python = joined(python, "Python tests");
+    let browser = joined(browser, "browser test");
+    rust.and(python).and(browser)
 }
 
 fn rust_tests() -> Result<()> {

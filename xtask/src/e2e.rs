@@ -48,7 +48,20 @@ fn missing(what: &str) -> Result<()> {
     Ok(())
 }
 
+/// `cargo xtask e2e`: builds the tests' `wthor` (as the test build does)
+/// and runs the browser test.
 pub(crate) fn run() -> Result<()> {
+    run_with(crate::ci::build_tests)
+}
+
+/// The browser test on the `wthor` the test build already made (`cargo
+/// xtask test` and `ci`, after their build step): no cargo call, which
+/// would wait for the build lock that maturin holds beside it.
+pub(crate) fn run_built() -> Result<()> {
+    run_with(|| Ok(()))
+}
+
+fn run_with(build: impl FnOnce() -> Result<()>) -> Result<()> {
     let Some(chromium) = find_chromium() else {
         return missing("no Chromium found (set CHROMIUM to use another)");
     };
@@ -69,7 +82,7 @@ pub(crate) fn run() -> Result<()> {
                 .current_dir(&work),
         )?;
     }
-    crate::ci::build_tests()?;
+    build()?;
     let wthor = util::target_dir().join("debug").join("wthor");
     util::run(
         Command::new(node)

@@ -11,8 +11,8 @@
 //!   and print one table of their figures;
 //! - `man [--out DIR]`: the man pages of `wthor` (clap_mangen, through the
 //!   binary's hidden `wthor man DIR`), into `target/man` by default.
-//! - `test`: every test, `cargo test --workspace` then `py-test`, then
-//!   `e2e` (and the examples, run after the test build);
+//! - `test`: every test, `cargo test --workspace` with `py-test` and
+//!   `e2e` beside it (and the examples, run after the test build);
 //! - `examples`: the library crates' examples, run on `testdata/` from
 //!   the test build (which builds them);
 //! - `e2e`: the browser test of `wthor serve` (headless Chromium, when one
@@ -56,7 +56,7 @@ tasks:
                                  run the benchmarks (or the bench targets named BENCH)
                                  and print a table of their figures
   man [--out DIR]                write the man pages of wthor into DIR (default target/man)
-  test                           every test: cargo test --workspace, then py-test, then e2e (and the examples)
+  test                           every test: cargo test --workspace, py-test and e2e beside it (and the examples)
   examples                       build the tests (and with them the examples), run each example on testdata/
   e2e                            the browser test of wthor serve (headless Chromium; skipped without one)
   py-test [-- ARGS]              the Python package's tests (pytest, in target/py-venv)
