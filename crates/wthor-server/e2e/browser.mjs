@@ -57,9 +57,20 @@ const browser = await chromium.launch({
   headless: true,
   args: process.getuid && process.getuid() === 0 ? ["--no-sandbox"] : [],
 });
+// Every context waits up to 2 minutes (Playwright's default is 30 s):
+// `cargo xtask test` runs this test beside the Rust and Python tests, and
+// the pages that compute (a game's analysis, the explorer's values) wait
+// on a debug server sharing the cores. A bound against hangs, not a time
+// the test asserts.
+const WAIT_MS = 120_000;
+const newContext = async (options) => {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(WAIT_MS);
+  return context;
+};
 let code = 0;
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const context = await newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -67,7 +78,7 @@ try {
   // 1. The explorer: first load measured in the browser (a fresh context;
   // the browser's own cold start, a first renderer, is left out by one
   // warm-up page in a context of its own).
-  const warm = await browser.newContext();
+  const warm = await newContext();
   await (await warm.newPage()).goto(`${base}/favicon.ico`);
   await warm.close();
   const firstCall = page.waitForResponse((r) => r.url().includes("/api/v1/explorer"));
@@ -256,7 +267,7 @@ try {
   check(got.equals(cli), `the downloaded CSV is wthor export's (${got.length} bytes)`);
 
   // 7. A phone.
-  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const phone = await newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   const small = await phone.newPage();
   await small.goto(`${base}/explorer?play=f5d6c3`);
   await small.waitForSelector("table.next-moves tbody tr[data-move]");
