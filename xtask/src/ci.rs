@@ -33,7 +33,7 @@ pub(crate) fn build_tests() -> Result<()> {
 
 /// `cargo xtask test`: `cargo test --workspace --exclude wthor-py` (with
 /// `-- --include-ignored` when `WTHOR_DATA` is set: the tests on the real
-/// archive), with the Python tests and then the browser test beside it;
+/// archive), with the Python tests and the browser test beside it;
 /// before them, the examples that the test build made, run.
 pub(crate) fn test() -> Result<()> {
     let venv = std::thread::spawn(python::ensure_venv);
