@@ -11,6 +11,11 @@
 //! profile), and Python 3 with `venv` for the Python package's tests (which
 //! install their packages from PyPI into `target/py-venv`).
 
+use std::collections::VecDeque;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -74,7 +79,7 @@ fn rust_and_python_tests(venv: std::thread::JoinHandle<Result<std::path::PathBuf
         )
     });
     let rust = step(
-        "test: cargo test --workspace --exclude wthor-py (-- --include-ignored with WTHOR_DATA)",
+        "test: the Rust tests, two executables at a time (cargo test --workspace --exclude wthor-py; --include-ignored with WTHOR_DATA)",
         rust_tests,
     );
     let joined = |handle: std::thread::JoinHandle<Result<()>>, what: &str| match handle.join() {
@@ -86,8 +91,155 @@ fn rust_and_python_tests(venv: std::thread::JoinHandle<Result<std::path::PathBuf
     rust.and(python).and(browser)
 }
 
+/// The Rust tests, as `cargo test` runs them, but two test executables at
+/// a time instead of one after the other: on 2 cores the Python tests end
+/// first, and one executable alone leaves a core idle in its last tests
+/// (the CLI's, 27 s, ends on a long one; the fixture check and the doc
+/// tests are single-threaded). The executables are those the test build
+/// made (`cargo test --no-run` lists them), each run from its package's
+/// folder as cargo runs it, the longest first; the doc tests last (`cargo
+/// test --doc`). Each one's output is printed whole when it ends; every
+/// one runs, and the failures are named at the end.
 fn rust_tests() -> Result<()> {
-    util::run(util::cargo().args(TEST_ARGS).args(include_ignored()))
+    let mut jobs: VecDeque<Job> = test_executables()?.into_iter().map(Job::Binary).collect();
+    jobs.make_contiguous().sort_by_key(|job| match job {
+        Job::Binary(b) => LONGEST
+            .iter()
+            .position(|name| *name == b.name)
+            .unwrap_or(LONGEST.len()),
+        Job::Doctests => usize::MAX,
+    });
+    jobs.push_back(Job::Doctests);
+    let jobs = Mutex::new(jobs);
+    let failed = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                loop {
+                    let Some(job) = jobs.lock().expect("no panic").pop_front() else {
+                        break;
+                    };
+                    if let Err(e) = job.run() {
+                        failed.lock().expect("no panic").push(format!("{e:#}"));
+                    }
+                }
+            });
+        }
+    });
+    let failed = failed.into_inner().expect("no panic");
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        anyhow::bail!(
+            "{} of the Rust tests failed:\n  {}",
+            failed.len(),
+            failed.join("\n  ")
+        )
+    }
+}
+
+/// The test executables that take longest, by target name, in the order
+/// they start (the others follow in cargo's order).
+const LONGEST: &[&str] = &["cli", "it", "db", "othello_core", "server", "xtask"];
+
+/// A test executable of the test build.
+struct TestBinary {
+    /// The target's name (`cli`, `othello_core`).
+    name: String,
+    /// Its package's folder, where cargo runs it.
+    package: PathBuf,
+    executable: PathBuf,
+}
+
+enum Job {
+    Binary(TestBinary),
+    Doctests,
+}
+
+impl Job {
+    /// Runs the job with its output captured, prints the output whole
+    /// and a line with the outcome.
+    fn run(&self) -> Result<()> {
+        let (mut cmd, what) = match self {
+            Job::Binary(b) => {
+                let mut cmd = Command::new(&b.executable);
+                cmd.current_dir(&b.package)
+                    .args(include_ignored().iter().skip(1));
+                let package = b.package.file_name().unwrap_or_default().to_string_lossy();
+                (cmd, format!("{} ({package})", b.name))
+            }
+            Job::Doctests => {
+                let mut cmd = util::cargo();
+                cmd.args(TEST_ARGS).arg("--doc").args(include_ignored());
+                (cmd, "the doc tests".to_owned())
+            }
+        };
+        let start = Instant::now();
+        let out = cmd
+            .output()
+            .with_context(|| format!("could not start {}", util::display(&cmd)))?;
+        let outcome = if out.status.success() { "ok" } else { "FAILED" };
+        let mut stdout = std::io::stdout().lock();
+        let mut stderr = std::io::stderr().lock();
+        // Best effort: a closed terminal does not change the outcome.
+        let _ = writeln!(stderr, "$ {}", util::display(&cmd));
+        let _ = stderr.write_all(&out.stderr);
+        let _ = stdout.write_all(&out.stdout);
+        let _ = stdout.flush();
+        let _ = writeln!(
+            stderr,
+            "-- {outcome} in {:.1} s: {what}",
+            start.elapsed().as_secs_f64()
+        );
+        if out.status.success() {
+            Ok(())
+        } else {
+            anyhow::bail!("{what}: {}", out.status)
+        }
+    }
+}
+
+/// The test executables of the test build, from the messages of `cargo
+/// test --no-run` (already built: it compiles nothing).
+fn test_executables() -> Result<Vec<TestBinary>> {
+    let mut cmd = util::cargo();
+    cmd.args(TEST_ARGS)
+        .args(["--no-run", "--message-format=json-render-diagnostics"])
+        .stderr(std::process::Stdio::inherit());
+    let out = cmd
+        .output()
+        .with_context(|| format!("could not start {}", util::display(&cmd)))?;
+    if !out.status.success() {
+        anyhow::bail!("`{}` failed ({})", util::display(&cmd), out.status);
+    }
+    let mut found = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let (Some(executable), Some(manifest), Some(name)) = (
+            message["executable"].as_str(),
+            message["manifest_path"].as_str(),
+            message["target"]["name"].as_str(),
+        ) else {
+            continue;
+        };
+        if message["profile"]["test"] != serde_json::Value::Bool(true) {
+            continue;
+        }
+        found.push(TestBinary {
+            name: name.to_owned(),
+            package: Path::new(manifest)
+                .parent()
+                .context("a manifest path without a folder")?
+                .to_path_buf(),
+            executable: executable.into(),
+        });
+    }
+    if found.is_empty() {
+        anyhow::bail!("`{}` listed no test executable", util::display(&cmd));
+    }
+    Ok(found)
 }
 
 /// The arguments that run the tests that need the real archive: those are
