@@ -21,8 +21,9 @@
 //!   environment under `target/`);
 //! - `py-bench [-- ARGS]`: the Python positions benchmark.
 //! - `train [--data DIR] [--sample N] [--test-years N] [--iterations N]
-//!   [--lambda X] [--out FILE]`: fit the pattern evaluation on the archive
-//!   and write `crates/othello-core/src/eval.bin`.
+//!   [--lambda X] [--deviations N] [--out FILE]`: fit the pattern
+//!   evaluation on the archive (and on `N` solved lines off each training
+//!   game) and write `crates/othello-core/src/eval.bin`.
 //!
 //! Arguments are parsed by hand: a handful of flags does not need clap's
 //! compile time on every `cargo xtask`.
@@ -61,9 +62,11 @@ tasks:
   e2e                            the browser test of wthor serve (headless Chromium; skipped without one)
   py-test [-- ARGS]              the Python package's tests (pytest, in target/py-venv)
   py-bench [-- ARGS]             the Python positions benchmark (in target/py-venv)
-  train [--data DIR] [--sample N] [--test-years N] [--iterations N] [--lambda X] [--out FILE]
-                                 fit the pattern evaluation on $WTHOR_DATA/wthor, print the
-                                 held-out error, write crates/othello-core/src/eval.bin
+  train [--data DIR] [--sample N] [--test-years N] [--iterations N] [--lambda X]
+        [--deviations N] [--out FILE]
+                                 fit the pattern evaluation on $WTHOR_DATA/wthor (and on N
+                                 solved lines off each training game), print the held-out
+                                 error, write crates/othello-core/src/eval.bin
 ";
 
 fn main() -> ExitCode {
@@ -191,6 +194,7 @@ fn run(args: Vec<String>) -> Result<()> {
                 test_years: number(args.value("--test-years")?, "--test-years", 2.0)? as usize,
                 iterations: number(args.value("--iterations")?, "--iterations", 40.0)? as usize,
                 lambda: number(args.value("--lambda")?, "--lambda", 4.0)?,
+                deviations: number(args.value("--deviations")?, "--deviations", 0.0)? as usize,
                 out: args.value("--out")?.map(Into::into),
             };
             args.finish()?;

@@ -9,6 +9,18 @@
 //! (`--test-years`, 2 by default) are held out: never trained on, only
 //! measured.
 //!
+//! `--deviations N` (0 by default) adds exactly labelled positions off
+//! the games' lines: for each training game, `N` seeded lines that leave
+//! it at [`DEVIATION_EMPTIES`] empties by a random legal move other than
+//! the game's and go on mostly by exact best moves, every position down
+//! to [`DEVIATION_LAST`] empties solved ([`Game::deviation`]); they join
+//! the samples of their stage with the year of their game (each line kept
+//! in `target/train/` like the game samples). One line a game: 774,000
+//! positions (stages 10-14 and 15-19) in about 12 core-minutes; the
+//! midgame search's error at 24 empties fell by 0.03-0.07 disc (within
+//! the benchmark's scatter) and the solver's nodes on FFO #40-#49 rose by
+//! 4%, so the default stays off (`docs/benchmarks.md`, "Midgame search").
+
 //! Each stage is an independent ridge regression (least squares plus
 //! `lambda` times the squared weights) over the sparse pattern features,
 //! solved by conjugate gradients on the normal equations with a Jacobi
@@ -40,6 +52,8 @@ pub(crate) struct Options {
     pub(crate) lambda: f64,
     /// Where to write the weights (the library's `eval.bin` by default).
     pub(crate) out: Option<PathBuf>,
+    /// Deviation lines per training game ([`Game::deviation`]).
+    pub(crate) deviations: usize,
 }
 
 /// One training position: mover's and opponent's discs, target (mover's
@@ -64,7 +78,7 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         }
     };
     let start = std::time::Instant::now();
-    let (samples, games, skipped) = cached_samples(&dir)?;
+    let (mut samples, games, skipped) = cached_samples(&dir)?;
     let mut years: Vec<u16> = samples.iter().map(|s| s.year).collect();
     years.sort_unstable();
     years.dedup();
@@ -81,6 +95,23 @@ pub(crate) fn run(options: &Options) -> Result<()> {
         test,
         start.elapsed().as_secs_f64()
     );
+    if options.deviations > 0 {
+        let extra = cached_deviations(&dir, options.deviations, &test)?;
+        eprintln!(
+            "{} positions off the games' lines ({} a game), every stage: {:?}",
+            extra.len(),
+            options.deviations,
+            (0..STAGES)
+                .map(|stage| {
+                    extra
+                        .iter()
+                        .filter(|s| eval::stage((!(s.p | s.o)).count_ones()) == stage)
+                        .count()
+                })
+                .collect::<Vec<_>>()
+        );
+        samples.extend(extra);
+    }
     let canon: Vec<u32> = (0..STAGE_LEN as u32)
         .map(|i| i.min(eval::mirror_index(i)))
         .collect();
@@ -173,8 +204,17 @@ pub(crate) fn run(options: &Options) -> Result<()> {
 /// names, sizes and times and of [`EXACT_MAX`], so that a fit with other
 /// options does not solve again (the solving is most of the time).
 fn cached_samples(dir: &Path) -> Result<(Vec<Sample>, usize, usize)> {
-    const RECORD: usize = 19;
-    let mut key = format!("samples v1, exact {EXACT_MAX}\n");
+    let key = format!("samples v1, exact {EXACT_MAX}\n{}", files_key(dir)?);
+    let (samples, counts) = cached(&key, "samples", || {
+        let (samples, games, skipped) = read_samples(dir)?;
+        Ok((samples, [games as u64, skipped as u64]))
+    })?;
+    Ok((samples, counts[0] as usize, counts[1] as usize))
+}
+
+/// The names, sizes and times of the files of `dir`, one a line.
+fn files_key(dir: &Path) -> Result<String> {
+    let mut key = String::new();
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|e| e.ok())
@@ -189,9 +229,57 @@ fn cached_samples(dir: &Path) -> Result<(Vec<Sample>, usize, usize)> {
             m.modified().ok()
         ));
     }
+    Ok(key)
+}
+
+/// The samples of [`Game::deviation`] for `lines` lines a game of the
+/// years not in `test`, each line kept in `target/train/` like
+/// [`cached_samples`] (so that more lines solve only the new ones).
+fn cached_deviations(dir: &Path, lines: usize, test: &[u16]) -> Result<Vec<Sample>> {
+    let files = files_key(dir)?;
+    let mut all = Vec::new();
+    for line in 0..lines {
+        let key = format!(
+            "deviations v2, line {line}, seed {DEVIATION_SEED:x}, at {DEVIATION_EMPTIES:?}, best {DEVIATION_BEST:?}, to {DEVIATION_LAST}, held out {test:?}\n{files}"
+        );
+        let (samples, _) = cached(&key, "deviations", || {
+            let start = std::time::Instant::now();
+            let (games, _) = read_games(dir)?;
+            let games: Vec<(usize, &Game)> = games
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| !test.contains(&g.year))
+                .collect();
+            let (samples, busy) = in_parts(&games, |chunk, solver, out| {
+                for &(index, g) in chunk {
+                    g.deviation(index, line, solver, out);
+                }
+            });
+            eprintln!(
+                "line {line}: {} positions off the lines of {} games solved in {:.1} s ({:.1} s of the threads' time)",
+                samples.len(),
+                games.len(),
+                start.elapsed().as_secs_f64(),
+                busy.as_secs_f64()
+            );
+            Ok((samples, [games.len() as u64, 0]))
+        })?;
+        all.extend(samples);
+    }
+    Ok(all)
+}
+
+/// The samples made by `make` (with two counts), or those it made before
+/// under the same `key`: kept in `target/train/NAME-HASH.bin`.
+fn cached(
+    key: &str,
+    name: &str,
+    make: impl FnOnce() -> Result<(Vec<Sample>, [u64; 2])>,
+) -> Result<(Vec<Sample>, [u64; 2])> {
+    const RECORD: usize = 19;
     let cache_dir = crate::util::project_root().join("target/train");
     let path = cache_dir.join(format!(
-        "samples-{:016x}.bin",
+        "{name}-{:016x}.bin",
         eval::checksum(key.as_bytes())
     ));
     if let Ok(bytes) = std::fs::read(&path)
@@ -208,13 +296,14 @@ fn cached_samples(dir: &Path) -> Result<(Vec<Sample>, usize, usize)> {
                 year: u16::from_le_bytes([c[17], c[18]]),
             })
             .collect();
-        eprintln!("samples read from {}", path.display());
-        return Ok((samples, count(0) as usize, count(8) as usize));
+        eprintln!("{name} read from {}", path.display());
+        return Ok((samples, [count(0), count(8)]));
     }
-    let (samples, games, skipped) = read_samples(dir)?;
+    eprintln!("{name} not kept yet: making {}", path.display());
+    let (samples, counts) = make()?;
     let mut bytes = Vec::with_capacity(16 + RECORD * samples.len());
-    bytes.extend((games as u64).to_le_bytes());
-    bytes.extend((skipped as u64).to_le_bytes());
+    bytes.extend(counts[0].to_le_bytes());
+    bytes.extend(counts[1].to_le_bytes());
     for s in &samples {
         bytes.extend(s.p.to_le_bytes());
         bytes.extend(s.o.to_le_bytes());
@@ -226,12 +315,24 @@ fn cached_samples(dir: &Path) -> Result<(Vec<Sample>, usize, usize)> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, &bytes).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, &path).with_context(|| format!("renaming to {}", path.display()))?;
-    Ok((samples, games, skipped))
+    Ok((samples, counts))
 }
 
 /// The samples of every `.wtb` file of `dir` (sorted by name), the number
 /// of games used and skipped.
 fn read_samples(dir: &Path) -> Result<(Vec<Sample>, usize, usize)> {
+    let (games, skipped) = read_games(dir)?;
+    let (samples, _) = in_parts(&games, |chunk, solver, out| {
+        for g in chunk {
+            g.samples(solver, out);
+        }
+    });
+    Ok((samples, games.len(), skipped))
+}
+
+/// The replayed games of every `.wtb` file of `dir` (sorted by name), and
+/// the number skipped.
+fn read_games(dir: &Path) -> Result<(Vec<Game>, usize)> {
     let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -259,34 +360,45 @@ fn read_samples(dir: &Path) -> Result<(Vec<Sample>, usize, usize)> {
             }
         }
     }
-    // Solving the last positions takes most of the time: split the games
-    // into one contiguous part per core and join the parts in order, so
-    // that the samples do not depend on the number of cores.
+    Ok((games, skipped))
+}
+
+/// Runs `work` on one contiguous part of `items` per core, each with a
+/// solver of its own, and joins what the parts push in order, so that
+/// the samples do not depend on the number of cores (solving takes most
+/// of the time); with the threads' busy time added up.
+fn in_parts<T: Sync>(
+    items: &[T],
+    work: impl Fn(&[T], &mut Solver, &mut Vec<Sample>) + Sync,
+) -> (Vec<Sample>, std::time::Duration) {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let part = games.len().div_ceil(cores).max(1);
-    let samples = std::thread::scope(|scope| {
-        let handles: Vec<_> = games
+    let part = items.len().div_ceil(cores).max(1);
+    let work = &work;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
             .chunks(part)
             .map(|chunk| {
                 scope.spawn(move || {
+                    let start = std::time::Instant::now();
                     let mut solver = Solver::new(SolverOptions {
                         threads: 1,
                         tt_bits: 18,
                     });
                     let mut out = Vec::new();
-                    for g in chunk {
-                        g.samples(&mut solver, &mut out);
-                    }
-                    out
+                    work(chunk, &mut solver, &mut out);
+                    (out, start.elapsed())
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("no panic"))
-            .collect()
-    });
-    Ok((samples, games.len(), skipped))
+        let mut busy = std::time::Duration::ZERO;
+        let mut samples = Vec::new();
+        for h in handles {
+            let (out, t) = h.join().expect("no panic");
+            samples.extend(out);
+            busy += t;
+        }
+        (samples, busy)
+    })
 }
 
 /// Positions with at most this many empty squares are labelled with their
@@ -297,6 +409,47 @@ fn read_samples(dir: &Path) -> Result<(Vec<Sample>, usize, usize)> {
 /// when trained on them), because players' mistakes after the depth change
 /// the score.
 const EXACT_MAX: u32 = 14;
+
+/// Where deviation lines leave a game (empty squares before the move off
+/// the line; [`Game::deviation`]).
+const DEVIATION_EMPTIES: std::ops::RangeInclusive<u32> = 14..=18;
+
+/// The fewest empty squares of the positions solved on a deviation line.
+const DEVIATION_LAST: u32 = 10;
+
+/// How often a deviation line goes on by the exact best move (`.0` times
+/// in `.1`; a random legal move otherwise): lines of random moves alone
+/// made positions unlike the searched ones (see [`Game::deviation`]).
+const DEVIATION_BEST: (u64, u64) = (3, 4);
+
+/// The seed of the deviation lines.
+const DEVIATION_SEED: u64 = 0x6465_7669_6174_6531;
+
+/// SplitMix64: a small seeded generator, enough for picking moves.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// One of `0..n` (`n > 0`).
+    fn below(&mut self, n: u64) -> u64 {
+        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
+    }
+
+    /// One of the set bits of `bits` (not 0).
+    fn bit(&mut self, mut bits: u64) -> usize {
+        for _ in 0..self.below(u64::from(bits.count_ones())) {
+            bits &= bits - 1;
+        }
+        bits.trailing_zeros() as usize
+    }
+}
 
 /// The positions of one replayed game (mover, opponent, whether Black is
 /// to move) and what is known of its scores, for Black.
@@ -395,6 +548,71 @@ impl Game {
     }
 }
 
+impl Game {
+    /// Appends the samples of line number `line` off the game (seeded by
+    /// the line and the game's `index` in the archive): it leaves the game
+    /// at a random number of empties of [`DEVIATION_EMPTIES`] by a random
+    /// legal move other than the game's (none when the mover has no
+    /// other: no line), then goes on by the exact best move or a random
+    /// legal move ([`DEVIATION_BEST`]), passing when it must; every
+    /// position of the line from the one after the deviation down to
+    /// [`DEVIATION_LAST`] empties where the mover has a move is solved
+    /// exactly. Lines of random moves alone (tried first) gave the
+    /// evaluation a bias (mean error +0.8 disc at depth 10 on the 24-empty
+    /// test set against +0.04) and a larger error (3.55 discs against
+    /// 3.44); with the best moves, 3.40. The lines of a game may leave it
+    /// at the same point.
+    fn deviation(&self, index: usize, line: usize, solver: &mut Solver, out: &mut Vec<Sample>) {
+        let empties = |p: u64, o: u64| (!(p | o)).count_ones();
+        let mut rng = Rng(DEVIATION_SEED ^ ((index as u64) << 16 | line as u64));
+        let lo = *DEVIATION_EMPTIES.start();
+        let at = lo + rng.below(u64::from(DEVIATION_EMPTIES.end() - lo + 1)) as u32;
+        let Some(i) = self
+            .positions
+            .iter()
+            .position(|&(p, o, _)| empties(p, o) == at)
+        else {
+            return;
+        };
+        let (p, o, _) = self.positions[i];
+        // The game's move: the square filled by the next position.
+        let played = self
+            .positions
+            .get(i + 1)
+            .map_or(0, |&(q, r, _)| (q | r) & !(p | o));
+        let others = legal_moves(p, o) & !played;
+        if others == 0 {
+            return;
+        }
+        let sq = rng.bit(others);
+        let f = flips(p, o, sq);
+        let (mut p, mut o) = (o ^ f, p | f | (1 << sq));
+        while empties(p, o) >= DEVIATION_LAST {
+            let mut moves = legal_moves(p, o);
+            if moves == 0 {
+                if legal_moves(o, p) == 0 {
+                    break;
+                }
+                (p, o) = (o, p);
+                moves = legal_moves(p, o);
+            }
+            let solution = solver.solve(p, o);
+            out.push(Sample {
+                p,
+                o,
+                target: solution.score as i8,
+                year: self.year,
+            });
+            let sq = match solution.best_move {
+                Some(best) if rng.below(DEVIATION_BEST.1) < DEVIATION_BEST.0 => usize::from(best),
+                _ => rng.bit(moves),
+            };
+            let f = flips(p, o, sq);
+            (p, o) = (o ^ f, p | f | (1 << sq));
+        }
+    }
+}
+
 /// Ridge regression of one stage: the weight of every tied index.
 fn fit(train: &[&Sample], canon: &[u32], iterations: usize, lambda: f64) -> Vec<f64> {
     let rows = train.len();
@@ -489,4 +707,76 @@ fn fit(train: &[&Sample], canon: &[u32], iterations: usize, lambda: f64) -> Vec<
         }
     }
     w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A whole game of the first legal move at every turn.
+    fn first_moves_game() -> Game {
+        let (mut p, mut o) = othello_core::bitboard8::START;
+        let mut black = true;
+        let mut positions = Vec::new();
+        loop {
+            if legal_moves(p, o) == 0 {
+                if legal_moves(o, p) == 0 {
+                    break;
+                }
+                (p, o) = (o, p);
+                black = !black;
+            }
+            positions.push((p, o, black));
+            let sq = legal_moves(p, o).trailing_zeros() as usize;
+            let f = flips(p, o, sq);
+            (p, o) = (o ^ f, p | f | (1 << sq));
+            black = !black;
+        }
+        Game {
+            positions,
+            theory: 0,
+            depth: 24,
+            year: 2000,
+        }
+    }
+
+    fn solver() -> Solver {
+        Solver::new(SolverOptions {
+            threads: 1,
+            tt_bits: 16,
+        })
+    }
+
+    #[test]
+    fn deviation_lines_are_seeded_solved_and_off_the_game() {
+        let game = first_moves_game();
+        let mut lines = Vec::new();
+        let mut shared = solver();
+        for line in 0..4 {
+            let mut out = Vec::new();
+            game.deviation(7, line, &mut shared, &mut out);
+            lines.push(out);
+        }
+        let key = |v: &[Sample]| -> Vec<(u64, u64, i8, u16)> {
+            v.iter().map(|s| (s.p, s.o, s.target, s.year)).collect()
+        };
+        // The same line again, with another solver (another table).
+        let mut again = Vec::new();
+        game.deviation(7, 2, &mut solver(), &mut again);
+        assert_eq!(key(&again), key(&lines[2]));
+        let distinct: std::collections::HashSet<_> = lines.iter().map(|l| key(l)).collect();
+        assert!(distinct.len() > 1, "the lines differ");
+        let mut check = solver();
+        for s in lines.iter().flatten() {
+            let n = (!(s.p | s.o)).count_ones();
+            assert!(
+                (DEVIATION_LAST..*DEVIATION_EMPTIES.end()).contains(&n),
+                "{n} empties"
+            );
+            assert!(legal_moves(s.p, s.o) != 0);
+            assert!(!game.positions.iter().any(|&(p, o, _)| (p, o) == (s.p, s.o)));
+            assert_eq!(i32::from(s.target), check.solve(s.p, s.o).score);
+            assert_eq!(s.year, 2000);
+        }
+    }
 }
