@@ -20,7 +20,7 @@
 //! midgame search's error at 24 empties fell by 0.03-0.07 disc (within
 //! the benchmark's scatter) and the solver's nodes on FFO #40-#49 rose by
 //! 4%, so the default stays off (`docs/benchmarks.md`, "Midgame search").
-
+//!
 //! Each stage is an independent ridge regression (least squares plus
 //! `lambda` times the squared weights) over the sparse pattern features,
 //! solved by conjugate gradients on the normal equations with a Jacobi
