@@ -38,8 +38,10 @@ async function shot(p, file, fullPage = false) {
   check(stray.length === 0, `${file}: no stray null, undefined or NaN on the page (${stray.join(", ")})`);
 }
 
-// The server, on a free port; its URL from its first line.
-const server = spawn(WTHOR_BIN, ["serve", "--db", "testdata", "--addr", "127.0.0.1:0"],
+// The server, on a free port; its URL from its first line. Queries may
+// take 2 minutes (10 s by default): this test runs beside the Rust and
+// Python tests, and a game's analysis on the debug server shares the cores.
+const server = spawn(WTHOR_BIN, ["serve", "--db", "testdata", "--addr", "127.0.0.1:0", "--time-cap", "120"],
   { cwd: WORKSPACE, stdio: ["ignore", "pipe", "inherit"] });
 const url = await new Promise((resolve, reject) => {
   const lines = createInterface({ input: server.stdout });

@@ -47,6 +47,12 @@ pub(crate) struct Args {
     /// default: the user's cache directory).
     #[arg(long = "ratings", value_name = "FILE")]
     ratings_file: Option<std::path::PathBuf>,
+    /// The longest a query may take, its wait for a turn included (past
+    /// it the answer is 503: busy); the explorer's values get half of it.
+    /// Raise it on a slow or busy machine.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    time_cap: u64,
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -60,7 +66,13 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     if let Some(file) = &args.ratings_file {
         db = db.with_ratings_file(file);
     }
-    let (mut state, note) = AppState::new(db, &args.index.choice(), Config::default());
+    let cap = std::time::Duration::from_secs(args.time_cap);
+    let config = Config {
+        time_cap: cap,
+        value_time: cap / 2,
+        ..Config::default()
+    };
+    let (mut state, note) = AppState::new(db, &args.index.choice(), config);
     if !args.analysis.is_empty() {
         let (with, notes) = state
             .with_analysis_logs(&args.analysis)
