@@ -17,9 +17,10 @@
 //! the samples of their stage with the year of their game (each line kept
 //! in `target/train/` like the game samples). One line a game: 774,000
 //! positions (stages 10-14 and 15-19) in about 12 core-minutes; the
-//! midgame search's error at 24 empties fell by 0.03-0.07 disc (within
-//! the benchmark's scatter) and the solver's nodes on FFO #40-#49 rose by
-//! 4%, so the default stays off (`docs/benchmarks.md`, "Midgame search").
+//! midgame search's error at 24 empties at 10 ms stayed within the
+//! benchmark's scatter (two lines: no better) and the solver's nodes on
+//! FFO #40-#49 rose by 4%, so the default stays off (`docs/benchmarks.md`,
+//! "Midgame search").
 //!
 //! Each stage is an independent ridge regression (least squares plus
 //! `lambda` times the squared weights) over the sparse pattern features,
