@@ -12,7 +12,7 @@ mod bulk;
 mod encode;
 mod game;
 mod malformed;
-mod rng;
+pub(crate) mod rng;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;

@@ -39,6 +39,8 @@ use othello_core::eval::train::{self as eval, INSTANCES, STAGE_LEN, STAGES};
 use othello_core::solver::{Solver, SolverOptions};
 use wthor_format::ReadOptions;
 
+use crate::fixtures::rng::Rng;
+
 /// Options of the task.
 pub(crate) struct Options {
     /// The WTHOR directory (`$WTHOR_DATA/wthor` by default).
@@ -426,21 +428,13 @@ const DEVIATION_BEST: (u64, u64) = (3, 4);
 /// The seed of the deviation lines.
 const DEVIATION_SEED: u64 = 0x6465_7669_6174_6531;
 
-/// SplitMix64: a small seeded generator, enough for picking moves.
-struct Rng(u64);
+/// The moves of a deviation line, picked by the fixtures' SplitMix64.
+struct Picker(Rng);
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// One of `0..n` (`n > 0`).
+impl Picker {
+    /// One of `0..n` (`n > 0`), by multiply-shift.
     fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next()) * u128::from(n)) >> 64) as u64
+        ((u128::from(self.0.next_u64()) * u128::from(n)) >> 64) as u64
     }
 
     /// One of the set bits of `bits` (not 0).
@@ -565,7 +559,9 @@ impl Game {
     /// at the same point.
     fn deviation(&self, index: usize, line: usize, solver: &mut Solver, out: &mut Vec<Sample>) {
         let empties = |p: u64, o: u64| (!(p | o)).count_ones();
-        let mut rng = Rng(DEVIATION_SEED ^ ((index as u64) << 16 | line as u64));
+        let mut rng = Picker(Rng::new(
+            DEVIATION_SEED ^ ((index as u64) << 16 | line as u64),
+        ));
         let lo = *DEVIATION_EMPTIES.start();
         let at = lo + rng.below(u64::from(DEVIATION_EMPTIES.end() - lo + 1)) as u32;
         let Some(i) = self
