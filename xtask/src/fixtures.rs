@@ -533,7 +533,7 @@ fn readme(fixtures: &[Fixture]) -> Fixture {
          - theoretical scores are black's discs after perfect play from the position with\n\
          \x20 P3 empty squares, computed by `othello-core`'s exact solvers (`Solver` on 8x8,\n\
          \x20 `GenericSolver` on 10x10); P3 = {P3_8X8} for 8x8 and {P3_10X10} for 10x10, small so that\n\
-         \x20 generation takes seconds ({} in the bulk file of {}, which has thousands of\n\
+         \x20 generation takes seconds ({} in the bulk file of {}, which holds most of the\n\
          \x20 games); a game over before P3 stores its real score;\n\
          - every header carries the creation date {}{:02}-{:02}-{:02};\n\
          - names are encoded in Windows-1252, NUL-terminated, zero-padded.\n\
