@@ -19,12 +19,12 @@
 //!  … │   │   │ ● │ ○ │   │   │   │   │   side: 440 units on 8x8, 536 on 10x10
 //! ```
 //!
-//! Text is written as SVG `<text>` in the font family "DejaVu Sans", bold.
-//! For the PNG, the DejaVu Sans Bold font of the `dejavu` crate (its bytes
-//! compiled in) is the only font `resvg` knows: the picture does not depend
-//! on the fonts installed on the machine, and is the same everywhere.
-//! (Drawing the glyphs as paths would have meant a home-made font; a real
-//! font keeps the SVG's text selectable in a browser.)
+//! Text is written as SVG `<text>` in the font family "DejaVu Sans", bold:
+//! a real font keeps the SVG's text selectable in a browser. For the PNG,
+//! each text is drawn as the outlines of its glyphs in the DejaVu Sans Bold
+//! font of the `dejavu` crate (its bytes compiled in): the picture does not
+//! depend on the fonts installed on the machine, and is the same
+//! everywhere.
 //!
 //! ```
 //! use wthor_draw::othello_core::{Board, Board10}; // re-exported

@@ -222,3 +222,98 @@ fn png_has_the_size_of_the_drawing_times_the_scale() {
     assert!(matches!(png(&natural, 0.0), Err(Error::EmptyPicture(_))));
     assert!(matches!(png("<svg", 1.0), Err(Error::Parse(_))));
 }
+
+/// The points of SVG path data made of absolute commands (`M`, `L`, `Q`,
+/// `C`, `Z`) and coordinate pairs.
+#[cfg(feature = "png")]
+fn path_points(d: &str) -> Vec<(f32, f32)> {
+    let numbers: Vec<f32> = d
+        .split(|c: char| c.is_ascii_alphabetic() || c == ' ')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    numbers.chunks(2).map(|p| (p[0], p[1])).collect()
+}
+
+#[cfg(feature = "png")]
+#[test]
+fn the_png_draws_each_text_as_the_glyphs_of_the_font() {
+    // A board: every text becomes a path of its colour, nothing else changes.
+    let p = Position::from_board(&Board8::start());
+    let drawing = svg(&p, &Options::default());
+    let outlined = png::text_as_paths(&drawing).unwrap();
+    assert!(!outlined.contains("<text"), "{outlined}");
+    let doc = roxmltree::Document::parse(&outlined).unwrap();
+    let coordinates: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("path") && n.attribute("fill") == Some("#f0e6d2"))
+        .collect();
+    assert_eq!(coordinates.len(), read(&drawing).texts.len());
+    assert_eq!(coordinates.len(), 16);
+    assert_eq!(
+        outlined.matches("<circle").count(),
+        drawing.matches("<circle").count()
+    );
+
+    // Where the glyphs go: "10" at size 40 in DejaVu Sans Bold, on the
+    // baseline y = 100, anchored at x = 50. The font's figures (em of 2048
+    // units): both advance 1425 and are not kerned; "1" has its ink from
+    // x = 231 to 1284, from the baseline to 1493; "0" from 98 to 1327, from
+    // 29 below the baseline to 1520.
+    let svg_with = |anchor: &str| {
+        format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"><text x="50" y="100" font-size="40" fill="red"{anchor}>10</text></svg>"#
+        )
+    };
+    let bounds = |svg: &str| {
+        let outlined = png::text_as_paths(svg).unwrap();
+        let doc = roxmltree::Document::parse(&outlined).unwrap();
+        let path = doc.descendants().find(|n| n.has_tag_name("path")).unwrap();
+        assert_eq!(path.attribute("fill"), Some("red"));
+        let points = path_points(path.attribute("d").unwrap());
+        let fold = |f: fn(f32, f32) -> f32, pick: fn(&(f32, f32)) -> f32, start: f32| {
+            points.iter().map(pick).fold(start, f)
+        };
+        [
+            fold(f32::min, |p| p.0, f32::MAX),
+            fold(f32::max, |p| p.0, f32::MIN),
+            fold(f32::min, |p| p.1, f32::MAX),
+            fold(f32::max, |p| p.1, f32::MIN),
+        ]
+    };
+    let unit = 40.0 / 2048.0;
+    let width = 2.0 * 1425.0 * unit;
+    for (anchor, left) in [
+        ("", 50.0),
+        (r#" text-anchor="start""#, 50.0),
+        (r#" text-anchor="middle""#, 50.0 - width / 2.0),
+        (r#" text-anchor="end""#, 50.0 - width),
+    ] {
+        let expected = [
+            left + 231.0 * unit,
+            left + (1425.0 + 1327.0) * unit,
+            100.0 - 1520.0 * unit,
+            100.0 + 29.0 * unit,
+        ];
+        let found = bounds(&svg_with(anchor));
+        for (f, e) in found.iter().zip(expected) {
+            assert!((f - e).abs() < 0.02, "{anchor}: {found:?}, not {expected:?}");
+        }
+    }
+
+    // And the pixels: red ink in that box only.
+    let png = png(&svg_with(r#" text-anchor="middle""#), 1.0).unwrap();
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
+    let mut inked = 0;
+    for (i, px) in pixmap.pixels().iter().enumerate() {
+        if px.alpha() == 0 {
+            continue;
+        }
+        let (x, y) = ((i % 120) as f32, (i / 120) as f32);
+        assert!(px.red() > px.green() && px.red() > px.blue(), "{x},{y}");
+        assert!((x - 50.0).abs() <= width / 2.0 + 1.0, "{x},{y}");
+        assert!(y >= 100.0 - 1520.0 * unit - 1.0 && y <= 101.0, "{x},{y}");
+        inked += 1;
+    }
+    assert!(inked > 300, "{inked}");
+}
