@@ -21,7 +21,7 @@ fn the_fixture_copies_in_every_format() {
         &["duplicates", "--db", "testdata", "--format", "csv"],
         "duplicates_testdata_csv",
     );
-    // The games where black has 9 discs: 2 groups of 2 copies.
+    // The games where black has 9 discs: 1 group of 2 copies.
     snapshot(
         &[
             "duplicates",
@@ -43,18 +43,19 @@ fn filters_choose_the_games_compared() {
         &["duplicates", "--db", "testdata", "--year", "..2002"],
         "duplicates_no_copy",
     );
-    // The perpendicular opening, f5f6 in any orientation: 3 of the 13 groups.
+    // The Rabbit, f5d6c5f4e3 in any orientation: 3 of the 6 groups, in
+    // two orientations (e6f4e3d6c5 too), one with a copy in 2008.
     snapshot(
         &[
             "duplicates",
             "--db",
             "testdata",
             "--opening",
-            "f5f6",
+            "f5d6c5f4e3",
             "--format",
             "csv",
         ],
-        "duplicates_perpendicular_csv",
+        "duplicates_rabbit_csv",
     );
 }
 

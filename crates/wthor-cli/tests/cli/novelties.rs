@@ -166,31 +166,31 @@ fn novelty_values_from_the_engine_and_the_logs() {
     let dir = tempfile::tempdir().unwrap();
     let mut logs = Vec::new();
     let mut shown = Vec::new();
-    // 2007:0 plays a best move at its novelty (move 45, 16 empties),
-    // 2007:59 loses 10 discs at its (move 43, 18 empties).
+    // 2004:31 plays a best move at its novelty (move 55, 6 empties),
+    // 2004:130 loses 2 discs at its (move 43, 18 empties).
     for (game, sentence, filters) in [
         (
-            "2007:0",
-            "novelty at move 45:",
+            "2004:31",
+            "novelty at move 55:",
             [
                 "--black",
                 "zebra",
                 "--white",
-                "saio",
+                "lefèvre",
                 "--black-discs",
-                "18..18",
+                "46..46",
             ],
         ),
         (
-            "2007:59",
+            "2004:130",
             "novelty at move 43:",
             [
                 "--black",
-                "fontaine",
+                "nakamura",
                 "--white",
-                "zebra",
+                "saio",
                 "--black-discs",
-                "43..43",
+                "30..30",
             ],
         ),
     ] {
@@ -214,7 +214,7 @@ fn novelty_values_from_the_engine_and_the_logs() {
             "--db",
             "testdata",
             "--year",
-            "2007",
+            "2004",
             "--estimate-depth",
             "2",
             "--results",
@@ -235,7 +235,7 @@ fn novelty_values_from_the_engine_and_the_logs() {
             "--db",
             db,
             "--year",
-            "2007",
+            "2004",
             "--top",
             "0",
             "--format",
@@ -267,7 +267,7 @@ fn novelty_values_from_the_engine_and_the_logs() {
             assert!(r[key].is_null(), "not in the logs: {r}");
         }
     }
-    // Another database with the same games (its 2007 file made on
+    // Another database with the same games (its 2004 file made on
     // another day): the logs' games are not its own.
     let other = dir.path().join("db");
     std::fs::create_dir(&other).unwrap();
@@ -277,7 +277,7 @@ fn novelty_values_from_the_engine_and_the_logs() {
             std::fs::copy(f.path(), other.join(f.file_name())).unwrap();
         }
     }
-    let file = other.join("WTH_2007.wtb");
+    let file = other.join("WTH_2004.wtb");
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[3] += 1; // the header's day of creation
     std::fs::write(&file, bytes).unwrap();
@@ -294,7 +294,7 @@ fn novelty_values_from_the_engine_and_the_logs() {
         "--db",
         "testdata",
         "--year",
-        "2007",
+        "2004",
         "--top",
         "0",
         "--analysis",
@@ -305,7 +305,7 @@ fn novelty_values_from_the_engine_and_the_logs() {
         table.lines().next().unwrap().contains("value loss"),
         "{table}"
     );
-    let row = table.lines().find(|l| l.starts_with("2007:59 ")).unwrap();
+    let row = table.lines().find(|l| l.starts_with("2004:130 ")).unwrap();
     assert!(row.contains(&format!(" - {:>4}  ", shown[1].1)), "{row}");
     // A 10x10 game: no novelty, no value.
     let ten = check(&["show", "testdata/WTH_2001.wtd", "3", "--novelty"], 0);

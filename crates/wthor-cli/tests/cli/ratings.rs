@@ -118,7 +118,7 @@ fn the_validation_prints_one_object_with_each_model() {
         let loss = e[key].as_f64().unwrap_or_else(|| panic!("{key}: {out}"));
         assert!(loss > 0.0 && loss < 1.0, "{key}: {loss}");
     }
-    assert_eq!(e["games"], 3000);
+    assert_eq!(e["games"], 1500);
     assert_eq!(
         (e["first"].as_u64(), e["last"].as_u64()),
         (Some(2003), Some(2003))
@@ -128,7 +128,7 @@ fn the_validation_prints_one_object_with_each_model() {
         0,
     );
     assert!(
-        out.starts_with("validation 2003..2003: 3000 games of 6 tournaments"),
+        out.starts_with("validation 2003..2003: 1500 games of 6 tournaments"),
         "{out}"
     );
 }

@@ -600,7 +600,14 @@ fn a_cut_year_file_answers_from_its_whole_records_unless_strict() {
 fn search_writes_the_export_schema_which_import_reads_back() {
     let dir = tempfile::tempdir().unwrap();
     for (format, ext) in [("csv", "csv"), ("jsonl", "jsonl")] {
-        let filters = ["--db", "testdata", "--year", "2003", "--result", "draw"];
+        let filters = [
+            "--db",
+            "testdata",
+            "--year",
+            "2003..2008",
+            "--result",
+            "draw",
+        ];
         let mut search = vec!["search", "--format", format];
         search.extend(filters);
         let found = wthor(&search);

@@ -188,7 +188,7 @@ fn index_build_status_and_use() {
     insta::assert_snapshot!("index_status_missing", out);
     let (out, _) = run(&["index", "build", "--db", "testdata", "-o", idx], 0, t);
     assert!(
-        out.starts_with("wrote [TMP]/fixtures.idx: 3816 games, "),
+        out.starts_with("wrote [TMP]/fixtures.idx: 2316 games, "),
         "{out}"
     );
     let (out, _) = run(
