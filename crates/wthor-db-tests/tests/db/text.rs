@@ -370,7 +370,7 @@ mod record {
             .search(&wthor_db::Query::new())
             .unwrap()
             .value;
-        assert!(ids.len() > 3000);
+        assert!(ids.len() > 2000);
         let records: Vec<GameRecord> = ids
             .iter()
             .map(|&id| GameRecord::new(&db, id).unwrap())
