@@ -3,11 +3,16 @@
 //! filters; a position no game reaches, a 10x10 position and year ranges
 //! outside the database or empty; `novelty=1` is the library's.
 
+use std::path::PathBuf;
+use std::sync::Arc;
+
 use axum::http::StatusCode;
 use serde_json::Value;
+use wthor_db::index::IndexChoice;
 use wthor_db::novelty::Departure;
+use wthor_server::AppState;
 
-use super::{get, ok_json, state};
+use super::{config, get, ok_json, send, testdata};
 
 /// The history of `query` and the explorer's answer for the same query.
 async fn both(query: &str) -> (Value, Value) {
@@ -202,12 +207,44 @@ async fn year_ranges_outside_or_empty() {
     }
 }
 
+/// A server over a copy of the fixtures (in a folder of its own under the
+/// tests' build folder) with a game in known play, which the fixtures no
+/// longer hold (the 1,500-game bulk year reaches too few positions; issue
+/// 38): `WTH_2009.wtb`, one game that plays the first 20 moves of 2008:0
+/// and stops. Every position of it was reached in an earlier year, and it
+/// is no copy (a game before it with the same positions).
+fn fixtures_and_a_game_in_known_play() -> (Arc<AppState>, PathBuf) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("known-play-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in std::fs::read_dir(testdata()).unwrap() {
+        let f = f.unwrap();
+        if f.file_type().unwrap().is_file() {
+            std::fs::copy(f.path(), dir.join(f.file_name())).unwrap();
+        }
+    }
+    // The header (N1 at bytes 4-7, the year at 10-11) and 2008:0, its
+    // moves cut after the 20th.
+    let mut bytes = std::fs::read(testdata().join("WTH_2008.wtb")).unwrap();
+    bytes.truncate(16 + 68);
+    bytes[4..8].copy_from_slice(&1u32.to_le_bytes());
+    bytes[10..12].copy_from_slice(&2009u16.to_le_bytes());
+    bytes[16 + 8 + 20..].fill(0);
+    std::fs::write(dir.join("WTH_2009.wtb"), bytes).unwrap();
+    let db = wthor_db::Database::open(&dir)
+        .unwrap()
+        .with_ratings_file(dir.join("ratings.json"));
+    let state = Arc::new(AppState::new(db, &IndexChoice::Never, config()).0);
+    (state, dir)
+}
+
 #[tokio::test]
 async fn a_game_s_novelty_is_the_library_s() {
-    let db = state();
+    let (db, dir) = fixtures_and_a_game_in_known_play();
     let all = db.database().novelties(&wthor_db::Query::new()).unwrap();
-    // A novelty, a copy, a game in known play and one of the first year,
-    // where the fixtures have them.
+    // A novelty, a copy, a game in known play (2009:0) and one of the
+    // first year.
     let mut kinds = std::collections::HashSet::new();
     for row in &all {
         if !kinds.insert(std::mem::discriminant(&row.departure)) {
@@ -215,7 +252,10 @@ async fn a_game_s_novelty_is_the_library_s() {
         }
         let id = db.database().game_name(row.game).to_string();
         let uri = format!("/api/v1/games/{id}?novelty=1");
-        let v = ok_json(get(&uri).await, &uri);
+        let v = ok_json(
+            send(wthor_server::router(Arc::clone(&db)), "GET", &uri, &[]).await,
+            &uri,
+        );
         let nv = &v["novelty"];
         let kind = match row.departure {
             Departure::Novelty {
@@ -255,6 +295,7 @@ async fn a_game_s_novelty_is_the_library_s() {
         );
     }
     assert_eq!(kinds.len(), 4);
+    std::fs::remove_dir_all(&dir).unwrap();
     // Opt-in; none for a 10x10 game.
     let plain = ok_json(get("/api/v1/games/2005:3").await, "plain");
     assert!(plain.get("novelty").is_none());

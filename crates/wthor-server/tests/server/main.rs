@@ -45,20 +45,23 @@ pub(crate) fn state() -> Arc<AppState> {
             .with_ratings_file(
                 std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("ratings.json"),
             );
-        // The explorer's values get all the time they need: the tests run
-        // side by side on few cores, one search at a time, and check the
-        // values (the time limits have tests of their own).
-        let config = Config {
-            analysis: wthor_db::analysis::AnalysisOptions {
-                empties: ANALYSIS_EMPTIES,
-                ..Default::default()
-            },
-            time_cap: Duration::from_secs(60),
-            value_time: Duration::from_secs(60),
-            ..Config::default()
-        };
-        Arc::new(AppState::new(db, &IndexChoice::Never, config).0)
+        Arc::new(AppState::new(db, &IndexChoice::Never, config()).0)
     }))
+}
+
+/// The fixture server's settings: the explorer's values get all the time
+/// they need (the tests run side by side on few cores, one search at a
+/// time, and check the values; the time limits have tests of their own).
+pub(crate) fn config() -> Config {
+    Config {
+        analysis: wthor_db::analysis::AnalysisOptions {
+            empties: ANALYSIS_EMPTIES,
+            ..Default::default()
+        },
+        time_cap: Duration::from_secs(60),
+        value_time: Duration::from_secs(60),
+        ..Config::default()
+    }
 }
 
 pub(crate) fn app() -> Router {
