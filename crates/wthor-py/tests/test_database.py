@@ -18,7 +18,7 @@ GAME_FILES_8 = ["WTH_2001.wtb", "WTH_2002.wtb"] + [f"WTH_{y}.wtb" for y in range
 def test_counts_match_the_cli_on_the_fixtures(testdata, cli):
     db = wthor.Database(testdata)
     everything = cli("validate", str(testdata))
-    assert len(db) == everything["games"] == 66 + 3000 + 5 * 150
+    assert len(db) == everything["games"] == 66 + 1500 + 5 * 150
     # Positions are the 8x8 games' moves and passes (one row before each).
     eight = cli("validate", *(str(testdata / f) for f in GAME_FILES_8))
     assert len(db.positions()["player"]) == eight["moves"] + eight["passes"]
@@ -130,7 +130,7 @@ def test_games_table(testdata):
 def test_games_table_to_pandas(testdata):
     pd = pytest.importorskip("pandas")
     frame = wthor.Database(testdata).games_table(to="pandas")
-    assert isinstance(frame, pd.DataFrame) and len(frame) == 3816
+    assert isinstance(frame, pd.DataFrame) and len(frame) == 2316
 
 
 def test_games_table_conversions_without_pandas_or_pyarrow(testdata, monkeypatch):
