@@ -297,7 +297,10 @@ fn the_png_draws_each_text_as_the_glyphs_of_the_font() {
         ];
         let found = bounds(&svg_with(anchor));
         for (f, e) in found.iter().zip(expected) {
-            assert!((f - e).abs() < 0.02, "{anchor}: {found:?}, not {expected:?}");
+            assert!(
+                (f - e).abs() < 0.02,
+                "{anchor}: {found:?}, not {expected:?}"
+            );
         }
     }
 
