@@ -58,9 +58,10 @@ const EXAMPLES_STEP: &str =
 /// its tests run beside them, and the browser test beside both (it needs
 /// only the `wthor` binary, built, and waits on the browser and the server
 /// more than it computes: 8 CPU-s in 24 s alone): cargo releases the build
-/// lock while tests run, so on 2 cores they overlap and the CPU stays busy
-/// (the Rust tests take longest on a fresh clone). All run to the end; the
-/// first failure is returned.
+/// lock while tests run, so on 2 cores they overlap and the CPU stays busy.
+/// The Rust tests run at a lower priority ([`yielding`]): the Python chain
+/// (build, then pytest) is the one that would otherwise end last. All run
+/// to the end; the first failure is returned.
 fn rust_and_python_tests(venv: std::thread::JoinHandle<Result<std::path::PathBuf>>) -> Result<()> {
     let python = std::thread::spawn(move || -> Result<()> {
         let venv = step("python: maturin develop (beside the Rust tests)", || {
@@ -162,15 +163,16 @@ impl Job {
     fn run(&self) -> Result<()> {
         let (mut cmd, what) = match self {
             Job::Binary(b) => {
-                let mut cmd = Command::new(&b.executable);
+                let mut cmd = yielding(b.executable.as_os_str());
                 cmd.current_dir(&b.package)
                     .args(include_ignored().iter().skip(1));
                 let package = b.package.file_name().unwrap_or_default().to_string_lossy();
                 (cmd, format!("{} ({package})", b.name))
             }
             Job::Doctests => {
-                let mut cmd = util::cargo();
-                cmd.args(TEST_ARGS).arg("--doc").args(include_ignored());
+                let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+                let mut cmd = yielding(&cargo);
+                cmd.current_dir(util::project_root()).args(TEST_ARGS).arg("--doc").args(include_ignored());
                 (cmd, "the doc tests".to_owned())
             }
         };
@@ -196,6 +198,31 @@ impl Job {
         } else {
             anyhow::bail!("{what}: {}", out.status)
         }
+    }
+}
+
+/// A command for `program` that yields the CPU to the Python and browser
+/// tests beside it: run by `nice -n 10` where there is one. The Python
+/// side is one chain (the extension's build, then pytest: 65-76 s of a
+/// fresh clone's test phase on 2 cores) that ended last, after the Rust
+/// tests; at a lower priority the Rust tests take what that chain leaves,
+/// and the phase ends when the work is done. (Without `nice` it runs as
+/// is.)
+fn yielding(program: &std::ffi::OsStr) -> Command {
+    static NICE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let nice = *NICE.get_or_init(|| {
+        cfg!(unix)
+            && Command::new("nice")
+                .arg("true")
+                .output()
+                .is_ok_and(|out| out.status.success())
+    });
+    if nice {
+        let mut cmd = Command::new("nice");
+        cmd.args(["-n", "10"]).arg(program);
+        cmd
+    } else {
+        Command::new(program)
     }
 }
 
