@@ -170,9 +170,11 @@ impl Job {
                 (cmd, format!("{} ({package})", b.name))
             }
             Job::Doctests => {
-                let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-                let mut cmd = yielding(&cargo);
-                cmd.current_dir(util::project_root()).args(TEST_ARGS).arg("--doc").args(include_ignored());
+                let mut cmd = yielding(&util::cargo_program());
+                cmd.current_dir(util::project_root())
+                    .args(TEST_ARGS)
+                    .arg("--doc")
+                    .args(include_ignored());
                 (cmd, "the doc tests".to_owned())
             }
         };

@@ -22,9 +22,13 @@ pub(crate) fn target_dir() -> PathBuf {
 }
 
 /// The cargo that runs us (`CARGO`), or `cargo` from `PATH`.
+pub(crate) fn cargo_program() -> std::ffi::OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
+/// A command of [`cargo_program`] in the project's root.
 pub(crate) fn cargo() -> Command {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(cargo);
+    let mut cmd = Command::new(cargo_program());
     cmd.current_dir(project_root());
     cmd
 }
