@@ -282,6 +282,36 @@ async fn a_search_stopped_by_the_time_is_its_deepest_iteration_said_and_not_kept
     }
 }
 
+/// An engine that cannot be had (its table configured past what the
+/// library takes): the explorer still answers, its games and rows without
+/// values, and the note says why; nothing is kept.
+#[tokio::test]
+async fn an_engine_that_cannot_be_had_leaves_the_rows_without_values() {
+    let db = wthor_db::Database::open(testdata()).unwrap();
+    let config = Config {
+        engine: othello_core::midgame::EngineOptions {
+            tt_bits: 40,
+            ..ENGINE_OPTIONS
+        },
+        ..Config::default()
+    };
+    let state = Arc::new(AppState::new(db, &IndexChoice::Never, config).0);
+    let uri = "/api/v1/explorer?play=f5d6";
+    for _ in 0..2 {
+        let a = send(wthor_server::router(Arc::clone(&state)), "GET", uri, &[]).await;
+        let v = ok_json(a, uri);
+        let values = &v["values"];
+        assert_eq!(values["complete"], false, "{v}");
+        let note = values["note"].as_str().unwrap();
+        assert!(note.starts_with("no values: "), "{note}");
+        assert!(note.contains("40"), "{note}");
+        let rows = rows(&v);
+        assert!(rows.len() >= 3, "{v}");
+        assert!(rows.values().all(|r| r["value"].is_null()), "{v}");
+        assert!(rows.values().any(|r| r["games"].as_u64() > Some(0)), "{v}");
+    }
+}
+
 #[tokio::test]
 async fn positions_without_a_move_answer() {
     // A pass in 2001:22: the rows and values are the other side's.
