@@ -231,7 +231,10 @@ pub(crate) fn build() -> Result<Vec<Fixture>> {
     }
     out.extend(malformed::fixtures(&out));
     out.push(bulk::fixture(&mut endgame, PLAYERS.len()));
-    out.extend(bulk::later_years(&mut endgame, PLAYERS.len()));
+    let later = bulk::later_years(&mut endgame, PLAYERS.len());
+    let known_play = bulk::known_play(&later);
+    out.extend(later);
+    out.push(known_play);
     let readme = readme(&out);
     out.push(readme);
     Ok(out)
@@ -551,7 +554,8 @@ fn readme(fixtures: &[Fixture]) -> Fixture {
         writeln!(text, "| `{}` | {} |", f.path, f.about).expect("writing to a String");
     }
     text += "\nThe files under `malformed/` are for error tests; they are not part of the \
-             database and readers must reject or report them.\n";
+             database and readers must reject or report them. The file under `known-play/` \
+             is not part of it either (see its line).\n";
     Fixture {
         path: "README.md".into(),
         bytes: text.into_bytes(),

@@ -41,21 +41,13 @@ def test_novelties_are_the_cli_s(testdata, cli_text):
 
 def fixtures_and_a_game_in_known_play(testdata, folder):
     """A copy of the fixtures in `folder` with a game in known play, which
-    they no longer hold (the 1,500-game bulk year reaches too few
-    positions; issue 38): WTH_2009.wtb, one game that plays the first 20
-    moves of 2008:0 and stops. Every position of it was reached in an
-    earlier year, and it is no copy (a game before it with the same
-    positions)."""
+    the database of the fixtures does not hold:
+    testdata/known-play/WTH_2009.wtb (see testdata/README.md) beside
+    them."""
     for f in testdata.iterdir():
         if f.is_file():
             shutil.copyfile(f, folder / f.name)
-    # The header (N1 at bytes 4-7, the year at 10-11) and 2008:0, its moves
-    # cut after the 20th.
-    data = bytearray((testdata / "WTH_2008.wtb").read_bytes()[:16 + 68])
-    data[4:8] = (1).to_bytes(4, "little")
-    data[10:12] = (2009).to_bytes(2, "little")
-    data[16 + 8 + 20:] = bytes(68 - 8 - 20)
-    (folder / "WTH_2009.wtb").write_bytes(bytes(data))
+    shutil.copyfile(testdata / "known-play" / "WTH_2009.wtb", folder / "WTH_2009.wtb")
     return folder
 
 

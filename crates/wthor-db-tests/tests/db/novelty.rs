@@ -11,11 +11,9 @@ use wthor_db::novelty::Departure;
 use wthor_db::{Database, GameId, Query};
 use wthor_format::BoardSize;
 
-/// A copy of the fixtures with a game in known play, which they no longer
-/// hold (the 1,500-game bulk year reaches too few positions; issue 38):
-/// `WTH_2009.wtb`, one game that plays the first 20 moves of 2008:0 and
-/// stops. Every position of it was reached in an earlier year, and it is
-/// no copy (a game before it with the same positions).
+/// A copy of the fixtures with a game in known play, which the database
+/// of the fixtures does not hold: `testdata/known-play/WTH_2009.wtb` (see
+/// `testdata/README.md`) beside them.
 fn fixtures_and_a_game_in_known_play() -> tempfile::TempDir {
     let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
     let dir = tempfile::tempdir().unwrap();
@@ -25,14 +23,8 @@ fn fixtures_and_a_game_in_known_play() -> tempfile::TempDir {
             std::fs::copy(f.path(), dir.path().join(f.file_name())).unwrap();
         }
     }
-    // The header (N1 at bytes 4-7, the year at 10-11) and 2008:0, its
-    // moves cut after the 20th.
-    let mut bytes = std::fs::read(testdata.join("WTH_2008.wtb")).unwrap();
-    bytes.truncate(16 + 68);
-    bytes[4..8].copy_from_slice(&1u32.to_le_bytes());
-    bytes[10..12].copy_from_slice(&2009u16.to_le_bytes());
-    bytes[16 + 8 + 20..].fill(0);
-    std::fs::write(dir.path().join("WTH_2009.wtb"), bytes).unwrap();
+    let known = testdata.join("known-play/WTH_2009.wtb");
+    std::fs::copy(known, dir.path().join("WTH_2009.wtb")).unwrap();
     dir
 }
 

@@ -208,11 +208,9 @@ async fn year_ranges_outside_or_empty() {
 }
 
 /// A server over a copy of the fixtures (in a folder of its own under the
-/// tests' build folder) with a game in known play, which the fixtures no
-/// longer hold (the 1,500-game bulk year reaches too few positions; issue
-/// 38): `WTH_2009.wtb`, one game that plays the first 20 moves of 2008:0
-/// and stops. Every position of it was reached in an earlier year, and it
-/// is no copy (a game before it with the same positions).
+/// tests' build folder) with a game in known play, which the database of
+/// the fixtures does not hold: `testdata/known-play/WTH_2009.wtb` (see
+/// `testdata/README.md`) beside them.
 fn fixtures_and_a_game_in_known_play() -> (Arc<AppState>, PathBuf) {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("known-play-{}", std::process::id()));
@@ -224,14 +222,11 @@ fn fixtures_and_a_game_in_known_play() -> (Arc<AppState>, PathBuf) {
             std::fs::copy(f.path(), dir.join(f.file_name())).unwrap();
         }
     }
-    // The header (N1 at bytes 4-7, the year at 10-11) and 2008:0, its
-    // moves cut after the 20th.
-    let mut bytes = std::fs::read(testdata().join("WTH_2008.wtb")).unwrap();
-    bytes.truncate(16 + 68);
-    bytes[4..8].copy_from_slice(&1u32.to_le_bytes());
-    bytes[10..12].copy_from_slice(&2009u16.to_le_bytes());
-    bytes[16 + 8 + 20..].fill(0);
-    std::fs::write(dir.join("WTH_2009.wtb"), bytes).unwrap();
+    std::fs::copy(
+        testdata().join("known-play/WTH_2009.wtb"),
+        dir.join("WTH_2009.wtb"),
+    )
+    .unwrap();
     let db = wthor_db::Database::open(&dir)
         .unwrap()
         .with_ratings_file(dir.join("ratings.json"));
