@@ -127,9 +127,9 @@ fn looked_up(db: &Database, ix: &PositionIndex, p: &Position) -> Result<Vec<Game
         .collect())
 }
 
-/// Copies the fixture database's files (not `malformed/`) into a new
-/// directory.
-fn copy_fixtures() -> tempfile::TempDir {
+/// Copies the fixture database's files (not `malformed/` nor
+/// `known-play/`) into a new directory.
+pub(crate) fn copy_fixtures() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for entry in std::fs::read_dir(testdata()).unwrap() {
         let p = entry.unwrap().path();

@@ -15,15 +15,9 @@ use wthor_format::BoardSize;
 /// of the fixtures does not hold: `testdata/known-play/WTH_2009.wtb` (see
 /// `testdata/README.md`) beside them.
 fn fixtures_and_a_game_in_known_play() -> tempfile::TempDir {
-    let testdata = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
-    let dir = tempfile::tempdir().unwrap();
-    for f in std::fs::read_dir(&testdata).unwrap() {
-        let f = f.unwrap();
-        if f.file_type().unwrap().is_file() {
-            std::fs::copy(f.path(), dir.path().join(f.file_name())).unwrap();
-        }
-    }
-    let known = testdata.join("known-play/WTH_2009.wtb");
+    let dir = crate::index::copy_fixtures();
+    let known = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../testdata/known-play/WTH_2009.wtb");
     std::fs::copy(known, dir.path().join("WTH_2009.wtb")).unwrap();
     dir
 }

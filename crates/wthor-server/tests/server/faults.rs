@@ -8,26 +8,7 @@ use axum::http::StatusCode;
 use wthor_db::index::IndexChoice;
 use wthor_server::{AppState, Config};
 
-use crate::{send, testdata};
-
-/// A copy of the fixture database in a folder of its own under the
-/// build's temporary folder.
-fn copy_of_testdata(name: &str) -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for entry in std::fs::read_dir(testdata()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().to_lowercase();
-        if [".wtb", ".wtd", ".jou", ".trn"]
-            .iter()
-            .any(|ext| name.ends_with(ext))
-        {
-            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
-        }
-    }
-    dir
-}
+use crate::{copy_of_testdata, send, testdata};
 
 const ENDPOINTS: [&str; 8] = [
     "/api/v1/explorer?play=f5d6&games=2",

@@ -12,7 +12,7 @@ use wthor_db::index::IndexChoice;
 use wthor_db::novelty::Departure;
 use wthor_server::AppState;
 
-use super::{config, get, ok_json, send, testdata};
+use super::{config, copy_of_testdata, get, ok_json, send, testdata};
 
 /// The history of `query` and the explorer's answer for the same query.
 async fn both(query: &str) -> (Value, Value) {
@@ -212,16 +212,7 @@ async fn year_ranges_outside_or_empty() {
 /// the fixtures does not hold: `testdata/known-play/WTH_2009.wtb` (see
 /// `testdata/README.md`) beside them.
 fn fixtures_and_a_game_in_known_play() -> (Arc<AppState>, PathBuf) {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("known-play-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for f in std::fs::read_dir(testdata()).unwrap() {
-        let f = f.unwrap();
-        if f.file_type().unwrap().is_file() {
-            std::fs::copy(f.path(), dir.join(f.file_name())).unwrap();
-        }
-    }
+    let dir = copy_of_testdata(&format!("known-play-{}", std::process::id()));
     std::fs::copy(
         testdata().join("known-play/WTH_2009.wtb"),
         dir.join("WTH_2009.wtb"),

@@ -30,6 +30,25 @@ pub(crate) fn testdata() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
 }
 
+/// A copy of the fixture database (its game and name files) in a folder
+/// of its own, `name`, under the build's temporary folder.
+pub(crate) fn copy_of_testdata(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(testdata()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_lowercase();
+        if [".wtb", ".wtd", ".jou", ".trn"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
+        {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    dir
+}
+
 /// The empties from which the fixture server's analyses are exact: quick
 /// in a debug build.
 pub(crate) const ANALYSIS_EMPTIES: u8 = 14;
