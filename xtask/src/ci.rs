@@ -102,14 +102,14 @@ fn rust_and_python_tests(venv: std::thread::JoinHandle<Result<std::path::PathBuf
 /// test --doc`). Each one's output is printed whole when it ends; every
 /// one runs, and the failures are named at the end.
 fn rust_tests() -> Result<()> {
-    let mut jobs: VecDeque<Job> = test_executables()?.into_iter().map(Job::Binary).collect();
-    jobs.make_contiguous().sort_by_key(|job| match job {
-        Job::Binary(b) => LONGEST
+    let mut binaries = test_executables()?;
+    binaries.sort_by_key(|b| {
+        LONGEST
             .iter()
             .position(|name| *name == b.name)
-            .unwrap_or(LONGEST.len()),
-        Job::Doctests => usize::MAX,
+            .unwrap_or(LONGEST.len())
     });
+    let mut jobs: VecDeque<Job> = binaries.into_iter().map(Job::Binary).collect();
     jobs.push_back(Job::Doctests);
     let jobs = Mutex::new(jobs);
     let failed = Mutex::new(Vec::new());
