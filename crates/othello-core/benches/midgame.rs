@@ -19,7 +19,8 @@
 //! the position's: one null-window test of the exact solver).
 //! `POSITIONS` (all; `SAMPLE` with `cargo xtask bench --quick`) spreads a
 //! sample evenly over the set; `SELECTIVITY` (tenths of a deviation, `off`)
-//! sets probcut's.
+//! sets probcut's (by default the engine's: `Selectivity::TIMED` for the
+//! searches limited by time, `DEFAULT` for fixed depths).
 //!
 //! `-- deep EMPTIES` compares, on `POSITIONS` (20) positions of the same
 //! games at `EMPTIES` empties (40), the value at `TIME_MS` (100) with that
@@ -29,6 +30,15 @@
 //! `-- sample28` reads `benches/data/midgame28.txt` (100 positions at 28 to
 //! 30 empties of the test games, solved exactly once by `-- make28`) and
 //! prints the mean absolute error at `TIME_MS` (100).
+//!
+//! The tuning sets, for choosing the search's settings without the test
+//! years: `-- tune24` (`POSITIONS`, 400, of the 2020–2023 games at their
+//! file's depth, exact by their theoretical score; `TIME_MS` 10) and
+//! `-- tune28` (`benches/data/tune28.txt`: 100 positions at 28 to 30
+//! empties of the 2020–2023 games, valued once by 3-second searches with
+//! `-- make-tune28`; `TIME_MS` 100) print the mean absolute error and
+//! how the answers were reached (exact, selective endgame `endT` at T
+//! tenths of a deviation, midgame `midD` at depth D).
 //!
 //! `-- calibrate` fits probcut's error model (`src/midgame/probcut.rs`) on
 //! positions of the games of 2000-2023 (one a game in `EVERY`, 40, at a
@@ -141,7 +151,13 @@ fn position(g: &Game, empties: u32) -> Option<(u64, u64, bool)> {
 /// The test positions: each 2024–2025 game at its file's depth, with its
 /// exact value for the side to move.
 fn test_set(dir: &Path) -> Result<Vec<(u64, u64, i32)>, String> {
-    let games = read_games(dir, |y| y == 2024 || y == 2025)?;
+    scored_set(dir, |y| y == 2024 || y == 2025)
+}
+
+/// The games of the years `keep` accepts at their file's depth, each with
+/// its exact value for the side to move.
+fn scored_set(dir: &Path, keep: impl Fn(u16) -> bool) -> Result<Vec<(u64, u64, i32)>, String> {
+    let games = read_games(dir, keep)?;
     Ok(games
         .iter()
         .filter(|g| g.theory <= 64)
@@ -162,11 +178,12 @@ fn spread<T: Copy>(all: &[T], count: usize) -> Vec<T> {
     (0..count).map(|i| all[i * all.len() / count]).collect()
 }
 
-fn selectivity() -> Selectivity {
+/// `SELECTIVITY` (tenths of a deviation, or `off`), else `default`.
+fn selectivity(default: Selectivity) -> Selectivity {
     match std::env::var("SELECTIVITY").as_deref() {
         Ok("off") => Selectivity::OFF,
-        Ok(s) => s.parse().map_or(Selectivity::DEFAULT, Selectivity::sigmas),
-        Err(_) => Selectivity::DEFAULT,
+        Ok(s) => s.parse().map_or(default, Selectivity::sigmas),
+        Err(_) => default,
     }
 }
 
@@ -198,7 +215,7 @@ fn measure(dir: &Path) -> Result<(), String> {
     let time_ms = env_or("TIME_MS", 10u64);
     let old_depth = env_or("OLD_DEPTH", 4u32);
     let set = spread(&all, count);
-    let sel = selectivity();
+    let sel = selectivity(Selectivity::TIMED);
     eprintln!(
         "{} positions at 24 empties ({} in 2024-2025), {} checked for the best move; new search: {time_ms} ms, selectivity {:?}",
         set.len(),
@@ -289,7 +306,7 @@ fn measure(dir: &Path) -> Result<(), String> {
 fn depths(dir: &Path) -> Result<(), String> {
     let all = test_set(dir)?;
     let set = spread(&all, env_or("POSITIONS", 200));
-    let sel = selectivity();
+    let sel = selectivity(Selectivity::DEFAULT);
     let list = std::env::var("DEPTHS").unwrap_or_else(|_| "2,4,6,8".to_owned());
     let mut engine = engine(EngineOptions::default())?;
     for d in list.split(',').filter_map(|d| d.trim().parse::<u32>().ok()) {
@@ -485,8 +502,17 @@ fn parse_obf(board: &str) -> Option<(u64, u64)> {
 /// seeded generator, each at 28, 29 or 30 empties, the side to move with a
 /// move.
 fn positions28(dir: &Path) -> Result<Vec<(String, u64, u64)>, String> {
-    let games = read_games(dir, |y| y == 2024 || y == 2025)?;
-    let mut seed = 0x2024_2025_2830_0001u64;
+    positions_28_30(dir, |y| y == 2024 || y == 2025, 0x2024_2025_2830_0001)
+}
+
+/// 100 positions at 28, 29 or 30 empties of the games of the years
+/// `keep` accepts, drawn with a generator seeded by `seed`.
+fn positions_28_30(
+    dir: &Path,
+    keep: impl Fn(u16) -> bool,
+    mut seed: u64,
+) -> Result<Vec<(String, u64, u64)>, String> {
+    let games = read_games(dir, keep)?;
     let mut out = Vec::new();
     let mut tries = 0;
     while out.len() < 100 && tries < 100_000 {
@@ -545,12 +571,145 @@ fn make28(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Where `-- make-tune28` writes and `-- tune28` reads the tuning set.
+fn file_tune28() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/tune28.txt")
+}
+
+/// The tuning set beside the 28–30-empty test set: 100 positions at 28
+/// to 30 empties of training games (2020–2023, never the test years),
+/// each valued once by a `LABEL_MS` (3,000) search on one thread, the
+/// selective endgame searches or the exact solver reached by then (the
+/// kind of value is written beside it). Exact solves there take from
+/// seconds to minutes each: these values stand in for them, for choosing
+/// the search's settings without looking at the test set (appending; a
+/// rerun resumes).
+fn make_tune28(dir: &Path) -> Result<(), String> {
+    use std::io::Write;
+    let path = file_tune28();
+    let done = std::fs::read_to_string(&path).unwrap_or_default();
+    let label_ms = env_or("LABEL_MS", 3_000u64);
+    let mut engine = engine(EngineOptions::default())?;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let set = positions_28_30(dir, |y| (2020..=2023).contains(&y), 0x2020_2023_2830_0001)?;
+    for (id, p, o) in set {
+        if done.lines().any(|l| l.starts_with(&format!("{id} "))) {
+            continue;
+        }
+        engine.clear();
+        let a = engine
+            .analyze(p, o, Limits::time_ms(label_ms))
+            .map_err(|e| e.to_string())?;
+        let kind = if a.exact {
+            "exact".to_owned()
+        } else if a.depth == (!(p | o)).count_ones() {
+            format!("end{}", a.selectivity.tenths().unwrap_or(0))
+        } else {
+            format!("mid{}", a.depth)
+        };
+        writeln!(file, "{id} {} {:+.2} {kind}", obf(p, o), a.value).map_err(|e| e.to_string())?;
+        eprintln!("{id}: {:+.2} {kind}", a.value);
+    }
+    Ok(())
+}
+
+/// The tuning set's mean absolute error at `TIME_MS` (100), with the
+/// share of answers by kind (exact, selective endgame, midgame depth).
+fn tune28() -> Result<(), String> {
+    let path = file_tune28();
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let time_ms = env_or("TIME_MS", 100u64);
+    let sel = selectivity(Selectivity::TIMED);
+    let mut engine = engine(EngineOptions::default())?;
+    let mut kinds: std::collections::BTreeMap<String, (usize, f64)> = Default::default();
+    let (mut err, mut count) = (0.0f64, 0usize);
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (Some(board), Some(score)) = (f.get(1), f.get(2)) else {
+            continue;
+        };
+        let (Some((p, o)), Ok(truth)) = (parse_obf(board), score.parse::<f32>()) else {
+            return Err(format!("{}: bad line {line:?}", path.display()));
+        };
+        let a = engine
+            .analyze(p, o, Query::from(Limits::time_ms(time_ms)).selectivity(sel))
+            .map_err(|e| e.to_string())?;
+        let e = f64::from((a.value - truth).abs());
+        let kind = if a.exact {
+            "exact".to_owned()
+        } else if a.depth == (!(p | o)).count_ones() {
+            format!("end{}", a.selectivity.tenths().unwrap_or(0))
+        } else {
+            format!("mid{}", a.depth)
+        };
+        let k = kinds.entry(kind).or_default();
+        k.0 += 1;
+        k.1 += e;
+        err += e;
+        count += 1;
+    }
+    println!(
+        "bench: tune28.mae = {:.3} discs  ({time_ms} ms, {count} positions)",
+        err / count.max(1) as f64
+    );
+    for (kind, (n, e)) in kinds {
+        println!("  {kind}: {n} positions, MAE {:.2}", e / n as f64);
+    }
+    Ok(())
+}
+
+/// The mean absolute error at `TIME_MS` (10) on `POSITIONS` (400)
+/// training positions at 24 empties (the games of 2020–2023 at their
+/// file's depth, exact by their theoretical score): the tuning set of
+/// the 24-empty figure, never the test years.
+fn tune24(dir: &Path) -> Result<(), String> {
+    let set = spread(
+        &scored_set(dir, |y| (2020..=2023).contains(&y))?,
+        env_or("POSITIONS", 400),
+    );
+    let time_ms = env_or("TIME_MS", 10u64);
+    let sel = selectivity(Selectivity::TIMED);
+    let mut engine = engine(EngineOptions::default())?;
+    let mut kinds: std::collections::BTreeMap<String, (usize, f64)> = Default::default();
+    let mut err = 0.0f64;
+    for &(p, o, truth) in &set {
+        let a = engine
+            .analyze(p, o, Query::from(Limits::time_ms(time_ms)).selectivity(sel))
+            .map_err(|e| e.to_string())?;
+        let e = f64::from((a.value - truth as f32).abs());
+        let kind = if a.exact {
+            "exact".to_owned()
+        } else if a.depth == (!(p | o)).count_ones() {
+            format!("end{}", a.selectivity.tenths().unwrap_or(0))
+        } else {
+            format!("mid{}", a.depth)
+        };
+        let k = kinds.entry(kind).or_default();
+        k.0 += 1;
+        k.1 += e;
+        err += e;
+    }
+    println!(
+        "bench: tune24.mae = {:.3} discs  ({time_ms} ms, {} positions)",
+        err / set.len().max(1) as f64,
+        set.len()
+    );
+    for (kind, (n, e)) in kinds {
+        println!("  {kind}: {n} positions, MAE {:.2}", e / n as f64);
+    }
+    Ok(())
+}
+
 /// The mean absolute error at `TIME_MS` (100) on the 28–30-empty set.
 fn sample28() -> Result<(), String> {
     let path = file28();
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let time_ms = env_or("TIME_MS", 100u64);
-    let sel = selectivity();
+    let sel = selectivity(Selectivity::TIMED);
     let mut engine = engine(EngineOptions::default())?;
     let (mut err, mut old_err, mut cpu, mut nodes, mut depth, mut count) =
         (0.0f64, 0.0f64, Duration::ZERO, 0u64, 0u64, 0usize);
@@ -610,7 +769,7 @@ fn deep(dir: &Path, empties: u32) -> Result<(), String> {
         .collect();
     let set = spread(&all, env_or("POSITIONS", 20));
     let (short, long) = (env_or("TIME_MS", 100u64), env_or("DEEP_MS", 10_000u64));
-    let sel = selectivity();
+    let sel = selectivity(Selectivity::TIMED);
     let mut engine = engine(EngineOptions::default())?;
     let (mut diff, mut old_diff, mut d_short, mut d_long) = (0.0f64, 0.0f64, 0u64, 0u64);
     for &(p, o) in &set {
@@ -695,6 +854,9 @@ fn main() -> ExitCode {
         Some("make28") => make28(&dir),
         Some("parity") => parity(&dir),
         Some("sample28") => sample28(),
+        Some("make-tune28") => make_tune28(&dir),
+        Some("tune28") => tune28(),
+        Some("tune24") => tune24(&dir),
         Some("deep") => deep(&dir, args.get(1).and_then(|a| a.parse().ok()).unwrap_or(40)),
         Some(other) => Err(format!("unknown mode {other:?}")),
     };

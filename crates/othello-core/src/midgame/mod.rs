@@ -154,10 +154,23 @@ pub struct Selectivity(u8);
 impl Selectivity {
     /// No cut: the value is the minimax value of the depth searched.
     pub const OFF: Selectivity = Selectivity(NO_PROBCUT);
-    /// The default: 0.7 deviations. (24-empty test positions at 10 ms,
+    /// The default of searches to a fixed depth: 0.7 deviations, the
+    /// depth reached sooner. (24-empty test positions at 10 ms,
     /// `benches/midgame.rs`, 400 positions: mean absolute error 2.88 discs
-    /// at 0.7, 2.98 at 1.0, 3.17 at 1.5, 3.27 at 2.0, 3.62 without cuts.)
+    /// at 0.7, 2.98 at 1.0, 3.17 at 1.5, 3.27 at 2.0, 3.62 without cuts;
+    /// before the selective endgame searches, see [`TIMED`](Self::TIMED).)
     pub const DEFAULT: Selectivity = Selectivity(7);
+    /// The default of searches limited by time or nodes alone: 1.0
+    /// deviations. Chosen on training positions (`benches/midgame.rs`,
+    /// `-- tune24` and `-- tune28`, the games of 2020–2023), each setting
+    /// run twice in turn with 0.7: at 24 empties (1,000 positions, exact
+    /// values) 2.73 and 2.76 discs of mean absolute error at 10 ms
+    /// against 2.87 and 2.88, 2.45 and 2.47 at 30 ms against 2.54 and
+    /// 2.48, the same at 100 ms (2.06, 2.07 against 2.05, 2.03); at 28–30
+    /// empties (100 positions valued by 3-second searches) 1.49 twice at
+    /// 100 ms against 1.74 and 1.76. 1.2 deviations: 2.82, 2.42, 2.01,
+    /// 1.49–1.62.
+    pub const TIMED: Selectivity = Selectivity(10);
 
     /// Cuts at `tenths` / 10 standard deviations, clamped to 5..=40 (0.5
     /// to 4 deviations).
@@ -214,9 +227,17 @@ pub struct Query {
 }
 
 impl From<Limits> for Query {
+    /// The query of `limits`, the best move only, with
+    /// [`Selectivity::DEFAULT`] when they hold a depth and
+    /// [`Selectivity::TIMED`] when they do not.
     fn from(limits: Limits) -> Self {
         Query {
             limits,
+            selectivity: if limits.depth.is_some() {
+                Selectivity::DEFAULT
+            } else {
+                Selectivity::TIMED
+            },
             ..Query::default()
         }
     }

@@ -244,6 +244,33 @@ fn selective_searches_stay_close_to_exact_ones() {
 }
 
 #[test]
+fn a_depth_limit_searches_at_the_default_selectivity_time_and_nodes_at_the_timed_one() {
+    assert_eq!(
+        Query::from(Limits::depth(6)).selectivity,
+        Selectivity::DEFAULT
+    );
+    let both = Limits {
+        depth: Some(6),
+        ..Limits::time_ms(50)
+    };
+    assert_eq!(Query::from(both).selectivity, Selectivity::DEFAULT);
+    assert_eq!(
+        Query::from(Limits::time_ms(50)).selectivity,
+        Selectivity::TIMED
+    );
+    assert_eq!(
+        Query::from(Limits::nodes(10_000)).selectivity,
+        Selectivity::TIMED
+    );
+    assert_ne!(Selectivity::TIMED, Selectivity::DEFAULT);
+    // The answer says which it used.
+    let (p, o) = random_position(301, 30).expect("a position");
+    let a = engine().analyze(p, o, Limits::nodes(3_000)).unwrap();
+    assert!(!a.exact && a.depth < empties(p, o));
+    assert_eq!(a.selectivity, Selectivity::TIMED);
+}
+
+#[test]
 fn finished_games_and_passes() {
     // The opponent owns every square but h8, the side to move none:
     // neither can move.
@@ -371,7 +398,8 @@ fn a_stop_flag_interrupts_an_exact_solve() {
 /// reaches the end of the game is either exact (the solver's score) or a
 /// selective one (probcut at 0.2, 0.5, 1 or 2 deviations, a whole number
 /// of discs);
-/// one that does not is the midgame search's, at the default selectivity.
+/// one that does not is the midgame search's, at the selectivity of
+/// searches without a depth limit ([`Selectivity::TIMED`]).
 /// Node limits make it repeatable; some answers stop at each stage.
 #[test]
 fn near_the_end_the_answers_are_selective_then_exact() {
@@ -405,7 +433,7 @@ fn near_the_end_the_answers_are_selective_then_exact() {
                 selective += 1;
             } else {
                 assert!(a.depth < n);
-                assert_eq!(a.selectivity, Selectivity::DEFAULT);
+                assert_eq!(a.selectivity, Selectivity::TIMED);
                 midgame += 1;
             }
         }
