@@ -164,23 +164,18 @@ const SQUARE_VALUE: [i32; 64] = [
     18, 4, 16, 12, 12, 16, 4, 18,
 ];
 
-const QUADRANTS: [u64; 4] = [
-    0x0000_0000_0f0f_0f0f,
-    0x0000_0000_f0f0_f0f0,
-    0x0f0f_0f0f_0000_0000,
-    0xf0f0_f0f0_0000_0000,
-];
-
-/// The squares of the quadrants holding an odd number of empties.
+/// The squares of the quadrants holding an odd number of empties: the
+/// parity of each quadrant folded into its corner bit (rows onto the
+/// first and fifth, then columns onto the first and fifth), then spread
+/// over the quadrant by a multiplication whose partial products are
+/// disjoint. (No popcount: four of them cost 3% of the search.)
 #[inline]
 fn odd_quadrants(empties: u64) -> u64 {
-    let mut odd = 0;
-    for q in QUADRANTS {
-        if (empties & q).count_ones() & 1 != 0 {
-            odd |= q;
-        }
-    }
-    odd
+    let mut a = empties ^ (empties >> 16);
+    a ^= a >> 8;
+    a ^= a >> 1;
+    a ^= a >> 2;
+    (a & 0x0000_0011_0000_0011).wrapping_mul(0x0f0f_0f0f)
 }
 
 /// The stability cutoff of a null-window search: `Some(upper bound)` when
@@ -1274,6 +1269,30 @@ mod tests {
             (p, o) = (o ^ f, p | f | (1 << x));
         }
         (p, o)
+    }
+
+    #[test]
+    fn odd_quadrants_count_each_quadrant() {
+        const QUADRANTS: [u64; 4] = [
+            0x0000_0000_0f0f_0f0f,
+            0x0000_0000_f0f0_f0f0,
+            0x0f0f_0f0f_0000_0000,
+            0xf0f0_f0f0_0000_0000,
+        ];
+        let mut seed = 0x0dd0_dd0d_d0dd_0dd0u64;
+        for i in 0..100_000 {
+            // Dense, sparse and in-between sets of empties.
+            let e = match i % 3 {
+                0 => next(&mut seed),
+                1 => next(&mut seed) & next(&mut seed) & next(&mut seed),
+                _ => !(next(&mut seed) | next(&mut seed)),
+            };
+            let want = QUADRANTS
+                .iter()
+                .filter(|&&q| (e & q).count_ones() % 2 == 1)
+                .fold(0, |odd, &q| odd | q);
+            assert_eq!(odd_quadrants(e), want, "{e:#x}");
+        }
     }
 
     #[test]
