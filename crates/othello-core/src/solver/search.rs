@@ -723,7 +723,9 @@ impl<'a, I: Isa> Search<'a, I> {
 
     /// Null-window search with more than [`SHALLOW`] and at most
     /// [`SIMPLE`] empties, `moves` the legal moves: stability cutoff, moves
-    /// by fewest opponent replies then parity, no table.
+    /// by fewest opponent replies, then parity, then square value, no
+    /// table. (The square value breaking the last ties: FFO #40–#49 in
+    /// 406.2M nodes rather than 416.7M.)
     #[inline(always)]
     fn nws_simple_body(&mut self, p: u64, o: u64, alpha: i32, n: u32, moves: u64) -> i32 {
         if let Some(s) = self.settled(p, o, alpha, n, moves, I::nws_simple) {
@@ -788,7 +790,7 @@ impl<'a, I: Isa> Search<'a, I> {
                 p: np,
                 o: no,
                 replies,
-                key: 18 * (40 - count) + 17 * parity,
+                key: ((40 - count) << 6) + (parity << 5) + SQUARE_VALUE[sq],
                 slot: slot as u32,
             });
             len += 1;
