@@ -348,14 +348,13 @@ type MoveList = [MaybeUninit<Move>; 64];
 /// An empty [`MoveList`].
 const NEW_LIST: MoveList = [const { MaybeUninit::uninit() }; 64];
 
-/// A child of a simple node: its position, the legal moves there, its
-/// ordering key and its slot in the small table.
+/// A child of a simple node: its position, the legal moves there and its
+/// slot in the small table.
 #[derive(Clone, Copy)]
 struct Child {
     p: u64,
     o: u64,
     replies: u64,
-    key: i32,
     slot: u32,
 }
 
@@ -754,6 +753,9 @@ impl<'a, I: Isa> Search<'a, I> {
         let odd = odd_quadrants(!(p | o));
         // Room for the children, left uninitialised (filled below).
         let mut room = [const { MaybeUninit::<Child>::uninit() }; SIMPLE as usize];
+        // The children's ordering keys, each with `15 - ` its index in
+        // `room` in the low bits (the first of equal keys wins).
+        let mut keys = [0u32; SIMPLE as usize];
         let mut len = 0;
         let mut best = -INF;
         let mut m = moves;
@@ -790,30 +792,29 @@ impl<'a, I: Isa> Search<'a, I> {
                 p: np,
                 o: no,
                 replies,
-                key: ((40 - count) << 6) + (parity << 5) + SQUARE_VALUE[sq],
                 slot: slot as u32,
             });
+            let key = ((40 - count) << 6) + (parity << 5) + SQUARE_VALUE[sq];
+            keys[len] = ((key as u32) << 4) | (15 - len as u32);
             len += 1;
         }
         // SAFETY: the loop above initialised `room[..len]`, and
         // `MaybeUninit<Child>` has the layout of `Child`.
-        let list =
-            unsafe { std::slice::from_raw_parts_mut(room.as_mut_ptr().cast::<Child>(), len) };
+        let list = unsafe { std::slice::from_raw_parts(room.as_ptr().cast::<Child>(), len) };
         for i in 0..len {
-            let mut b = i;
+            // The best key to `keys[i]`: exchanges without branches, the
+            // keys alone moved.
             for j in i + 1..len {
-                if list[j].key > list[b].key {
-                    b = j;
-                }
+                let (a, b) = (keys[i], keys[j]);
+                keys[i] = a.max(b);
+                keys[j] = a.min(b);
             }
-            list.swap(i, b);
             let Child {
                 p: np,
                 o: no,
                 replies,
                 slot,
-                ..
-            } = list[i];
+            } = list[15 - (keys[i] & 15) as usize];
             let s = child(self, np, no, replies, slot as usize);
             if s > best {
                 if s >= beta {
