@@ -35,15 +35,18 @@ const SHALLOW: u32 = 5;
 const _: () = assert!(SHALLOW >= 5 && SHALLOW < SIMPLE);
 /// Null-window nodes with more than [`SHALLOW`] and at most this many
 /// empties order moves by the opponent's replies (corners counting
-/// double), then parity, as in Egaroucid: each child gets its replies,
-/// computed for the ordering; a move leaving at most one reply is searched
-/// at once; a small table per thread and per depth, in the cache, holds
-/// the children's bounds and cuts like the shared table's enhanced
-/// transposition cutoffs. (FFO #40–#49: 584M nodes before, with the
+/// double), then parity, then square value, as in Egaroucid: each child
+/// gets its replies, computed for the ordering; a move leaving at most one
+/// reply is searched at once; a small table per thread and per depth, in
+/// the cache, holds the children's bounds and cuts like the shared table's
+/// enhanced transposition cutoffs. (FFO #40–#49: 584M nodes before, with the
 /// heavier ordering of deeper nodes from 6 empties and parity below;
 /// up to 8 empties, 461M without the small tables, 4% less time, and 377M
 /// with them, 8% less again; up to 10, 402M nodes and 11% less again; up
-/// to 11, 441M and slower.)
+/// to 11, 441M and slower; later, with the square value and the keys
+/// sorted without branches: up to 11, 442M nodes and 1.05x the time;
+/// from 5 rather than 6, searching solve4 below, 355M rather than 406M
+/// nodes and the same time.)
 const SIMPLE: u32 = 10;
 /// Enhanced transposition cutoffs from this many empties (where the
 /// children are in the shared table: above [`SIMPLE`]).
@@ -133,7 +136,10 @@ fn local_slot(p: u64, o: u64) -> usize {
 
 /// Stability cutoffs are tried when `alpha` reaches this (by empty count):
 /// below it the opponent cannot own enough stable discs to matter.
-/// (The values of Edax's `NWS_STABILITY_THRESHOLD`.)
+/// (The values of Edax's `NWS_STABILITY_THRESHOLD`. FFO #40–#49, 416.7M
+/// nodes with them: none at 4 empties, 515M nodes; each 2 higher from 4
+/// to 10 empties, 482M, the same time; 2 lower, 411M, slower; later,
+/// at 406.2M: 4 at 4 empties and 6 at 5, 401.0M and 0.995x the time.)
 const STABILITY_THRESHOLD: [i32; 65] = [
     99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46,
     48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64,
