@@ -11,15 +11,15 @@
 //!   move per position; the solver's memory and lock-free entries) that
 //!   gives each node its previous best move first and cuts repeated nodes;
 //! - move ordering by the table's move, then a shallow search of each
-//!   child (1 to 3 plies by depth), the opponent's mobility and potential
-//!   mobility;
+//!   child (1 or 2 plies by depth, in a window below alpha), the
+//!   opponent's mobility and potential mobility;
 //! - Multi-ProbCut ([`Selectivity`]), its margins calibrated on archive
 //!   positions (`cargo bench -p othello-core --bench midgame -- calibrate`);
 //! - the exact solver for nodes whose depth reaches the end of the game
 //!   and, once the iterations come close to the empties (or the depth
 //!   asked reaches them), for the root: such values are exact and marked
 //!   so;
-//! - without a depth limit, once the iterations come within 12 plies of
+//! - without a depth limit, once the iterations come within 10 plies of
 //!   the end having used less than an eighth of the time or node limit, the solver's selective endgame searches (probcut at 0.2,
 //!   0.5, 1, then 2 deviations: [`Analysis::selectivity`] says which;
 //!   `depth` is the empties), then its exact one, each answer replacing
@@ -66,8 +66,15 @@ pub const MAX_DEPTH: u32 = 60;
 pub const DEFAULT_DEPTH: u32 = 12;
 
 /// Without a depth limit, the root is solved exactly once the iterations
-/// reach this many plies below the empties.
-const EXACT_GAP: u32 = 6;
+/// reach this many plies below the empties. (4 and [`ENDGAME_GAP`] 10
+/// instead of 6 and 12, once the midgame's ordering searches cost less
+/// (`search::ORDER_WINDOW`): on the training positions of `-- tune24`,
+/// two runs each in turn, 2.62 and 2.63 discs of mean absolute error at
+/// 10 ms against 2.68 and 2.69, 2.32 twice at 30 ms against 2.53 and
+/// 2.54, 1.99 and 2.00 at 100 ms against 2.01 and 1.99; on `-- tune28`,
+/// 1.46 twice at 100 ms against 1.52 and 1.53. The gap of 10 alone:
+/// 2.66, 2.37, 2.01–2.03, 1.46–1.48.)
+const EXACT_GAP: u32 = 4;
 /// Without a depth limit (a time or node limit), the solver's selective
 /// endgame searches take over once the iterations reach this many plies
 /// below the empties. (24-empty test positions, 150, mean absolute error:
@@ -79,8 +86,9 @@ const EXACT_GAP: u32 = 6;
 /// positions; on all 5,810 at 10 ms: 2.90 without them, 3.13 with: the
 /// searches that do not finish cost the midgame its last iterations,
 /// hence [`ENDGAME_SHARE`]: with it, 2.90 at 10 ms and 1.87 at 100 ms
-/// (600 positions; 1/4 instead of 1/8: 2.99 and 1.90).)
-const ENDGAME_GAP: u32 = 12;
+/// (600 positions; 1/4 instead of 1/8: 2.99 and 1.90). Since the cheaper
+/// ordering searches, 10: see [`EXACT_GAP`].)
+const ENDGAME_GAP: u32 = 10;
 /// The endgame searches start only while the iterations have used less than
 /// 1/this of the time or node limit.
 const ENDGAME_SHARE: u32 = 8;
