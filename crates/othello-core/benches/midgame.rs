@@ -49,7 +49,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use othello_core::midgame::{Engine, EngineOptions, Limits, Query, Selectivity};
+use othello_core::midgame::{Analysis, Engine, EngineOptions, Limits, Query, Selectivity};
 use othello_core::replay::{Reach, replay_to_empties};
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::{Board, Board8, Color, eval};
@@ -571,6 +571,36 @@ fn make28(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// How an answer was reached: `exact`, `endT` (the selective endgame
+/// search at T tenths of a deviation) or `midD` (the midgame at depth D).
+fn kind(a: &Analysis, p: u64, o: u64) -> String {
+    if a.exact {
+        "exact".to_owned()
+    } else if a.depth == (!(p | o)).count_ones() {
+        format!("end{}", a.selectivity.tenths().unwrap_or(0))
+    } else {
+        format!("mid{}", a.depth)
+    }
+}
+
+/// The count and the summed error of the answers of each [`kind`].
+#[derive(Default)]
+struct Kinds(std::collections::BTreeMap<String, (usize, f64)>);
+
+impl Kinds {
+    fn add(&mut self, kind: String, error: f64) {
+        let k = self.0.entry(kind).or_default();
+        k.0 += 1;
+        k.1 += error;
+    }
+
+    fn print(&self) {
+        for (kind, (n, e)) in &self.0 {
+            println!("  {kind}: {n} positions, MAE {:.2}", e / *n as f64);
+        }
+    }
+}
+
 /// Where `-- make-tune28` writes and `-- tune28` reads the tuning set.
 fn file_tune28() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/data/tune28.txt")
@@ -604,13 +634,7 @@ fn make_tune28(dir: &Path) -> Result<(), String> {
         let a = engine
             .analyze(p, o, Limits::time_ms(label_ms))
             .map_err(|e| e.to_string())?;
-        let kind = if a.exact {
-            "exact".to_owned()
-        } else if a.depth == (!(p | o)).count_ones() {
-            format!("end{}", a.selectivity.tenths().unwrap_or(0))
-        } else {
-            format!("mid{}", a.depth)
-        };
+        let kind = kind(&a, p, o);
         writeln!(file, "{id} {} {:+.2} {kind}", obf(p, o), a.value).map_err(|e| e.to_string())?;
         eprintln!("{id}: {:+.2} {kind}", a.value);
     }
@@ -625,7 +649,7 @@ fn tune28() -> Result<(), String> {
     let time_ms = env_or("TIME_MS", 100u64);
     let sel = selectivity(Selectivity::TIMED);
     let mut engine = engine(EngineOptions::default())?;
-    let mut kinds: std::collections::BTreeMap<String, (usize, f64)> = Default::default();
+    let mut kinds = Kinds::default();
     let (mut err, mut count) = (0.0f64, 0usize);
     for line in text.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
@@ -639,16 +663,7 @@ fn tune28() -> Result<(), String> {
             .analyze(p, o, Query::from(Limits::time_ms(time_ms)).selectivity(sel))
             .map_err(|e| e.to_string())?;
         let e = f64::from((a.value - truth).abs());
-        let kind = if a.exact {
-            "exact".to_owned()
-        } else if a.depth == (!(p | o)).count_ones() {
-            format!("end{}", a.selectivity.tenths().unwrap_or(0))
-        } else {
-            format!("mid{}", a.depth)
-        };
-        let k = kinds.entry(kind).or_default();
-        k.0 += 1;
-        k.1 += e;
+        kinds.add(kind(&a, p, o), e);
         err += e;
         count += 1;
     }
@@ -656,9 +671,7 @@ fn tune28() -> Result<(), String> {
         "bench: tune28.mae = {:.3} discs  ({time_ms} ms, {count} positions)",
         err / count.max(1) as f64
     );
-    for (kind, (n, e)) in kinds {
-        println!("  {kind}: {n} positions, MAE {:.2}", e / n as f64);
-    }
+    kinds.print();
     Ok(())
 }
 
@@ -674,23 +687,14 @@ fn tune24(dir: &Path) -> Result<(), String> {
     let time_ms = env_or("TIME_MS", 10u64);
     let sel = selectivity(Selectivity::TIMED);
     let mut engine = engine(EngineOptions::default())?;
-    let mut kinds: std::collections::BTreeMap<String, (usize, f64)> = Default::default();
+    let mut kinds = Kinds::default();
     let mut err = 0.0f64;
     for &(p, o, truth) in &set {
         let a = engine
             .analyze(p, o, Query::from(Limits::time_ms(time_ms)).selectivity(sel))
             .map_err(|e| e.to_string())?;
         let e = f64::from((a.value - truth as f32).abs());
-        let kind = if a.exact {
-            "exact".to_owned()
-        } else if a.depth == (!(p | o)).count_ones() {
-            format!("end{}", a.selectivity.tenths().unwrap_or(0))
-        } else {
-            format!("mid{}", a.depth)
-        };
-        let k = kinds.entry(kind).or_default();
-        k.0 += 1;
-        k.1 += e;
+        kinds.add(kind(&a, p, o), e);
         err += e;
     }
     println!(
@@ -698,9 +702,7 @@ fn tune24(dir: &Path) -> Result<(), String> {
         err / set.len().max(1) as f64,
         set.len()
     );
-    for (kind, (n, e)) in kinds {
-        println!("  {kind}: {n} positions, MAE {:.2}", e / n as f64);
-    }
+    kinds.print();
     Ok(())
 }
 
