@@ -463,7 +463,7 @@ class Database:
         in parallel in Rust, the GIL released: exact from ``empties`` empty
         squares (each more doubles the time; about 0.1 s a game at 20), the
         midgame search's estimate before: at ``estimate_depth`` plies (2 to
-        20; None: 16, about a second a game; the same values on any
+        20; None: 16, about half a second a game; the same values on any
         machine), or each search given ``time_ms`` milliseconds instead
         (up to two searches per estimated move; not repeatable: the depth reached
         depends on the machine and its load).

@@ -75,11 +75,14 @@ use wthor_format::{BoardSize, GameView};
 use crate::verify::{TheoryCheck, check_theoretical};
 use crate::{Database, GameId};
 
-/// The plies of the estimate search by default: the depth at which the
-/// estimates of a whole game take about a second (one thread, release
-/// build, games of 2024–2025 drawn at random, `benches/analyze.rs`, on
-/// the CPU: median 0.84 s, mean 0.87 s a game at 16 plies, 200 games;
-/// 0.52 s at 14, 1.9 s at 18, 50 games).
+/// The plies of the estimate search by default: chosen as the depth at
+/// which the estimates of a whole game took about a second (one thread,
+/// release build, games of 2024–2025 drawn at random, `benches/analyze.rs`,
+/// on the CPU: median 0.84 s, mean 0.87 s a game at 16 plies, 200 games;
+/// 0.52 s at 14, 1.9 s at 18, 50 games). Since the midgame's cheaper
+/// ordering searches, 0.44 s at 16 and 0.80 s at 18 (60 games); 18 would
+/// move every stored estimate's depth for a small gain (the jump where
+/// the exact part begins, 4.27 discs against 4.32), not done yet.
 pub const DEFAULT_ESTIMATE_DEPTH: u32 = 16;
 
 /// The estimate depths an analysis accepts. At least 2: the move played is
