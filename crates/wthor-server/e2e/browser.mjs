@@ -545,9 +545,14 @@ try {
   const span = [wantHistory.years[0].year, wantHistory.years[wantHistory.years.length - 1].year];
   const lo = span[0] + 2, hi = span[0] + 3;
   const wantYears = await api(`/api/v1/explorer?${hq}&year=${lo}..${hi}&games=0`);
+  const wantFrom = await api(`/api/v1/explorer?${hq}&year=${lo}..${span[1]}&games=0`);
   await page.fill("input.year-from", String(lo));
   await page.press("input.year-from", "Enter");
   await page.waitForFunction((y) => new URLSearchParams(location.search).get("year") === y, `${lo}..${span[1]}`);
+  // The table recomputed, and with it the range's fields drawn again,
+  // before the second field is changed: an Enter in the field about to be
+  // replaced would be lost (seen once under load).
+  await page.waitForFunction((n) => document.querySelector(".summary .big")?.textContent === n, wantFrom.reached.toLocaleString("en-US"));
   await page.waitForSelector(`.year-range input.year-to`);
   await page.fill("input.year-to", String(hi));
   await page.press("input.year-to", "Enter");
