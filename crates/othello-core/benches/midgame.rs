@@ -644,35 +644,8 @@ fn make_tune28(dir: &Path) -> Result<(), String> {
 /// The tuning set's mean absolute error at `TIME_MS` (100), with the
 /// share of answers by kind (exact, selective endgame, midgame depth).
 fn tune28() -> Result<(), String> {
-    let path = file_tune28();
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let time_ms = env_or("TIME_MS", 100u64);
-    let sel = selectivity(Selectivity::TIMED);
-    let mut engine = engine(EngineOptions::default())?;
-    let mut kinds = Kinds::default();
-    let (mut err, mut count) = (0.0f64, 0usize);
-    for line in text.lines() {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let (Some(board), Some(score)) = (f.get(1), f.get(2)) else {
-            continue;
-        };
-        let (Some((p, o)), Ok(truth)) = (parse_obf(board), score.parse::<f32>()) else {
-            return Err(format!("{}: bad line {line:?}", path.display()));
-        };
-        let a = engine
-            .analyze(p, o, Query::from(Limits::time_ms(time_ms)).selectivity(sel))
-            .map_err(|e| e.to_string())?;
-        let e = f64::from((a.value - truth).abs());
-        kinds.add(kind(&a, p, o), e);
-        err += e;
-        count += 1;
-    }
-    println!(
-        "bench: tune28.mae = {:.3} discs  ({time_ms} ms, {count} positions)",
-        err / count.max(1) as f64
-    );
-    kinds.print();
-    Ok(())
+    let set: Vec<(u64, u64, f32)> = scored_file(&file_tune28())?;
+    tune("tune28", &set, env_or("TIME_MS", 100u64))
 }
 
 /// The mean absolute error at `TIME_MS` (10) on `POSITIONS` (400)
@@ -680,25 +653,33 @@ fn tune28() -> Result<(), String> {
 /// file's depth, exact by their theoretical score): the tuning set of
 /// the 24-empty figure, never the test years.
 fn tune24(dir: &Path) -> Result<(), String> {
-    let set = spread(
+    let set: Vec<(u64, u64, f32)> = spread(
         &scored_set(dir, |y| (2020..=2023).contains(&y))?,
         env_or("POSITIONS", 400),
-    );
-    let time_ms = env_or("TIME_MS", 10u64);
+    )
+    .into_iter()
+    .map(|(p, o, truth)| (p, o, truth as f32))
+    .collect();
+    tune("tune24", &set, env_or("TIME_MS", 10u64))
+}
+
+/// The mean absolute error of `time_ms` searches on `set` (positions and
+/// their values), printed as `bench: NAME.mae`, and by [`kind`].
+fn tune(name: &str, set: &[(u64, u64, f32)], time_ms: u64) -> Result<(), String> {
     let sel = selectivity(Selectivity::TIMED);
     let mut engine = engine(EngineOptions::default())?;
     let mut kinds = Kinds::default();
     let mut err = 0.0f64;
-    for &(p, o, truth) in &set {
+    for &(p, o, truth) in set {
         let a = engine
             .analyze(p, o, Query::from(Limits::time_ms(time_ms)).selectivity(sel))
             .map_err(|e| e.to_string())?;
-        let e = f64::from((a.value - truth as f32).abs());
+        let e = f64::from((a.value - truth).abs());
         kinds.add(kind(&a, p, o), e);
         err += e;
     }
     println!(
-        "bench: tune24.mae = {:.3} discs  ({time_ms} ms, {} positions)",
+        "bench: {name}.mae = {:.3} discs  ({time_ms} ms, {} positions)",
         err / set.len().max(1) as f64,
         set.len()
     );
@@ -706,23 +687,34 @@ fn tune24(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// The positions and values of a file of lines `ID BOARD VALUE …` (the
+/// board in OBF, `X` to move; shorter lines skipped): [`file28`] (exact
+/// scores, `i32`) and [`file_tune28`] (`f32`).
+fn scored_file<T: std::str::FromStr>(path: &Path) -> Result<Vec<(u64, u64, T)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut f = line.split_whitespace();
+        let (Some(_), Some(board), Some(value)) = (f.next(), f.next(), f.next()) else {
+            continue;
+        };
+        let (Some((p, o)), Ok(value)) = (parse_obf(board), value.parse::<T>()) else {
+            return Err(format!("{}: bad line {line:?}", path.display()));
+        };
+        out.push((p, o, value));
+    }
+    Ok(out)
+}
+
 /// The mean absolute error at `TIME_MS` (100) on the 28–30-empty set.
 fn sample28() -> Result<(), String> {
-    let path = file28();
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let set: Vec<(u64, u64, i32)> = scored_file(&file28())?;
     let time_ms = env_or("TIME_MS", 100u64);
     let sel = selectivity(Selectivity::TIMED);
     let mut engine = engine(EngineOptions::default())?;
     let (mut err, mut old_err, mut cpu, mut nodes, mut depth, mut count) =
         (0.0f64, 0.0f64, Duration::ZERO, 0u64, 0u64, 0usize);
-    for line in text.lines() {
-        let mut f = line.split_whitespace();
-        let (Some(_), Some(board), Some(score)) = (f.next(), f.next(), f.next()) else {
-            continue;
-        };
-        let (Some((p, o)), Ok(truth)) = (parse_obf(board), score.parse::<i32>()) else {
-            return Err(format!("{}: bad line {line:?}", path.display()));
-        };
+    for (p, o, truth) in set {
         let t = cpu_time();
         let a = engine
             .analyze(p, o, Query::from(Limits::time_ms(time_ms)).selectivity(sel))
