@@ -85,7 +85,7 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// The plies of the search that orders the moves of a node of `depth`
 /// (0: mobility and the square only). (Searches of 3 plies from depth 10,
 /// as before, took 1.5 times the time of these to the same depth on
-/// training positions at 24 empties, for the same values: see
+/// training positions at 24 empties, for about the same error: see
 /// [`ORDER_WINDOW`].)
 #[inline]
 pub(crate) fn sort_plies(depth: u32) -> u32 {
