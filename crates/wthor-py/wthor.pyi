@@ -463,7 +463,7 @@ class Database:
         in parallel in Rust, the GIL released: exact from ``empties`` empty
         squares (each more doubles the time; about 0.1 s a game at 20), the
         midgame search's estimate before: at ``estimate_depth`` plies (2 to
-        20; None: 16, about half a second a game; the same values on any
+        20; None: 18, about a second a game; the same values on any
         machine), or each search given ``time_ms`` milliseconds instead
         (up to two searches per estimated move; not repeatable: the depth reached
         depends on the machine and its load).
@@ -686,7 +686,7 @@ class Game:
     ) -> Dict[str, object]:
         """Every move judged (``wthor analyze``): the arrays of
         ``Database.analyze`` for this game (the estimates by the midgame
-        search at ``estimate_depth`` plies, 16 when None, or ``time_ms`` a
+        search at ``estimate_depth`` plies, 18 when None, or ``time_ms`` a
         search), and the rest of the analysis's report (``wthor analyze
         --format jsonl``'s line, its keys in snake_case): ``exact_from`` (the
         empties from which values are exact), ``black_line`` (black's value

@@ -21,7 +21,7 @@ def db(testdata):
 
 def test_a_game_has_the_values_and_losses_of_the_cli(db, cli_text, testdata):
     g = db["2001:3"]
-    # At a quicker depth than the default (16): the same on both sides.
+    # At a quicker depth than the default (18): the same on both sides.
     a = g.analyze(empties=16, estimate_depth=10)
     n = len(a["index"])
     assert n == len(g.moves)

@@ -64,7 +64,7 @@ pub struct Config {
 impl Default for Config {
     /// 10 s, as many queries at once as the machine has threads, 256
     /// answers cached, analyses with `wthor analyze`'s defaults (exact
-    /// from 20 empties, estimates at 16 plies) on one thread; the explorer's values
+    /// from 20 empties, estimates at 18 plies) on one thread; the explorer's values
     /// within 5 s, half as many searches at once as threads (at least
     /// one), 4096 positions' values cached; exports in parts of 4096
     /// games, a client silent for 5 s cut.

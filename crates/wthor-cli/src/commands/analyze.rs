@@ -1,12 +1,12 @@
 //! `wthor analyze GAME [--empties N] [--format table|jsonl]`: every move of
 //! an 8x8 game judged ([`wthor_db::analysis`]): exactly from N empty
 //! squares (20 by default) to the end, estimated before by the midgame
-//! search at `--estimate-depth` plies (16 by default: repeatable), or
+//! search at `--estimate-depth` plies (18 by default: repeatable), or
 //! for `--time MS` a search (not repeatable).
 //!
 //! The table has a row per move: its number and side, the square, the
 //! empties before it, the value of the position for black before the move
-//! (an estimate marked `~` with its depth: `~+3 (d16)`), the discs the
+//! (an estimate marked `~` with its depth: `~+3 (d18)`), the discs the
 //! move lost for its player, the
 //! best moves when it lost some, and a bar of black's value (the game's
 //! graph, from -64 on the left to +64 on the right); then the stored
@@ -63,8 +63,8 @@ Examples:
   wthor analyze 2003:7 --db testdata --empties 18 --estimate-depth 12 --svg graph.svg --png graph.png
   wthor analyze --db testdata --year 2001 --empties 14 --estimate-depth 8 --results analysed.jsonl
 
-Estimates (the moves before --empties) are the midgame search's at 16 plies by
-default, marked ~ with their depth in every output (the table's ~+3 (d16), JSON's
+Estimates (the moves before --empties) are the midgame search's at 18 plies by
+default, marked ~ with their depth in every output (the table's ~+3 (d18), JSON's
 exact: false with the depth). A results log keeps only the exactly judged moves,
 and names the search that estimated the others (its estimate field); lines of
 older logs lack it (the old evaluation search's estimates) and are read as before.
@@ -246,7 +246,7 @@ fn graph(a: &Analysis, title: String) -> wthor_draw::Graph {
     }
 }
 
-/// A signed value; an estimate marked `~` with its depth: `~+3 (d16)`.
+/// A signed value; an estimate marked `~` with its depth: `~+3 (d18)`.
 fn value(v: i32, exact: bool, depth: Option<u32>) -> String {
     match (exact, depth) {
         (true, _) => format!("{v:+}"),

@@ -24,8 +24,8 @@ fn analyze_table_of_a_fixture_game() {
 
 #[test]
 fn analyze_jsonl_holds_every_move_with_its_loss_and_the_check() {
-    // Quick depths: the default (16) is the table's snapshot's, each
-    // estimate marked d16 there.
+    // Quick depths: the default (18) is the table's snapshot's, each
+    // estimate marked d18 there.
     for (game, depth) in [("2001:3", "8"), ("2002:0", "6"), ("2002:1", "6")] {
         let args = [
             "analyze",

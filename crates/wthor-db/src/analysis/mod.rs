@@ -7,7 +7,7 @@
 //! value of the move played and the discs it threw away (its *loss*: 0 for
 //! a perfect move). Before that, the midgame search
 //! ([`othello_core::midgame`]) at [`AnalysisOptions::estimate_depth`]
-//! plies (16 by default) gives the same fields as an **estimate**
+//! plies (18 by default) gives the same fields as an **estimate**
 //! ([`Judged::exact`] is false, [`Judged::depth`] the search's plies): the
 //! value of the position is the search's, the value of the move played
 //! minus that of a search one ply shallower from the position after it.
@@ -75,15 +75,13 @@ use wthor_format::{BoardSize, GameView};
 use crate::verify::{TheoryCheck, check_theoretical};
 use crate::{Database, GameId};
 
-/// The plies of the estimate search by default: chosen as the depth at
-/// which the estimates of a whole game took about a second (one thread,
-/// release build, games of 2024–2025 drawn at random, `benches/analyze.rs`,
-/// on the CPU: median 0.84 s, mean 0.87 s a game at 16 plies, 200 games;
-/// 0.52 s at 14, 1.9 s at 18, 50 games). Since the midgame's cheaper
-/// ordering searches, 0.44 s at 16 and 0.80 s at 18 (60 games); 18 would
-/// move every stored estimate's depth for a small gain (the jump where
-/// the exact part begins, 4.27 discs against 4.32), not done yet.
-pub const DEFAULT_ESTIMATE_DEPTH: u32 = 16;
+/// The plies of the estimate search by default: the depth at which the
+/// estimates of a whole game take about a second (one thread, release
+/// build, games of 2024–2025 drawn at random, `benches/analyze.rs`, on
+/// the CPU, 60 games): a median of 0.85 s (mean 0.94 s) at 18 plies,
+/// 0.46 s at 16. (16 was chosen first, at 0.84 s, before the midgame's
+/// cheaper ordering searches; 18 then took 1.9 s.)
+pub const DEFAULT_ESTIMATE_DEPTH: u32 = 18;
 
 /// The estimate depths an analysis accepts. At least 2: the move played is
 /// judged one ply shallower. At most 20: the time about doubles every two

@@ -342,7 +342,7 @@ impl PyGame {
 
     /// Every move judged (`wthor analyze`): exact from `empties` empty
     /// squares to the end, the midgame search's estimate (at
-    /// `estimate_depth` plies, 16 when `None`, or `time_ms` a search: not
+    /// `estimate_depth` plies, 18 when `None`, or `time_ms` a search: not
     /// repeatable) before; the stored theoretical score checked when
     /// `empties` reaches the file's depth. A dict of NumPy arrays, one row
     /// per move (see the stubs), and the rest of the analysis's report

@@ -672,7 +672,7 @@ impl PyDatabase {
 
     /// Every move of the 8x8 games judged (`wthor analyze`'s batch):
     /// exact from `empties` empty squares, estimated before by the midgame
-    /// search (at `estimate_depth` plies, 16 when `None`, or `time_ms` a
+    /// search (at `estimate_depth` plies, 18 when `None`, or `time_ms` a
     /// search: not repeatable). Which games:
     /// `games` (numbers, identities or `Game`s), or those of the keyword
     /// filters (their 8x8 games), or every 8x8 game; 10x10 games named in
