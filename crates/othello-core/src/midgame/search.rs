@@ -3,12 +3,13 @@
 //! units of 1/[`SCALE`] disc.
 //!
 //! A node whose remaining depth reaches the end of the game (depth at
-//! least the empties) is searched by the exact solver instead, in the
-//! same window (scaled): its value is the exact score. A pass does not
-//! count a ply; a finished game scores exactly.
+//! least the empties), or a leaf with at most [`EXACT_LEAF_EMPTIES`]
+//! empties, is searched by the exact solver instead, in the same window
+//! (scaled): its value is the exact score. A pass does not count a ply; a
+//! finished game scores exactly.
 
-use super::probcut;
 use super::tt::{NO_MOVE, Table};
+use super::{EXACT_LEAF_EMPTIES, probcut};
 use crate::bitboard8::{game_over_score, legal_moves};
 use crate::control::{Control, MIDGAME_POLL};
 use crate::eval::{LEN, SCALE, evaluate_in};
@@ -190,7 +191,7 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         line.len = 0;
         let n = empties(p, o);
-        if depth >= n {
+        if depth >= n || (depth == 0 && n <= EXACT_LEAF_EMPTIES) {
             let (v, m) = self.exact(p, o, alpha, beta, n);
             if m != NO_MOVE {
                 line.single(m);
@@ -274,14 +275,15 @@ impl<'a> Searcher<'a> {
     /// `alpha` (fail-soft).
     pub(crate) fn nws(&mut self, p: u64, o: u64, alpha: i32, depth: u32) -> i32 {
         let n = empties(p, o);
-        if depth >= n {
+        if depth >= n || (depth == 0 && n <= EXACT_LEAF_EMPTIES) {
             return self.exact(p, o, alpha, alpha + 1, n).0;
         }
         self.nodes += 1;
         if depth == 0 {
             return leaf(self.w, p, o);
         }
-        if depth == 1 {
+        // The children are leaves: evaluated, unless they are solved.
+        if depth == 1 && n > EXACT_LEAF_EMPTIES + 1 {
             return self.nws1(p, o, alpha);
         }
         if self.poll() {

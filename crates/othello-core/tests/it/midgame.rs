@@ -54,11 +54,13 @@ fn exact_score(p: u64, o: u64) -> i32 {
 }
 
 /// The value the midgame search defines, by plain negamax in 1/SCALE
-/// disc: a node whose depth reaches its empties is worth its exact score;
-/// at depth 0, the evaluation clamped below a win by every disc; a pass
-/// does not count a ply.
+/// disc: a node whose depth reaches its empties is worth its exact score,
+/// and so is a leaf (depth 0) of at most `EXACT_LEAF_EMPTIES` empties;
+/// at another leaf, the evaluation clamped below a win by every disc; a
+/// pass does not count a ply.
 fn negamax(p: u64, o: u64, depth: u32) -> i32 {
-    if depth >= empties(p, o) {
+    let n = empties(p, o);
+    if depth >= n || (depth == 0 && n <= midgame::EXACT_LEAF_EMPTIES) {
         return SCALE * exact_score(p, o);
     }
     if depth == 0 {
@@ -125,6 +127,39 @@ fn without_selectivity_the_search_equals_plain_negamax_at_its_depth() {
         checked += 1;
     }
     assert!(checked >= 30, "{checked}");
+}
+
+#[test]
+fn near_the_end_leaves_are_solved_and_the_search_still_equals_negamax() {
+    // 11 to 14 empties, 1 to 4 plies: the leaves of some searches are
+    // solved, those of others evaluated (a search's leaves all have the
+    // empties less the depth: a pass does not count a ply).
+    let (mut solved, mut evaluated) = (0, 0);
+    for seed in 500..540u64 {
+        let Some((p, o)) = random_position(seed, 46 + (seed as usize % 4)) else {
+            continue;
+        };
+        let n = empties(p, o);
+        if legal_moves(p, o) == 0 || n <= midgame::EXACT_LEAF_EMPTIES {
+            continue;
+        }
+        let depth = 1 + (seed as u32 / 4) % 4;
+        let a = engine()
+            .analyze(p, o, exact_query(Limits::depth(depth)))
+            .unwrap();
+        assert_eq!(
+            a.value,
+            discs(negamax(p, o, depth)),
+            "seed {seed} depth {depth}"
+        );
+        assert!(!a.exact);
+        if n - depth <= midgame::EXACT_LEAF_EMPTIES {
+            solved += 1;
+        } else {
+            evaluated += 1;
+        }
+    }
+    assert!(solved >= 5 && evaluated >= 5, "{solved} {evaluated}");
 }
 
 #[test]

@@ -78,9 +78,11 @@ use crate::{Database, GameId};
 /// The plies of the estimate search by default: the depth at which the
 /// estimates of a whole game take about a second (one thread, release
 /// build, games of 2024–2025 drawn at random, `benches/analyze.rs`, on
-/// the CPU, 60 games): a median of 0.85 s (mean 0.94 s) at 18 plies,
-/// 0.46 s at 16. (16 was chosen first, at 0.84 s, before the midgame's
-/// cheaper ordering searches; 18 then took 1.9 s.)
+/// the CPU, 60 games, another process beside): a median of 1.04 s (mean
+/// 1.15 s) at 18 plies since the leaves of 10 empties or fewer are solved
+/// (0.85 s before; 16 plies 0.46 s before, about 0.6 s since). (16 was
+/// chosen first, at 0.84 s, before the midgame's cheaper ordering
+/// searches; 18 then took 1.9 s.)
 pub const DEFAULT_ESTIMATE_DEPTH: u32 = 18;
 
 /// The estimate depths an analysis accepts. At least 2: the move played is
