@@ -19,7 +19,7 @@
 //!   and for leaves of [`EXACT_LEAF_EMPTIES`] empties or fewer, and, once the iterations come close to the empties (or the depth
 //!   asked reaches them), for the root: such values are exact and marked
 //!   so;
-//! - without a depth limit, once the iterations come within 10 plies of
+//! - without a depth limit, once the iterations come within 8 plies of
 //!   the end having used less than an eighth of the time or node limit, the solver's selective endgame searches (probcut at 0.2,
 //!   0.5, 1, then 2 deviations: [`Analysis::selectivity`] says which;
 //!   `depth` is the empties), then its exact one, each answer replacing
@@ -98,8 +98,13 @@ const EXACT_GAP: u32 = 4;
 /// searches that do not finish cost the midgame its last iterations,
 /// hence [`ENDGAME_SHARE`]: with it, 2.90 at 10 ms and 1.87 at 100 ms
 /// (600 positions; 1/4 instead of 1/8: 2.99 and 1.90). Since the cheaper
-/// ordering searches, 10: see [`EXACT_GAP`].)
-const ENDGAME_GAP: u32 = 10;
+/// ordering searches, 10: see [`EXACT_GAP`]. Since the leaves of
+/// [`EXACT_LEAF_EMPTIES`] are solved, 8: `-- tune24` at 10 ms 2.58, 2.59,
+/// 2.56, 2.60 against 2.60, 2.65, 2.68; at 30 ms 1.98, 1.99 against
+/// 2.23; `-- tune28` 1.21, 1.24, 1.24, 1.24 against 1.35, 1.37, 1.43;
+/// 6 plies the same, 4 and 12 worse; the root's exact solve 2 or 6 plies
+/// from the end instead of 4, worse.)
+const ENDGAME_GAP: u32 = 8;
 /// The endgame searches start only while the iterations have used less than
 /// 1/this of the time or node limit.
 const ENDGAME_SHARE: u32 = 8;
