@@ -16,12 +16,13 @@
 //! - Multi-ProbCut ([`Selectivity`]), its margins calibrated on archive
 //!   positions (`cargo bench -p othello-core --bench midgame -- calibrate`);
 //! - the exact solver for nodes whose depth reaches the end of the game,
-//!   and for leaves of [`EXACT_LEAF_EMPTIES`] empties or fewer, and, once the iterations come close to the empties (or the depth
-//!   asked reaches them), for the root: such values are exact and marked
-//!   so;
+//!   and for leaves of [`EXACT_LEAF_EMPTIES`] empties or fewer, and, once
+//!   the iterations come close to the empties (or the depth asked reaches
+//!   them), for the root: such values are exact and marked so;
 //! - without a depth limit, once the iterations come within 8 plies of
-//!   the end having used less than an eighth of the time or node limit, the solver's selective endgame searches (probcut at 0.2,
-//!   0.5, 1, then 2 deviations: [`Analysis::selectivity`] says which;
+//!   the end having used less than an eighth of the time or node limit,
+//!   the solver's selective endgame searches (probcut at 0.2, 0.5, 1,
+//!   then 2 deviations: [`Analysis::selectivity`] says which;
 //!   `depth` is the empties), then its exact one, each answer replacing
 //!   the last.
 //!

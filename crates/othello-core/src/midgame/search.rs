@@ -39,6 +39,14 @@ fn empties(p: u64, o: u64) -> u32 {
     (!(p | o)).count_ones()
 }
 
+/// Whether a node of `depth` plies and `n` empties is solved exactly
+/// instead of searched: its depth reaches the end of the game, or it is a
+/// leaf of at most [`EXACT_LEAF_EMPTIES`] empties.
+#[inline]
+fn solved(depth: u32, n: u32) -> bool {
+    depth >= n || (depth == 0 && n <= EXACT_LEAF_EMPTIES)
+}
+
 /// A principal variation: squares, [`PASS`] for a pass.
 #[derive(Clone, Copy)]
 pub(crate) struct Line {
@@ -191,7 +199,7 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         line.len = 0;
         let n = empties(p, o);
-        if depth >= n || (depth == 0 && n <= EXACT_LEAF_EMPTIES) {
+        if solved(depth, n) {
             let (v, m) = self.exact(p, o, alpha, beta, n);
             if m != NO_MOVE {
                 line.single(m);
@@ -275,7 +283,7 @@ impl<'a> Searcher<'a> {
     /// `alpha` (fail-soft).
     pub(crate) fn nws(&mut self, p: u64, o: u64, alpha: i32, depth: u32) -> i32 {
         let n = empties(p, o);
-        if depth >= n || (depth == 0 && n <= EXACT_LEAF_EMPTIES) {
+        if solved(depth, n) {
             return self.exact(p, o, alpha, alpha + 1, n).0;
         }
         self.nodes += 1;
