@@ -416,6 +416,26 @@ fn a_second_run_resumes_from_the_results_file() {
     );
 }
 
+/// `--results` naming a file that is no results log (here the games file
+/// itself, by mistake) is refused before any work, and the file is left
+/// byte for byte as it was (it used to be cut at its last newline byte and
+/// appended to).
+#[test]
+fn a_games_file_given_as_the_results_file_is_refused_and_left_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    write_games(dir.path());
+    let games = dir.path().join("WTH_2001.wtb");
+    let before = std::fs::read(&games).unwrap();
+    let out = validate_solve(dir.path(), &["--results", games.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not a results log"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(&games).unwrap(), before);
+}
+
 #[test]
 fn shards_cover_every_game_exactly_once() {
     let dir = tempfile::tempdir().unwrap();

@@ -194,6 +194,63 @@ mod log {
         assert!(w.is_empty(), "{w:?}");
         assert_eq!(log.records().len(), 4);
     }
+
+    /// A file that is not a results log (a games file given by mistake) is
+    /// refused, byte for byte as it was; an empty one is a new log.
+    #[test]
+    fn a_file_that_is_no_results_log_is_refused_and_left_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let fixture =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/WTH_2001.wtb");
+        let wtb = std::fs::read(&fixture).unwrap();
+        assert!(wtb.contains(&b'\n'), "the test needs a newline byte inside");
+        for (name, bytes) in [
+            ("games.wtb", wtb.clone()),
+            ("notes.txt", b"my notes\n{\"file\":1}\n".to_vec()),
+            ("object.json", b"{\"a\":1}\n".to_vec()),
+            ("cut.txt", b"no newline at all".to_vec()),
+        ] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, &bytes).unwrap();
+            let err = ResultsLog::open(&path).unwrap_err();
+            assert_eq!(err.kind(), std::io::ErrorKind::InvalidData, "{name}");
+            let text = err.to_string();
+            assert!(text.starts_with("not a results log (line 1 "), "{text}");
+            assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name} was changed");
+        }
+        let path = dir.path().join("empty.jsonl");
+        std::fs::write(&path, b"").unwrap();
+        let (log, w) = ResultsLog::open(&path).unwrap();
+        assert!(w.is_empty() && log.records().is_empty());
+    }
+
+    /// A last line without its newline that is a whole record is kept (its
+    /// newline added), not dropped as an interrupted write.
+    #[test]
+    fn a_whole_last_record_without_its_newline_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let key = |i| RecordKey {
+            file: "WTH_1977.wtb".into(),
+            created: "2007-05-22".into(),
+            index: i,
+            hash: "00".into(),
+        };
+        // As `append` writes it (through a `Value`: keys sorted).
+        let line = |i| serde_json::to_value(key(i)).unwrap().to_string();
+        std::fs::write(&path, format!("{}\n{}", line(0), line(1))).unwrap();
+        let (mut log, w) = ResultsLog::open(&path).unwrap();
+        assert!(w.is_empty(), "{w:?}");
+        assert!(log.contains(&key(0)) && log.contains(&key(1)));
+        log.append(&key(2), &key(2)).unwrap();
+        drop(log);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, format!("{}\n{}\n{}\n", line(0), line(1), line(2)));
+        // Alone in the file, too.
+        std::fs::write(&path, line(5)).unwrap();
+        let (log, w) = ResultsLog::open(&path).unwrap();
+        assert!(w.is_empty() && log.contains(&key(5)), "{w:?}");
+    }
 }
 
 mod merge {

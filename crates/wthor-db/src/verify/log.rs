@@ -68,12 +68,21 @@ pub struct ResultsLog {
 
 impl ResultsLog {
     /// Opens (or creates) the log at `path` and reads the records done.
-    /// Returns the log and warnings: a last line without its newline (an
-    /// interrupted run) is cut off the file; other unreadable lines are
+    /// Returns the log and warnings: a last line without its newline is
+    /// kept, its newline added, when it is a whole record, and otherwise
+    /// (an interrupted run) cut off the file; other unreadable lines are
     /// skipped (their records are checked again).
     ///
+    /// A file that is not a results log is refused and left as it is: one
+    /// whose first line is not a result record (a JSON object with the
+    /// fields of a [`RecordKey`]), or, when it is the file's only line and
+    /// lacks its newline, does not even start as a JSON object. (A run
+    /// given a games file by mistake would otherwise cut it at its last
+    /// newline byte and append to it.)
+    ///
     /// # Errors
-    /// Any I/O error opening, reading or truncating the file.
+    /// [`io::ErrorKind::InvalidData`] for a file that is not a results
+    /// log; any I/O error opening, reading or writing the file.
     pub fn open(path: &Path) -> io::Result<(ResultsLog, Vec<String>)> {
         let mut file = OpenOptions::new()
             .read(true)
@@ -86,6 +95,10 @@ impl ResultsLog {
         let mut reader = BufReader::new(&file);
         let mut line = Vec::new();
         let mut number = 0usize;
+        // Whether a line with content was seen yet (the first one decides
+        // whether the file is a results log at all).
+        let mut seen = false;
+        let mut add_newline = false;
         loop {
             line.clear();
             let n = reader.read_until(b'\n', &mut line)?;
@@ -93,32 +106,44 @@ impl ResultsLog {
                 break;
             }
             number += 1;
-            if line.last() != Some(&b'\n') {
-                warnings.push(format!(
-                    "{}: line {number}: dropped a truncated last line (interrupted run)",
-                    path.display()
-                ));
-                break;
-            }
-            good_len += n as u64;
+            let whole = line.last() == Some(&b'\n');
             let text = String::from_utf8_lossy(&line);
             if text.trim().is_empty() {
+                good_len += n as u64;
                 continue;
             }
-            match serde_json::from_str::<serde_json::Value>(&text) {
-                Ok(value) => match RecordKey::deserialize(&value) {
-                    Ok(key) => {
-                        done.insert(key, value);
-                    }
-                    Err(e) => warnings.push(format!(
-                        "{}: line {number}: not a result record ({e}); ignored",
+            let record = serde_json::from_str::<serde_json::Value>(&text)
+                .map_err(|e| format!("invalid JSON ({e})"))
+                .and_then(|value| match RecordKey::deserialize(&value) {
+                    Ok(key) => Ok((key, value)),
+                    Err(e) => Err(format!("not a result record ({e})")),
+                });
+            let first = !std::mem::replace(&mut seen, true);
+            if first && record.is_err() && (whole || !text.trim_start().starts_with('{')) {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "not a results log (line {number} is not a JSON result record); \
+                         refused, the file is left as it is"
+                    ),
+                ));
+            }
+            match record {
+                Ok((key, value)) => {
+                    done.insert(key, value);
+                    good_len += n as u64;
+                    add_newline = !whole;
+                }
+                Err(_) if !whole => {
+                    warnings.push(format!(
+                        "{}: line {number}: dropped a truncated last line (interrupted run)",
                         path.display()
-                    )),
-                },
-                Err(e) => warnings.push(format!(
-                    "{}: line {number}: invalid JSON ({e}); ignored",
-                    path.display()
-                )),
+                    ));
+                }
+                Err(why) => {
+                    good_len += n as u64;
+                    warnings.push(format!("{}: line {number}: {why}; ignored", path.display()));
+                }
             }
         }
         drop(reader);
@@ -126,6 +151,12 @@ impl ResultsLog {
             file.set_len(good_len)?;
         }
         file.seek(SeekFrom::End(0))?;
+        if add_newline {
+            // A whole record whose newline was lost: kept, and the next
+            // line starts on a line of its own.
+            file.write_all(b"\n")?;
+            file.flush()?;
+        }
         Ok((ResultsLog { file, done }, warnings))
     }
 
