@@ -26,6 +26,9 @@ pub(crate) struct Control<'a> {
     node_limit: u64,
     /// Nodes reported by the polls so far.
     nodes: AtomicU64,
+    /// The control of the search this one helps, if any: its limits stop
+    /// this one too, and this one's nodes count against its budget.
+    parent: Option<&'a Control<'a>>,
 }
 
 impl<'a> Control<'a> {
@@ -42,6 +45,18 @@ impl<'a> Control<'a> {
             deadline,
             node_limit,
             nodes: AtomicU64::new(0),
+            parent: None,
+        }
+    }
+
+    /// The control of a helper thread of the search under `parent`: it
+    /// stops when `outside` is set or `parent` is halted, and its nodes
+    /// are reported to `parent` as well (so that they count against the
+    /// search's node budget).
+    pub(crate) fn helping(parent: &'a Control<'a>, outside: &'a AtomicBool) -> Self {
+        Control {
+            parent: Some(parent),
+            ..Control::new(Some(outside), None, u64::MAX)
         }
     }
 
@@ -53,7 +68,7 @@ impl<'a> Control<'a> {
     /// Whether a limit was passed (as of the last poll).
     #[inline]
     pub(crate) fn halted(&self) -> bool {
-        self.halted.load(Ordering::Relaxed)
+        self.halted.load(Ordering::Relaxed) || self.parent.is_some_and(Control::halted)
     }
 
     /// Reports `nodes` searched since the caller's last poll, checks every
@@ -63,7 +78,9 @@ impl<'a> Control<'a> {
             .nodes
             .fetch_add(nodes, Ordering::Relaxed)
             .saturating_add(nodes);
-        if total >= self.node_limit
+        let parent_halted = self.parent.is_some_and(|c| c.poll(nodes));
+        if parent_halted
+            || total >= self.node_limit
             || self.outside.is_some_and(|f| f.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {

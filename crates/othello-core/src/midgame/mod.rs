@@ -469,11 +469,13 @@ impl Engine {
         Ok(self)
     }
 
-    /// `main`, the calling thread's search of an iteration, with `helpers`
-    /// threads searching the same position and depth beside it until it
-    /// returns; its answer and the helpers' nodes.
+    /// `main`, the calling thread's search of an iteration under
+    /// `control`, with `helpers` threads searching the same position and
+    /// depth beside it until it returns (their nodes counted by `control`
+    /// too); its answer and the helpers' nodes.
     fn with_helpers(
         &self,
+        control: &Control<'_>,
         helpers: usize,
         (p, o, depth, level): (u64, u64, u32, u8),
         prev: Option<&Iteration>,
@@ -483,7 +485,7 @@ impl Engine {
             return (main(), 0);
         }
         let done = AtomicBool::new(false);
-        let helper_control = Control::new(Some(&done), None, u64::MAX);
+        let helper_control = Control::helping(control, &done);
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..helpers)
                 .map(|_| {
@@ -660,7 +662,7 @@ impl Engine {
             let (it, helper_nodes) = if all {
                 (root_all(&mut s, p, o, depth, prev), 0)
             } else {
-                self.with_helpers(helpers, (p, o, depth, level), prev, || {
+                self.with_helpers(c, helpers, (p, o, depth, level), prev, || {
                     root_best(&mut s, p, o, depth, prev)
                 })
             };

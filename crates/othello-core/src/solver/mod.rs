@@ -337,13 +337,13 @@ impl Solver {
                 let mut s = Search::<I>::new(tt, true);
                 s.control = Some(control);
                 let r = job.search(&mut s);
-                (r, s.nodes)
+                (r, s.finish())
             }),
             None => {
                 let mut s = Search::<I>::new(tt, false);
                 s.control = Some(control);
                 let r = job.search(&mut s);
-                (r, s.nodes)
+                (r, s.finish())
             }
         };
         self.nodes += nodes;
@@ -412,7 +412,7 @@ impl Solver {
             } else {
                 s.pvs(p, o, alpha, beta, n)
             };
-            ((!s.stopped()).then_some(r), s.nodes)
+            ((!s.stopped()).then_some(r), s.finish())
         }
         let pos = (p, o, n);
         match self.code {
@@ -450,7 +450,7 @@ impl Solver {
             s.control = Some(control);
             s.level = level;
             let r = walk(&mut s, p, o, n, ANY_SCORE, start);
-            (r.filter(|_| !s.stopped()), s.nodes)
+            (r.filter(|_| !s.stopped()), s.finish())
         }
         let pos = (p, o, n);
         let at = (level.min(search::PROBCUT_T.len() as u8 - 1), start);

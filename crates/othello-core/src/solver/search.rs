@@ -437,6 +437,26 @@ impl<'a, I: Isa> Search<'a, I> {
         }
     }
 
+    /// Reports to the caller's control the nodes searched since the last
+    /// poll, and returns all of this search's nodes: called when a search
+    /// ends, so that the node budget counts every node (a solve of 10
+    /// empties or fewer never polls).
+    pub(crate) fn finish(&mut self) -> u64 {
+        if let Some(c) = self.control {
+            c.poll(self.nodes + SOLVER_POLL - self.next_poll);
+            self.next_poll = self.nodes + SOLVER_POLL;
+        }
+        self.nodes
+    }
+
+    /// Counts the nodes of a helper search that reported them itself
+    /// ([`finish`](Self::finish)): added to this search's total, not
+    /// reported again by its next poll.
+    fn add_reported(&mut self, nodes: u64) {
+        self.nodes += nodes;
+        self.next_poll += nodes;
+    }
+
     /// A fail-soft search in the window `(alpha, beta)`: the exact score
     /// when it lies inside, a bound otherwise, and the best move
     /// (`NO_MOVE` when the side must pass or the game is over).
@@ -1074,13 +1094,13 @@ impl<'a, I: Isa> Search<'a, I> {
                 if valid && v >= beta {
                     stop.flag.store(true, Ordering::Relaxed);
                 }
-                (v, s.nodes, valid)
+                (v, s.finish(), valid)
             })
             .collect();
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         for (mv, &(v, nodes, valid)) in moves.iter().zip(&results) {
-            self.nodes += nodes;
+            self.add_reported(nodes);
             if valid && v > best {
                 best = v;
                 best_move = mv.x;
@@ -1192,14 +1212,14 @@ impl<'a, I: Isa> Search<'a, I> {
                 s.control = control;
                 let (np, no) = (o ^ mv.flips, p | mv.flips | (1 << mv.x));
                 let v = -s.nws(np, no, -alpha - 1, n - 1);
-                (v, s.nodes)
+                (v, s.finish())
             })
             .collect();
         let mut alpha_now = alpha;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
         for (mv, &(v, nodes)) in moves.iter().zip(&first) {
-            self.nodes += nodes;
+            self.add_reported(nodes);
             let (np, no) = (o ^ mv.flips, p | mv.flips | (1 << mv.x));
             // v <= alpha: an upper bound below the first move's score.
             // v > alpha: a lower bound; the exact value may beat alpha_now.

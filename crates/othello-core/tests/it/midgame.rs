@@ -408,6 +408,43 @@ fn tiny_limits_and_a_raised_stop_flag_still_answer() {
     assert!(a.nodes < 200_000, "{}", a.nodes);
 }
 
+/// A node limit bounds the nodes searched, every thread's and the exact
+/// solver's included: near the end (where the leaves of 10 empties are
+/// solved, by solves too small to poll) and earlier, on one thread and
+/// with a helper. (The leaves' solves once went uncounted: 921,009 nodes
+/// for a limit of 10,000 at 16 empties; a helper's nodes too: twice the
+/// limit on two threads.)
+#[test]
+fn a_node_limit_counts_every_node() {
+    let mut checked = 0;
+    for (seed, plies) in [(500u64, 44usize), (501, 44), (502, 36), (503, 24)] {
+        let Some((p, o)) = random_position(seed, plies) else {
+            continue;
+        };
+        if legal_moves(p, o) == 0 {
+            continue;
+        }
+        for threads in [1, 2] {
+            for (limit, slack) in [(10_000u64, 20_000u64), (200_000, 50_000)] {
+                let mut e = engine().with_threads(threads).unwrap();
+                let a = e.analyze(p, o, Limits::nodes(limit)).unwrap();
+                check_answer(&a);
+                if a.exact && a.nodes < limit {
+                    continue;
+                }
+                assert!(
+                    a.nodes <= limit + slack,
+                    "seed {seed}, {} empties, {threads} threads: {} nodes for a limit of {limit}",
+                    empties(p, o),
+                    a.nodes
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8, "{checked}");
+}
+
 #[test]
 fn a_stop_flag_interrupts_an_exact_solve() {
     // 26 empties: far too long to solve in a test; the flag is raised
