@@ -102,7 +102,7 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Solver threads for one game; games analysed in parallel in a
-    /// batch (default: the cores available).
+    /// batch (1 to 256; default: the cores available).
     #[arg(long, value_name = "N", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,
     /// Draw the graph of the values to FILE as SVG (one game).

@@ -67,7 +67,7 @@ pub(crate) struct Args {
     /// Without it they are left out and listed.
     #[arg(long)]
     keep_duplicates: bool,
-    /// Solver threads (1 or more; default: the cores available).
+    /// Solver threads (1 to 256; default: the cores available).
     #[arg(long, value_name = "N", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,
     /// Solved-position cache, loaded first and saved at the end.
