@@ -314,7 +314,9 @@ Examples:
   wthor solve --file positions.obf --wld
   wthor solve --game testdata/WTH_2001.wtb 3 --move 20 --all-moves --depth 10
 
-Exit status: 0 ok, 2 usage or I/O error (a bad position, a game too short).";
+Exit status: 0 ok, 2 usage or I/O error (a bad position, a game too short, --wld
+past 30 empties without --exact), 130 stopped by Ctrl-C or SIGTERM (the best found
+so far is printed, marked interrupted).";
 
 /// `wthor puzzles --help`.
 pub(crate) const PUZZLES: &str = "\
