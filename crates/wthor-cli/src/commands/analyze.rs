@@ -178,7 +178,19 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let analysis = match wthor_db::analysis::analyze_game(&game, depth, &options, &mut analyzer) {
         Ok(a) => a,
         Err(e @ AnalysisError::Illegal(_)) => {
-            writeln!(out, "{name}: {e}: not analysed")?;
+            match args.format {
+                // One JSON object still, as a batch's log line says it:
+                // the game and why it was not analysed.
+                Format::Jsonl => {
+                    let failed = NotAnalysed {
+                        game: &name,
+                        error: e.to_string(),
+                    };
+                    serde_json::to_writer(&mut *out, &failed)?;
+                    writeln!(out)?;
+                }
+                Format::Table => writeln!(out, "{name}: {e}: not analysed")?,
+            }
             return Ok(ExitCode::FAILURE);
         }
         Err(e) => return Err(anyhow::Error::new(e).context(name)),
@@ -217,6 +229,14 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The JSON object of a game that could not be analysed (an illegal
+/// move): its identity and why, the `error` of a batch's log line.
+#[derive(serde::Serialize)]
+struct NotAnalysed<'a> {
+    game: &'a str,
+    error: String,
 }
 
 /// The graph of an analysis: black's value before each move and at the

@@ -215,6 +215,27 @@ fn ten_by_ten_and_illegal_games_are_refused() {
     );
     let text = check(&["analyze", "testdata/malformed/illegal_move.wtb", "0"], 1);
     assert!(text.contains("illegal move 2 (a1)"), "{text}");
+    // JSON Lines stays JSON: the game and why, as a batch logs it (it
+    // was the table's sentence).
+    let text = check(
+        &[
+            "analyze",
+            "testdata/malformed/illegal_move.wtb",
+            "0",
+            "--format",
+            "jsonl",
+        ],
+        1,
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "game": "illegal_move.wtb:0",
+            "error": "illegal move 2 (a1): flips no disc",
+        })
+    );
     let out = wthor(&["analyze", "testdata/WTH_2001.wtb", "99"]);
     assert_eq!(out.status.code(), Some(2));
 }
