@@ -325,6 +325,52 @@ fn a_batch_logs_every_game_resumes_and_its_shards_cover_it_once() {
     assert_eq!(got, expected);
 }
 
+/// A results log made from one `--empties` resumed with another is
+/// refused before any work (it was resumed silently, its summary saying
+/// "from 16 empties" of games judged from 14), and left as it was.
+#[test]
+fn a_log_of_other_empties_is_not_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("r.jsonl");
+    let l = log.to_str().unwrap();
+    let batch = |empties: &'static str| {
+        vec![
+            "analyze",
+            "--db",
+            "testdata",
+            "--year",
+            "2001",
+            "--empties",
+            empties,
+            "--estimate-depth",
+            "2",
+            "--results",
+            l,
+        ]
+    };
+    check(&batch("10"), 0);
+    let before = std::fs::read(&log).unwrap();
+    let games = logged(&log).len();
+    let out = wthor(&batch("12"));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout, b"");
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: {l}: the results file holds games analysed exactly from another number of \
+             empties than this run's --empties 12: {games} games from 10 empties; resume it \
+             with --empties 10, or give another --results file\n"
+        )
+    );
+    assert_eq!(std::fs::read(&log).unwrap(), before, "the log is untouched");
+    // The same empties resume it (another estimate depth only gets a note).
+    let again = check(&batch("10"), 0);
+    assert!(
+        again.contains(&format!("(0 now, {games} from the results file)")),
+        "{again}"
+    );
+}
+
 #[test]
 fn accuracy_counts_the_games_the_filters_select() {
     let dir = tempfile::tempdir().unwrap();
