@@ -371,6 +371,62 @@ fn a_log_of_other_empties_is_not_resumed() {
     );
 }
 
+/// `stats --accuracy` over a database that holds none of the logged
+/// games says so (it showed 0 games without a word).
+#[test]
+fn accuracy_warns_of_logged_games_not_in_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("a.jsonl");
+    let l = log.to_str().unwrap();
+    check(
+        &[
+            "analyze",
+            "--db",
+            "testdata",
+            "--year",
+            "2001",
+            "--empties",
+            "10",
+            "--estimate-depth",
+            "2",
+            "--results",
+            l,
+        ],
+        0,
+    );
+    let games = logged(&log).len();
+    let other = dir.path().join("db");
+    std::fs::create_dir(&other).unwrap();
+    for f in ["WTH_2002.wtb", "WTHOR.JOU", "WTHOR.TRN"] {
+        std::fs::copy(workspace_root().join("testdata").join(f), other.join(f)).unwrap();
+    }
+    let out = wthor(&[
+        "stats",
+        "--accuracy",
+        "--results",
+        l,
+        "--db",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        crate::info::stdout(&out).starts_with("endgame accuracy over 0 analysed games"),
+        "{}",
+        crate::info::stdout(&out)
+    );
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: warning: {l}: {games} of its {games} analysed games are not games of this \
+             database (matched by record key: file, creation date, index, moves); they are left \
+             out\n"
+        )
+    );
+    // The database they come from: no warning.
+    let out = wthor(&["stats", "--accuracy", "--results", l, "--db", "testdata"]);
+    assert_eq!(stderr(&out), "");
+}
+
 #[test]
 fn accuracy_counts_the_games_the_filters_select() {
     let dir = tempfile::tempdir().unwrap();
