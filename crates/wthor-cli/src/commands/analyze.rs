@@ -170,6 +170,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     if let Some((_, flag)) = batch_only.iter().find(|(given, _)| *given) {
         anyhow::bail!("{flag} is for a batch: leave out GAME");
     }
+    crate::commands::show::check_picture_paths(&[args.svg.as_deref(), args.png.as_deref()])?;
     let (db, id) = open_game(game, args.index, &args.db)?;
     let name = db.game_name(id).to_string();
     let game = db.game(id).expect("a game of the database");

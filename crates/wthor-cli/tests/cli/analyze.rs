@@ -635,6 +635,25 @@ fn the_graph_is_drawn_as_svg_and_png_for_one_game_only() {
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
     assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 720);
+    // A folder that does not exist: refused before the analysis, nothing
+    // printed (the table used to come first).
+    let nowhere = dir.path().join("no/such/g.png");
+    let out = wthor(&[
+        "analyze",
+        "2003:7",
+        "--db",
+        "testdata",
+        "--png",
+        nowhere.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout, b"");
+    assert!(
+        stderr(&out).contains("g.png: cannot write: folder ")
+            && stderr(&out).ends_with("no/such does not exist\n"),
+        "{}",
+        stderr(&out)
+    );
     // A batch draws nothing: a usage error.
     let out = wthor(&["analyze", "--db", "testdata", "--svg", s]);
     assert_eq!(out.status.code(), Some(2));
