@@ -218,8 +218,14 @@ Examples:
 Ctrl-C (or SIGTERM) while solving: the games being solved are finished, the cache is
 saved, nothing is written; the same command resumes from the cache.
 
+A damaged WTHOR input (cut inside a record, a header count above its records) is
+imported up to its last whole record with a warning, and refused with --strict; a
+player or tournament number that no names file read with it names is imported as
+\"?\" with a warning.
+
 Exit status: 0 ok, 1 games rejected (illegal or unreadable; nothing is written
-unless --skip-illegal), 2 usage or I/O error, 130 stopped by Ctrl-C or SIGTERM.";
+unless --skip-illegal) or a damaged input with --strict (nothing is written),
+2 usage or I/O error, 130 stopped by Ctrl-C or SIGTERM.";
 
 /// `wthor results --help`.
 pub(crate) const RESULTS: &str = "\
