@@ -187,6 +187,22 @@ pub(crate) fn open_file_with_names_strict(
     Ok((db, f))
 }
 
+/// What to say of a name of game file `file` that is not known: the
+/// number is beyond its names file, or there is no names file of its kind
+/// for the game file at all.
+pub(crate) fn unknown_name(db: &Database, file: usize, name: wthor_db::NameRef<'_>) -> String {
+    let join = db.join(file);
+    let has_file = match name.kind {
+        wthor_format::NameKind::Players => join.players.is_some(),
+        wthor_format::NameKind::Tournaments => join.tournaments.is_some(),
+    };
+    if has_file {
+        format!("{name} is beyond its names file")
+    } else {
+        format!("{name}: no names file for its game file")
+    }
+}
+
 /// Every position of `game` (see [`game_positions`]), with its names, year
 /// and identity on each line.
 pub(crate) fn positions(game: &ResolvedGame) -> GamePositions {

@@ -218,8 +218,14 @@ Examples:
 Ctrl-C (or SIGTERM) while solving: the games being solved are finished, the cache is
 saved, nothing is written; the same command resumes from the cache.
 
+A damaged WTHOR input (cut inside a record, a header count above its records) is
+imported up to its last whole record with a warning, and refused with --strict; a
+player or tournament number that no names file read with it names is imported as
+\"?\" with a warning.
+
 Exit status: 0 ok, 1 games rejected (illegal or unreadable; nothing is written
-unless --skip-illegal), 2 usage or I/O error, 130 stopped by Ctrl-C or SIGTERM.";
+unless --skip-illegal) or a damaged input with --strict (nothing is written),
+2 usage or I/O error, 130 stopped by Ctrl-C or SIGTERM.";
 
 /// `wthor results --help`.
 pub(crate) const RESULTS: &str = "\
@@ -314,7 +320,9 @@ Examples:
   wthor solve --file positions.obf --wld
   wthor solve --game testdata/WTH_2001.wtb 3 --move 20 --all-moves --depth 10
 
-Exit status: 0 ok, 2 usage or I/O error (a bad position, a game too short).";
+Exit status: 0 ok, 2 usage or I/O error (a bad position, a game too short, --wld
+past 30 empties without --exact), 130 stopped by Ctrl-C or SIGTERM (the best found
+so far is printed, marked interrupted).";
 
 /// `wthor puzzles --help`.
 pub(crate) const PUZZLES: &str = "\

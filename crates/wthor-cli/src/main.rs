@@ -65,7 +65,8 @@ enum Command {
     /// Replay one game and print its positions.
     #[command(after_help = help::REPLAY)]
     Replay(commands::replay::Args),
-    /// Solve an endgame position exactly.
+    /// Solve a position exactly (up to 30 empties), or estimate it with the
+    /// midgame search.
     #[command(after_help = help::SOLVE)]
     Solve(commands::solve::Args),
     /// List or verify solitaire puzzles.

@@ -2,7 +2,8 @@
 //! accuracy per player ([`wthor_db::analysis::accuracy`]) from the results
 //! files of `wthor analyze`. With `--db`, the filters select the games as
 //! `wthor search` does (a logged game is matched by its record key: file,
-//! creation date, index and the hash of its bytes); without, every logged
+//! creation date, index and the hash of its bytes; a warning says how many
+//! games of each log are not games of the database); without, every logged
 //! game counts and filters are refused.
 
 use std::collections::HashSet;
@@ -10,10 +11,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use wthor_db::analysis::{AccuracyOptions, GameAnalysis, PlayerAccuracy, accuracy, read_selected};
+use wthor_db::GameId;
+use wthor_db::analysis::{
+    AccuracyOptions, GameAnalysis, PlayerAccuracy, accuracy, read_matched, read_selected,
+};
 use wthor_db::index::IndexChoice;
 use wthor_db::query::Filters;
-use wthor_db::verify::RecordKey;
 
 use crate::db_args::DbArgs;
 use crate::query_args::{Format, QueryArgs};
@@ -33,29 +36,35 @@ pub(crate) struct Args<'a> {
 
 pub(crate) fn run(args: &Args<'_>, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let filtered = args.query.filters() != Filters::default();
-    // The keys of the games the filters select, when a database is given.
-    let selected: Option<HashSet<RecordKey>> = if args.db.sources().is_empty() {
+    // With a database: the logged games that are its games (a warning
+    // says how many of each log are not), then those the filters select.
+    let (games, warnings): (Vec<GameAnalysis>, Vec<String>) = if args.db.sources().is_empty() {
         if filtered {
             anyhow::bail!("the filters select games of a database: give --db DIR with them");
         }
-        None
+        let log = read_selected(args.results, None)?;
+        (
+            log.games.into_iter().map(|(_, g)| g).collect(),
+            log.warnings,
+        )
     } else {
         let db = args.db.open()?;
         let ids = db
             .searcher(IndexChoice::Never)
             .search(&args.query.build()?)?;
-        Some(
-            ids.value
-                .into_iter()
-                .filter_map(|id| RecordKey::of_game(&db, id))
-                .collect(),
-        )
+        let selected: HashSet<GameId> = ids.value.into_iter().collect();
+        let log = read_matched(&db, args.results)?;
+        let games = log
+            .games
+            .into_iter()
+            .filter(|(id, _)| selected.contains(id))
+            .map(|(_, g)| g)
+            .collect();
+        (games, log.warnings)
     };
-    let log = read_selected(args.results, selected.as_ref())?;
-    for w in &log.warnings {
+    for w in &warnings {
         eprintln!("wthor: warning: {w}");
     }
-    let games: Vec<GameAnalysis> = log.games.into_iter().map(|(_, g)| g).collect();
     let mut rows = accuracy(
         &games,
         &AccuracyOptions {

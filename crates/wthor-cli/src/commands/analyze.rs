@@ -26,7 +26,8 @@
 //! `--results F.jsonl` logs one [`GameAnalysis`] per game (the moves judged
 //! exactly, and the search that estimated the others) and a re-run
 //! resumes (saying how many logged games another search estimated:
-//! their logged moves, exact, are the same); `--sample`, `--shard K/N`, `--threads`
+//! their logged moves, exact, are the same; refused when the logged games
+//! were judged exactly from another `--empties`); `--sample`, `--shard K/N`, `--threads`
 //! as there. It prints a summary; `wthor stats --accuracy --results F`
 //! reads the logs. Exit 1 with `--strict` on a finding (a wrong stored
 //! theoretical score, an illegal game), 130 when interrupted.
@@ -68,6 +69,7 @@ default, marked ~ with their depth in every output (the table's ~+3 (d18), JSON'
 exact: false with the depth). A results log keeps only the exactly judged moves,
 and names the search that estimated the others (its estimate field); lines of
 older logs lack it (the old evaluation search's estimates) and are read as before.
+A log resumes only with the --empties it was made with (another is refused).
 
 Exit status: 0 ok, 1 the stored theoretical score is wrong or a move is illegal
 (a batch: only with --strict), 2 usage or I/O error (a 10x10 game: there is no
@@ -102,7 +104,7 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
     /// Solver threads for one game; games analysed in parallel in a
-    /// batch (default: the cores available).
+    /// batch (1 to 256; default: the cores available).
     #[arg(long, value_name = "N", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,
     /// Draw the graph of the values to FILE as SVG (one game).
@@ -168,6 +170,7 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     if let Some((_, flag)) = batch_only.iter().find(|(given, _)| *given) {
         anyhow::bail!("{flag} is for a batch: leave out GAME");
     }
+    crate::commands::show::check_picture_paths(&[args.svg.as_deref(), args.png.as_deref()])?;
     let (db, id) = open_game(game, args.index, &args.db)?;
     let name = db.game_name(id).to_string();
     let game = db.game(id).expect("a game of the database");
@@ -178,7 +181,19 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let analysis = match wthor_db::analysis::analyze_game(&game, depth, &options, &mut analyzer) {
         Ok(a) => a,
         Err(e @ AnalysisError::Illegal(_)) => {
-            writeln!(out, "{name}: {e}: not analysed")?;
+            match args.format {
+                // One JSON object still, as a batch's log line says it:
+                // the game and why it was not analysed.
+                Format::Jsonl => {
+                    let failed = NotAnalysed {
+                        game: &name,
+                        error: e.to_string(),
+                    };
+                    serde_json::to_writer(&mut *out, &failed)?;
+                    writeln!(out)?;
+                }
+                Format::Table => writeln!(out, "{name}: {e}: not analysed")?,
+            }
             return Ok(ExitCode::FAILURE);
         }
         Err(e) => return Err(anyhow::Error::new(e).context(name)),
@@ -217,6 +232,14 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The JSON object of a game that could not be analysed (an illegal
+/// move): its identity and why, the `error` of a batch's log line.
+#[derive(serde::Serialize)]
+struct NotAnalysed<'a> {
+    game: &'a str,
+    error: String,
 }
 
 /// The graph of an analysis: black's value before each move and at the
@@ -411,6 +434,7 @@ fn run_batch(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     )?;
     let previous: Vec<&GameAnalysis> = run.logged().iter().map(|(_, g)| g).collect();
     let options = args.options();
+    refuse_other_empties(&previous, args)?;
     note_other_estimates(&previous, &options);
     let workers = Workers::new(args.threads, options.table_bits());
     let work = |job: &Job<GameId>, analyzer: &mut Analyzer, _: Option<&SolveCache>| {
@@ -488,6 +512,54 @@ fn estimators(games: &[&GameAnalysis]) -> String {
         .map(|(name, k)| format!("{name} ({})", count(*k, "game", "games")))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Refuses to resume a results file whose games (those this run selects)
+/// were judged exactly from another number of empties than `--empties`:
+/// their logged moves are another set (a log made at 14 empties holds no
+/// move of 15 or 16), so a summary "from 16 empties" would be wrong, and
+/// re-analysing them would log the same games twice. Unlike another
+/// estimate search (noted, kept: the logged moves are the same), this is
+/// an error, before any work.
+///
+/// # Errors
+/// The empties of the log and the way to resume it.
+fn refuse_other_empties(previous: &[&GameAnalysis], args: &Args) -> anyhow::Result<()> {
+    let mut other: Vec<(u8, usize)> = Vec::new();
+    for g in previous.iter().filter(|g| g.empties != args.empties) {
+        match other.iter_mut().find(|(e, _)| *e == g.empties) {
+            Some((_, k)) => *k += 1,
+            None => other.push((g.empties, 1)),
+        }
+    }
+    if other.is_empty() {
+        return Ok(());
+    }
+    other.sort_unstable();
+    let held: Vec<String> = other
+        .iter()
+        .map(|&(e, k)| {
+            format!(
+                "{} from {}",
+                count(k, "game", "games"),
+                count(e, "empty", "empties")
+            )
+        })
+        .collect();
+    let results = args
+        .results
+        .as_deref()
+        .map_or_else(String::new, |p| format!("{}: ", p.display()));
+    let resume = match other.as_slice() {
+        [(e, _)] => format!("resume it with --empties {e}, or "),
+        _ => String::new(),
+    };
+    anyhow::bail!(
+        "{results}the results file holds games analysed exactly from another number of empties \
+         than this run's --empties {}: {}; {resume}give another --results file",
+        args.empties,
+        held.join(", ")
+    )
 }
 
 /// Says on stderr when games of the results file were estimated by

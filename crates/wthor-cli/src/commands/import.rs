@@ -10,7 +10,10 @@
 //! the moves contradict, a game that stops while moves remain, the same
 //! moves twice) are reported as notes and imported; a game the directory
 //! already holds, or given twice, is left out and listed unless
-//! `--keep-duplicates`. The plan (names added,
+//! `--keep-duplicates`. A damaged WTHOR input (cut inside a record, a
+//! header count above its records) is read up to its last whole record
+//! with a warning on stderr, refused with `--strict`; numbers without a
+//! name in its names files are imported as `?`, with a warning. The plan (names added,
 //! files created or appended) is printed; `--dry-run` stops there. Then the
 //! theoretical scores are solved (a progress bar when stderr is a
 //! terminal; the cache saved every minute) and the files written, each
@@ -67,7 +70,7 @@ pub(crate) struct Args {
     /// Without it they are left out and listed.
     #[arg(long)]
     keep_duplicates: bool,
-    /// Solver threads (1 or more; default: the cores available).
+    /// Solver threads (1 to 256; default: the cores available).
     #[arg(long, value_name = "N", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,
     /// Solved-position cache, loaded first and saved at the end.
@@ -82,6 +85,11 @@ pub(crate) struct Args {
     /// Tournaments file of WTHOR inputs (default: beside the input).
     #[arg(long, value_name = "FILE")]
     tournaments: Option<PathBuf>,
+    /// Refuse damaged WTHOR inputs (cut inside a record, a header count
+    /// above its records, any format warning): nothing is written, exit 1.
+    /// Without it their whole records are imported, with a warning.
+    #[arg(long)]
+    strict: bool,
     /// Encoding of the names files, inputs and DIR (WHATWG label; default
     /// windows-1252).
     #[arg(long, value_name = "LABEL")]
@@ -127,6 +135,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         out,
         dry_run: args.dry_run,
         rejected: false,
+        strict: args.strict,
+        damaged: false,
         failed: None,
         bar: bar.clone(),
         games: 0,
@@ -151,7 +161,8 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     if let Some(e) = printer.failed.take() {
         return Err(e.into());
     }
-    let code = if printer.rejected {
+    let refused = args.strict && printer.damaged;
+    let code = if printer.rejected || refused {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -159,6 +170,14 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     let games = printer.games;
     let out = printer.out;
     match outcome {
+        Ok(ImportOutcome::Blocked) if refused => {
+            writeln!(
+                out,
+                "nothing written: damaged WTHOR input (--strict refuses it; without it, its \
+                 whole records are imported)"
+            )?;
+            return Ok(code);
+        }
         Ok(ImportOutcome::Blocked) => {
             writeln!(
                 out,
@@ -198,6 +217,10 @@ struct Printer<'o> {
     dry_run: bool,
     /// Games were rejected (exit 1).
     rejected: bool,
+    /// `--strict`: a damaged WTHOR input stops the import.
+    strict: bool,
+    /// A WTHOR input had a format warning (exit 1 with `--strict`).
+    damaged: bool,
     /// The first write that failed.
     failed: Option<std::io::Error>,
     /// The solving's progress bar, made once the games to solve are known.
@@ -222,6 +245,10 @@ impl Printer<'_> {
 impl ImportObserver for Printer<'_> {
     fn gathered(&mut self, gathered: &Gathered, notes: &[String]) {
         self.rejected = !gathered.rejected.is_empty();
+        self.damaged = gathered.damaged();
+        for w in &gathered.warnings {
+            eprintln!("wthor: warning: {w}");
+        }
         self.print(|out| {
             for r in &gathered.rejected {
                 writeln!(out, "rejected: {r}")?;
@@ -239,6 +266,10 @@ impl ImportObserver for Printer<'_> {
             )?;
             Ok(())
         });
+    }
+
+    fn stop_after_reading(&mut self, gathered: &Gathered) -> bool {
+        self.strict && gathered.damaged()
     }
 
     fn planned(&mut self, plan: &Plan) {

@@ -35,7 +35,7 @@ pub(crate) struct Args {
     /// Depth in plies (a pass is a ply).
     #[arg(long, short)]
     depth: u32,
-    /// Worker threads (1 or more): 1 counts on the current thread; default
+    /// Worker threads (1 to 256): 1 counts on the current thread; default
     /// all cores.
     #[arg(long, value_name = "N", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,

@@ -57,7 +57,7 @@ pub(crate) struct Args {
     /// puzzles already there are skipped (resume).
     #[arg(long, value_name = "FILE.jsonl", requires = "verify")]
     results: Option<PathBuf>,
-    /// With --verify: puzzles solved in parallel (1 or more; default: all
+    /// With --verify: puzzles solved in parallel (1 to 256; default: all
     /// cores).
     #[arg(long, value_name = "N", requires = "verify", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,

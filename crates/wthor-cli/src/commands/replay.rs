@@ -69,8 +69,9 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
     for name in [db.black(id), db.white(id), db.tournament(id)] {
         if !name.is_known() {
             eprintln!(
-                "wthor: warning: {}: {name} is beyond its names file",
-                db.game_name(id)
+                "wthor: warning: {}: {}",
+                db.game_name(id),
+                crate::game::unknown_name(&db, id.file(), name)
             );
         }
     }

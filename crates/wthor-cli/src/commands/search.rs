@@ -123,25 +123,16 @@ fn warn_unknown(
     file: usize,
     seen: &mut std::collections::HashSet<(usize, bool, u16)>,
 ) {
-    let join = db.join(file);
     for name in [&r.black, &r.white, &r.tournament] {
         let players = name.kind == wthor_format::NameKind::Players;
         if name.is_known() || !seen.insert((file, players, name.number)) {
             continue;
         }
-        let has_file = if players {
-            join.players.is_some()
-        } else {
-            join.tournaments.is_some()
-        };
-        if has_file {
-            eprintln!("wthor: warning: {}: {name} is beyond its names file", r.id);
-        } else {
-            eprintln!(
-                "wthor: warning: {}: {name}: no names file for its game file",
-                r.id
-            );
-        }
+        eprintln!(
+            "wthor: warning: {}: {}",
+            r.id,
+            crate::game::unknown_name(db, file, *name)
+        );
     }
 }
 

@@ -67,6 +67,7 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    check_picture_paths(&[args.svg.as_deref(), args.png.as_deref()])?;
     let game = resolve_game(&args.game)?;
     let played = positions(&game);
     let lines = &played.lines;
@@ -170,6 +171,33 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         )?;
     }
     Ok(code)
+}
+
+/// Checks, before anything is printed or computed, that the pictures
+/// asked for can be written where asked: each path's folder exists and
+/// the path is no folder. (The write itself can still fail, e.g. on
+/// permissions; this catches the common slip of a wrong folder.)
+///
+/// # Errors
+/// The first path that cannot be written, worded as the write would.
+pub(crate) fn check_picture_paths(paths: &[Option<&std::path::Path>]) -> anyhow::Result<()> {
+    for path in paths.iter().flatten() {
+        let folder = path
+            .parent()
+            .filter(|f| !f.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        if !folder.is_dir() {
+            anyhow::bail!(
+                "{}: cannot write: folder {} does not exist",
+                path.display(),
+                folder.display()
+            );
+        }
+        if path.is_dir() {
+            anyhow::bail!("{}: cannot write: it is a folder", path.display());
+        }
+    }
+    Ok(())
 }
 
 /// Writes a drawing as SVG and as PNG at `scale` to the paths given (each

@@ -2,12 +2,17 @@
 //!
 //! A position is an OBF line (64 squares `X`/`O`/`-` from a1 to h8, a space,
 //! the side to move `X` or `O`; a trailing `; A2:+38; …` as in `.obf`
-//! files is ignored), given as the argument, one per line of `--file`, or a
-//! game of a WTHOR file replayed to a number of empties or moves. Each
-//! position gives one line: the exact final disc difference for the side
-//! to move (empties to the winner) and a best move, e.g. `+38 a2` (`pass`
-//! when the side must pass, `end` when the game is over); with `--wld`,
-//! `win`, `draw` or `loss`; with `--json`, one JSON object.
+//! files, or a `%` comment, is ignored, any other trailing text refused),
+//! given as the argument, one per line of `--file` (blank lines and `%`
+//! comment lines skipped), or a game of a WTHOR file replayed to a number
+//! of empties or moves. Each position gives one line: the exact final disc
+//! difference for the side to move (empties to the winner) and a best
+//! move, e.g. `black to move: +38 (a2), 20 empties` (`(pass)` when the
+//! side must pass, `(game over)` when neither side can move); with
+//! `--wld`, `win`, `draw` or `loss` and a move reaching it (none for a
+//! loss: every move loses); with `--json`, one JSON object (`"pass":
+//! true` or `"game_over": true` when there is no move to play). `--wld`
+//! needs an exact solve: past 30 empties it is refused without `--exact`.
 //!
 //! A position with more than `EXACT_MAX_EMPTIES` (30) empty squares is not
 //! solved: the midgame search (`othello_core::midgame`) judges it at
@@ -31,7 +36,9 @@ use std::time::Instant;
 
 use anyhow::{Context as _, bail};
 use othello_core::midgame::{self, Engine, EngineOptions, Limits, Query};
-use othello_core::replay::{Reach, replay_moves_prefix, replay_to_empties};
+use othello_core::replay::{
+    Reach, replay_moves_prefix, replay_to_empties, replay_wthor, wthor_tokens,
+};
 use othello_core::solver::{Solver, SolverOptions};
 use othello_core::{Board, Board8, Color, Size, Square};
 use serde::Serialize;
@@ -47,15 +54,36 @@ pub(crate) const EXACT_MAX_EMPTIES: u32 = 30;
 const NO_TEN: &str = "a 10x10 position: wthor solve judges 8x8 positions only \
      (there is no 10x10 evaluation, and no 10x10 solver fast enough)";
 
-/// An 8x8 position from an OBF line, or a clear refusal of a 10x10 one.
+/// An 8x8 position from an OBF line, or a clear refusal of a 10x10 one
+/// or of text after the side to move that is neither `;` annotations nor
+/// a `%` comment (the OBF of TEXT-FORMATS.md).
 fn board8(line: &str) -> anyhow::Result<Board8> {
-    match Board8::from_obf(line) {
-        Ok(board) => Ok(board),
+    let board = match Board8::from_obf(line) {
+        Ok(board) => board,
         Err(e) => match othello_core::position::AnyBoard::from_obf(line) {
             Ok(b) if b.size() == Size::Ten => bail!(NO_TEN),
-            _ => Err(e.into()),
+            _ => return Err(e.into()),
         },
+    };
+    let tail = obf_tail(line);
+    if !(tail.is_empty() || tail.starts_with([';', '%'])) {
+        bail!(
+            "trailing text after the side to move: {tail:?} (an OBF line may end with \
+             `; annotations` or a `% comment`, nothing else)"
+        );
     }
+    Ok(board)
+}
+
+/// What follows the side to move of an OBF line, trimmed: the squares (no
+/// whitespace), spaces, the side (one character), then this.
+fn obf_tail(line: &str) -> &str {
+    let line = line.trim_start();
+    let after_squares = line.find(char::is_whitespace).map_or("", |i| &line[i..]);
+    let side = after_squares.trim_start();
+    let mut chars = side.chars();
+    chars.next();
+    chars.as_str().trim()
 }
 
 /// The plies of the estimate printed when an exact solve is interrupted.
@@ -93,10 +121,16 @@ pub(crate) struct Args {
     /// Print one JSON object per position.
     #[arg(long)]
     json: bool,
-    /// Search threads (1 or more; default: all cores).
+    /// Search threads (1 to 256; default: all cores). With several, the
+    /// helper threads share the search's table (Lazy SMP): a fixed-depth
+    /// search (--depth, or an estimate past 30 empties, selective) can give
+    /// values a little different from run to run; `--threads 1` repeats
+    /// exactly. Exact scores do not depend on it.
     #[arg(long, value_name = "N", value_parser = crate::limits::parse_threads)]
     threads: Option<usize>,
-    /// Only win, draw or loss (faster than the exact score).
+    /// Only win, draw or loss, and a move reaching it (faster than the
+    /// exact score). An exact solve: at most 30 empty squares, unless
+    /// --exact.
     #[arg(long)]
     wld: bool,
     /// Solve exactly even with more than 30 empty squares (which can take
@@ -115,6 +149,10 @@ pub(crate) struct Args {
     #[arg(long = "time", value_name = "MS", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["wld", "exact"])]
     time_ms: Option<u64>,
     /// The value of every legal move too (exact, or estimated and marked).
+    /// An estimated move's value comes from its own selective search, so
+    /// the best of them can differ from the plain search's value by a few
+    /// discs (on 60 positions of 40 empties at depth 10: 1.2 discs on
+    /// average, 6.6% of moves more than 4 apart); exact values agree.
     #[arg(long, conflicts_with = "wld")]
     all_moves: bool,
     /// Transposition table of 2^BITS entries (32 bytes each: two 24-byte
@@ -136,7 +174,15 @@ struct Report {
     /// `win`, `draw` or `loss` (with `--wld`).
     #[serde(skip_serializing_if = "Option::is_none")]
     wld: Option<&'static str>,
+    /// A best move (with `--wld`, a move reaching the result; none for a
+    /// loss); `None` also when the side must pass or the game is over.
     best_move: Option<String>,
+    /// The side to move has no move and must pass.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pass: bool,
+    /// Neither side can move: the score is the final one.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    game_over: bool,
     nodes: u64,
     seconds: f64,
     /// The score is an estimate of the midgame search, not an exact solve.
@@ -186,8 +232,17 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
             serde_json::to_writer(&mut *out, &report)?;
             writeln!(out)?;
         } else {
-            writeln!(out, "{}", as_players_read(&report, &board))?;
+            writeln!(out, "{}", as_players_read(&report))?;
             if let Some(moves) = &report.moves {
+                if moves.is_empty() {
+                    let why = if report.game_over {
+                        "game over"
+                    } else {
+                        "pass"
+                    };
+                    writeln!(out, "  moves: none ({why})")?;
+                    continue;
+                }
                 let all: Vec<String> = moves
                     .iter()
                     .map(|m| {
@@ -212,16 +267,18 @@ pub(crate) fn run(args: &Args, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
 /// A result as players read it: who is to move, the score (or win, draw,
 /// loss), the move and the empty squares — `black to move: +18 (g8), 14
 /// empties`; an estimate is marked `~` and says so.
-fn as_players_read(report: &Report, board: &Board8) -> String {
+fn as_players_read(report: &Report) -> String {
     let side = report.side;
     let n = count(report.empties, "empty", "empties");
     let mv = match &report.best_move {
         Some(m) => m.as_str(),
-        None if board.is_game_over() => "game over",
-        None => "pass",
+        None if report.game_over => "game over",
+        None if report.pass => "pass",
+        None if report.wld == Some("loss") => "every move loses",
+        None => "no move",
     };
     let line = match (report.wld, report.score) {
-        (Some(wld), _) => format!("{side} to move: {wld}, {n}"),
+        (Some(wld), _) => format!("{side} to move: {wld} ({mv}), {n}"),
         (None, None) => format!("{side} to move: no answer, {n}"),
         (None, Some(_)) if report.estimate => {
             format!(
@@ -266,6 +323,8 @@ fn solve(
         score: None,
         wld: None,
         best_move: None,
+        pass: board.must_pass(),
+        game_over: board.is_game_over(),
         nodes: 0,
         seconds: 0.0,
         estimate: false,
@@ -306,13 +365,17 @@ fn solve(
             );
         }
     } else if args.wld {
-        // (Not stopped by a signal: the first ends the process.)
-        let r = solver.wld(p, o);
-        report.wld = Some(match r {
+        // (Not stopped by a signal: the first ends the process.) A search
+        // in the window (-1, 1): above -1 (a draw or a win) it names a
+        // move reaching it; a loss names none, every move losing.
+        let (score, best) = solver.solve_window_move(p, o, -1, 1);
+        report.wld = Some(match score.signum() {
             1 => "win",
             0 => "draw",
             _ => "loss",
         });
+        report.best_move = best.map(name);
+        report.nodes = solver.nodes() - before;
     } else {
         let Some(s) = solver.solve_until(p, o, stop) else {
             // Stopped: a quick estimate instead.
@@ -364,10 +427,13 @@ fn engine_of<'a>(engine: &'a mut Option<Engine>, args: &Args) -> anyhow::Result<
 }
 
 /// The positions asked for, all parsed before any is solved (so that a bad
-/// line fails at once).
+/// line fails at once), each checked against the options
+/// ([`check_options`]).
 fn positions(args: &Args) -> anyhow::Result<Vec<Board8>> {
     if let Some(text) = &args.position {
-        let board = board8(text.trim()).context("the position argument")?;
+        let board = board8(text.trim())
+            .and_then(|b| check_options(b, args))
+            .context("the position argument")?;
         return Ok(vec![board]);
     }
     if let Some(path) = &args.file {
@@ -376,11 +442,12 @@ fn positions(args: &Args) -> anyhow::Result<Vec<Board8>> {
         let mut boards = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
-            if line.is_empty() {
+            if line.is_empty() || line.starts_with('%') {
                 continue;
             }
-            let board =
-                board8(line).with_context(|| format!("{}: line {}", path.display(), i + 1))?;
+            let board = board8(line)
+                .and_then(|b| check_options(b, args))
+                .with_context(|| format!("{}: line {}", path.display(), i + 1))?;
             boards.push(board);
         }
         return Ok(boards);
@@ -408,15 +475,45 @@ fn positions(args: &Args) -> anyhow::Result<Vec<Board8>> {
                 count(n, "empty", "empties")
             ))),
         },
-        (None, Some(n)) => replay_moves_prefix::<Board8>(moves, n).ok_or_else(|| {
-            anyhow::anyhow!(at(format!(
-                "the record does not hold {} legal",
-                count(n, "move", "moves")
-            )))
-        })?,
+        (None, Some(n)) => match replay_moves_prefix::<Board8>(moves, n) {
+            Some(board) => board,
+            None => bail!(at(no_prefix(moves, n))),
+        },
         (None, None) => bail!("--game needs --empties N or --move N"),
     };
-    Ok(vec![board])
+    Ok(vec![
+        check_options(board, args).with_context(|| label.clone())?,
+    ])
+}
+
+/// `board`, when the options can be answered on it: `--wld` needs an exact
+/// solve, refused past [`EXACT_MAX_EMPTIES`] without `--exact` (rather
+/// than an estimate that is no win, draw or loss).
+fn check_options(board: Board8, args: &Args) -> anyhow::Result<Board8> {
+    let empties = board.empty_count();
+    if args.wld && !args.exact && empties > EXACT_MAX_EMPTIES {
+        bail!(
+            "--wld needs an exact solve: the position has {}, more than the \
+             {EXACT_MAX_EMPTIES} solved exactly (give --exact too to solve it all the same, \
+             which can take hours)",
+            count(empties, "empty square", "empty squares")
+        );
+    }
+    Ok(board)
+}
+
+/// Why the first `n` recorded moves of `moves` give no position: one of
+/// them is illegal, or the record holds fewer.
+fn no_prefix(moves: &[u8], n: usize) -> String {
+    let recorded = wthor_tokens::<Board8>(moves).count();
+    let before = &moves[..n.min(moves.len())];
+    match replay_wthor::<Board8>(before).illegal {
+        Some(bad) => format!("move {} is illegal, before move {n}", bad.index + 1),
+        None => format!(
+            "the game has {}: no position after move {n} (--move takes 0 to {recorded})",
+            count(recorded, "move", "moves")
+        ),
+    }
 }
 
 /// Game `index` of the file `file`: its label (`FILE game INDEX`) and move
@@ -462,10 +559,15 @@ fn db_game(args: &Args, id: &str) -> anyhow::Result<(String, Vec<u8>)> {
         strict: false,
     };
     if db_args.sources().is_empty() {
-        let Some((file, index)) = id.rsplit_once(':') else {
+        // `PATH:INDEX` of a file; else a game identity (`2001:3`) that
+        // needs a database.
+        let Some((file, index)) = id
+            .rsplit_once(':')
+            .filter(|(file, _)| std::path::Path::new(file).is_file())
+        else {
             return Err(anyhow::anyhow!(
-                "--game {id:?}: no database to look the game up in (give --db DIR or set \
-                 WTHOR_DIR), and not PATH:INDEX"
+                "--game {id:?}: a game identity needs a database to look it up in (give --db \
+                 DIR or set WTHOR_DIR), and it is not PATH:INDEX of a file"
             ));
         };
         return file_game(file, index);

@@ -46,7 +46,7 @@ pub(crate) struct SolveArgs {
     /// damaged cache is moved to FILE.damaged.
     #[arg(long, value_name = "FILE", requires = "solve")]
     pub(crate) cache: Option<PathBuf>,
-    /// Games solved in parallel, each by a one-thread solver (1 or more;
+    /// Games solved in parallel, each by a one-thread solver (1 to 256;
     /// default: all cores).
     #[arg(long, value_name = "N", requires = "solve", value_parser = crate::limits::parse_threads)]
     pub(crate) threads: Option<usize>,

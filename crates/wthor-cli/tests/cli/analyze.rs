@@ -215,6 +215,27 @@ fn ten_by_ten_and_illegal_games_are_refused() {
     );
     let text = check(&["analyze", "testdata/malformed/illegal_move.wtb", "0"], 1);
     assert!(text.contains("illegal move 2 (a1)"), "{text}");
+    // JSON Lines stays JSON: the game and why, as a batch logs it (it
+    // was the table's sentence).
+    let text = check(
+        &[
+            "analyze",
+            "testdata/malformed/illegal_move.wtb",
+            "0",
+            "--format",
+            "jsonl",
+        ],
+        1,
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "game": "illegal_move.wtb:0",
+            "error": "illegal move 2 (a1): flips no disc",
+        })
+    );
     let out = wthor(&["analyze", "testdata/WTH_2001.wtb", "99"]);
     assert_eq!(out.status.code(), Some(2));
 }
@@ -302,6 +323,108 @@ fn a_batch_logs_every_game_resumes_and_its_shards_cover_it_once() {
     expected.sort();
     got.sort();
     assert_eq!(got, expected);
+}
+
+/// A results log made from one `--empties` resumed with another is
+/// refused before any work (it was resumed silently, its summary saying
+/// "from 16 empties" of games judged from 14), and left as it was.
+#[test]
+fn a_log_of_other_empties_is_not_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("r.jsonl");
+    let l = log.to_str().unwrap();
+    let batch = |empties: &'static str| {
+        vec![
+            "analyze",
+            "--db",
+            "testdata",
+            "--year",
+            "2001",
+            "--empties",
+            empties,
+            "--estimate-depth",
+            "2",
+            "--results",
+            l,
+        ]
+    };
+    check(&batch("10"), 0);
+    let before = std::fs::read(&log).unwrap();
+    let games = logged(&log).len();
+    let out = wthor(&batch("12"));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout, b"");
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: {l}: the results file holds games analysed exactly from another number of \
+             empties than this run's --empties 12: {games} games from 10 empties; resume it \
+             with --empties 10, or give another --results file\n"
+        )
+    );
+    assert_eq!(std::fs::read(&log).unwrap(), before, "the log is untouched");
+    // The same empties resume it (another estimate depth only gets a note).
+    let again = check(&batch("10"), 0);
+    assert!(
+        again.contains(&format!("(0 now, {games} from the results file)")),
+        "{again}"
+    );
+}
+
+/// `stats --accuracy` over a database that holds none of the logged
+/// games says so (it showed 0 games without a word).
+#[test]
+fn accuracy_warns_of_logged_games_not_in_the_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("a.jsonl");
+    let l = log.to_str().unwrap();
+    check(
+        &[
+            "analyze",
+            "--db",
+            "testdata",
+            "--year",
+            "2001",
+            "--empties",
+            "10",
+            "--estimate-depth",
+            "2",
+            "--results",
+            l,
+        ],
+        0,
+    );
+    let games = logged(&log).len();
+    let other = dir.path().join("db");
+    std::fs::create_dir(&other).unwrap();
+    for f in ["WTH_2002.wtb", "WTHOR.JOU", "WTHOR.TRN"] {
+        std::fs::copy(workspace_root().join("testdata").join(f), other.join(f)).unwrap();
+    }
+    let out = wthor(&[
+        "stats",
+        "--accuracy",
+        "--results",
+        l,
+        "--db",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        crate::info::stdout(&out).starts_with("endgame accuracy over 0 analysed games"),
+        "{}",
+        crate::info::stdout(&out)
+    );
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: warning: {l}: {games} of its {games} analysed games are not games of this \
+             database (matched by record key: file, creation date, index, moves); they are left \
+             out\n"
+        )
+    );
+    // The database they come from: no warning.
+    let out = wthor(&["stats", "--accuracy", "--results", l, "--db", "testdata"]);
+    assert_eq!(stderr(&out), "");
 }
 
 #[test]
@@ -512,6 +635,25 @@ fn the_graph_is_drawn_as_svg_and_png_for_one_game_only() {
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
     assert_eq!(u32::from_be_bytes(bytes[16..20].try_into().unwrap()), 720);
+    // A folder that does not exist: refused before the analysis, nothing
+    // printed (the table used to come first).
+    let nowhere = dir.path().join("no/such/g.png");
+    let out = wthor(&[
+        "analyze",
+        "2003:7",
+        "--db",
+        "testdata",
+        "--png",
+        nowhere.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout, b"");
+    assert!(
+        stderr(&out).contains("g.png: cannot write: folder ")
+            && stderr(&out).ends_with("no/such does not exist\n"),
+        "{}",
+        stderr(&out)
+    );
     // A batch draws nothing: a usage error.
     let out = wthor(&["analyze", "--db", "testdata", "--svg", s]);
     assert_eq!(out.status.code(), Some(2));

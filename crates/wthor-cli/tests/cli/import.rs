@@ -367,3 +367,94 @@ fn the_shared_transcripts_and_playok_import() {
         .sum();
     assert_eq!(playok, 50, "{tournaments:?}");
 }
+
+/// A damaged WTHOR input (cut inside a record, a header count above its
+/// records) is imported up to its last whole record with the warning
+/// `info` and `search` give (it said nothing), refused with `--strict`;
+/// numbers without a name in its names files are imported as `?` with a
+/// warning that says whether there is a names file at all (it added `?`
+/// silently).
+#[test]
+fn damaged_and_unnamed_wthor_inputs_are_warned_of() {
+    let into = tempfile::tempdir().unwrap();
+    let into = into.path().join("db");
+    let malformed = workspace_root().join("testdata/malformed");
+    let import = |input: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "import",
+            s(input),
+            "--into",
+            s(&into),
+            "--depth",
+            "10",
+            "--dry-run",
+        ];
+        args.extend(extra);
+        wthor(&args)
+    };
+    let cut = malformed.join("truncated_record.wtb");
+    let out = import(&cut, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", crate::info::stderr(&out));
+    assert_eq!(
+        crate::info::stderr(&out),
+        format!(
+            "wthor: warning: {0}: byte 84 (record 1): the file ends inside this record (48 of its \
+             68 bytes; header N1 says 2 records): 1 whole record read, 48 bytes ignored\n\
+             wthor: warning: {0}: player numbers 0, 9 (1 game) without a name: no players file \
+             read with it names them; imported as \"?\" (--players FILE names them)\n",
+            cut.display()
+        )
+    );
+    let high = malformed.join("count_too_high.wtb");
+    let out = import(&high, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        crate::info::stderr(&out).starts_with(&format!(
+            "wthor: warning: {}: byte 4: header N1 says 3 records, the file holds 2 whole records\n",
+            high.display()
+        )),
+        "{}",
+        crate::info::stderr(&out)
+    );
+    // --strict: refused, nothing written (not even the directory).
+    for input in [&cut, &high] {
+        let out = wthor(&[
+            "import",
+            s(input),
+            "--into",
+            s(&into),
+            "--depth",
+            "10",
+            "--strict",
+        ]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            stdout(&out).ends_with(
+                "nothing written: damaged WTHOR input (--strict refuses it; without it, its \
+                 whole records are imported)\n"
+            ),
+            "{}",
+            stdout(&out)
+        );
+        assert!(!into.exists());
+    }
+    // A sound file alone in its folder: no names file at all.
+    let alone = tempfile::tempdir().unwrap();
+    let file = alone.path().join("WTH_2001.wtb");
+    std::fs::copy(workspace_root().join("testdata/WTH_2001.wtb"), &file).unwrap();
+    let out = import(&file, &["--limit", "3"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        crate::info::stderr(&out),
+        format!(
+            "wthor: warning: {0}: player numbers 0, 4, 5, 8, 9 (3 games) without a name: there \
+             is no players file beside it; imported as \"?\" (--players FILE names them)\n\
+             wthor: warning: {0}: tournament number 0 (3 games) without a name: there is no \
+             tournaments file beside it; imported as \"?\" (--tournaments FILE names them)\n",
+            file.display()
+        )
+    );
+    // With its names: nothing to say.
+    let out = import(&workspace_root().join("testdata/WTH_2001.wtb"), &[]);
+    assert_eq!(crate::info::stderr(&out), "");
+}

@@ -54,7 +54,7 @@ fn rejects_other_sizes_and_zero_threads() {
     assert_eq!(out.stdout, b"");
     assert!(
         String::from_utf8_lossy(&out.stderr).starts_with(
-            "error: invalid value '0' for '--threads <N>': 0 threads: give 1 or more, or leave --threads out for all cores\n"
+            "error: invalid value '0' for '--threads <N>': 0 threads: give 1 to 256, or leave --threads out for all cores\n"
         ),
         "{}",
         String::from_utf8_lossy(&out.stderr)

@@ -192,6 +192,30 @@ fn every_kind_of_wrong_puzzle_is_reported() {
     );
 }
 
+/// A stored first move byte that names no square is said to be one (it
+/// was "byte 99 is not a winning move").
+#[test]
+fn a_first_move_byte_naming_no_square_is_said_so() {
+    let out = wthor(&[
+        "puzzles",
+        "--verify",
+        "--threads",
+        "1",
+        "testdata/malformed/bad_move_byte.pzz",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let t = stdout(&out);
+    let line = t
+        .lines()
+        .find(|l| l.contains("puzzle 0 "))
+        .unwrap_or_else(|| panic!("{t}"));
+    assert!(
+        line.ends_with(": stored first move is byte 99, which names no square"),
+        "{t}"
+    );
+    assert!(!t.contains("is not a winning move"), "{t}");
+}
+
 #[test]
 #[ignore = "needs WTHOR_DATA"]
 fn real_small_solitaires_verify() {

@@ -96,3 +96,31 @@ fn moves_are_numbered_from_1_everywhere() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A game file without any names file beside it: the warning says there
+/// is none (it said each number "is beyond its names file").
+#[test]
+fn a_game_without_names_files_says_there_are_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("WTH_2001.wtb");
+    std::fs::copy(crate::workspace_root().join("testdata/WTH_2001.wtb"), &file).unwrap();
+    let out = wthor(&["replay", file.to_str().unwrap(), "3", "--final-only"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "wthor: warning: 2001:3: <player 5>: no names file for its game file\n\
+         wthor: warning: 2001:3: <player 9>: no names file for its game file\n\
+         wthor: warning: 2001:3: <tournament 1>: no names file for its game file\n"
+    );
+    // Beside a players file that is too short: beyond it.
+    let mut jou = std::fs::read(crate::workspace_root().join("testdata/WTHOR.JOU")).unwrap();
+    jou.truncate(16 + 20 * 6);
+    jou[8..10].copy_from_slice(&6u16.to_le_bytes());
+    std::fs::write(dir.path().join("WTHOR.JOU"), jou).unwrap();
+    let out = wthor(&["replay", file.to_str().unwrap(), "3", "--final-only"]);
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "wthor: warning: 2001:3: <player 9> is beyond its names file\n\
+         wthor: warning: 2001:3: <tournament 1>: no names file for its game file\n"
+    );
+}

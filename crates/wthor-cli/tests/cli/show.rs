@@ -239,6 +239,40 @@ fn png_decodes_at_the_drawing_size() {
     assert_eq!(png_size(&p2), (880, 880));
 }
 
+/// A picture into a folder that does not exist is refused before the
+/// position is printed (the board came first, then exit 2).
+#[test]
+fn a_picture_path_is_checked_before_anything_is_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let nowhere = dir.path().join("no/x.png");
+    let out = wthor(&[
+        "show",
+        "testdata/WTH_2001.wtb",
+        "3",
+        "--png",
+        nowhere.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout, b"");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "wthor: {}: cannot write: folder {} does not exist\n",
+            nowhere.display(),
+            dir.path().join("no").display()
+        )
+    );
+    let out = wthor(&[
+        "show",
+        "testdata/WTH_2001.wtb",
+        "3",
+        "--svg",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout, b"");
+}
+
 #[test]
 fn pictures_replace_a_file_whole_or_not_at_all() {
     let dir = tempfile::tempdir().unwrap();

@@ -28,7 +28,12 @@ fn an_obf_argument_gives_the_score_and_a_best_move() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "black to move: +18 (g8), 14 empties\n");
     let out = wthor(&["solve", "--threads", "1", "--wld", FFO1]);
-    assert_eq!(stdout(&out), "black to move: win, 14 empties\n");
+    let text = stdout(&out);
+    let named = text
+        .strip_prefix("black to move: win (")
+        .and_then(|t| t.strip_suffix("), 14 empties\n"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(["g8", "h1"].contains(&named), "a winning move: {text}");
     let out = wthor(&["solve", "--threads", "1", "--json", FFO1]);
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(v["score"], 18);
@@ -774,4 +779,247 @@ fn a_ten_by_ten_position_is_refused_plainly() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// The winning (or drawing, `bound` 0) moves of `board` by the library
+/// solver, as names.
+fn moves_at_least(board: &Board8, bound: i32) -> Vec<String> {
+    let mut solver = Solver::new(SolverOptions {
+        threads: 1,
+        tt_bits: 16,
+    });
+    solver
+        .moves_at_least(board.player(), board.opponent(), bound)
+        .into_iter()
+        .map(|x| {
+            othello_core::Square::new_unchecked(x)
+                .name(Size::Eight)
+                .to_string()
+        })
+        .collect()
+}
+
+/// `--wld` answers only exactly: past 30 empties it is a usage error (it
+/// used to print a disc estimate), with `--exact` allowed. Its JSON has
+/// the nodes searched (it said 0) and a move reaching the result (it had
+/// none); a loss names none, every move losing.
+#[test]
+fn wld_is_exact_with_its_nodes_and_a_move() {
+    let fixture = crate::workspace_root().join("testdata/WTH_2001.wtb");
+    let fixture = fixture.to_str().unwrap();
+    let out = wthor(&[
+        "solve",
+        "--threads",
+        "1",
+        "--game",
+        fixture,
+        "3",
+        "--empties",
+        "32",
+        "--wld",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "");
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: {fixture} game 3: --wld needs an exact solve: the position has 32 empty \
+             squares, more than the 30 solved exactly (give --exact too to solve it all the \
+             same, which can take hours)\n"
+        )
+    );
+    // A file: refused before any position is solved, its line named.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.obf");
+    std::fs::write(&file, format!("{FFO1}\n{}\n", Board8::start().to_obf())).unwrap();
+    let out = wthor(&["solve", "--wld", "--file", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stdout(&out), "", "nothing solved");
+    assert!(
+        stderr(&out).contains("p.obf: line 2: --wld needs an exact solve"),
+        "{}",
+        stderr(&out)
+    );
+
+    for empties in ["14", "22"] {
+        let out = wthor(&[
+            "solve",
+            "--threads",
+            "1",
+            "--json",
+            "--wld",
+            "--game",
+            fixture,
+            "3",
+            "--empties",
+            empties,
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+        let board = Board8::from_obf(v["obf"].as_str().unwrap()).unwrap();
+        let score = Solver::new(SolverOptions {
+            threads: 1,
+            tt_bits: 16,
+        })
+        .solve(board.player(), board.opponent())
+        .score;
+        let wld = match score.signum() {
+            1 => "win",
+            0 => "draw",
+            _ => "loss",
+        };
+        assert_eq!(v["wld"], wld, "{v}");
+        assert!(v["nodes"].as_u64().unwrap() > 0, "{v}");
+        if score >= 0 {
+            let reaching = moves_at_least(&board, score.signum());
+            let best = v["best_move"].as_str().unwrap_or_else(|| panic!("{v}"));
+            assert!(reaching.iter().any(|m| m == best), "{best} of {reaching:?}");
+        }
+    }
+
+    // A loss: no move reaches better, none is named.
+    let mut squares = vec!['X'; 40];
+    squares.extend(['O'; 10]);
+    squares.extend(['-'; 14]);
+    squares[0] = '-';
+    squares[1] = 'O';
+    let lost: String = squares.into_iter().collect::<String>() + " O";
+    let board = Board8::from_obf(&lost).unwrap();
+    assert!(moves_at_least(&board, 0).is_empty(), "a lost position");
+    let out = wthor(&["solve", "--threads", "1", "--wld", &lost]);
+    assert_eq!(
+        stdout(&out),
+        "white to move: loss (every move loses), 15 empties\n"
+    );
+    let out = wthor(&["solve", "--threads", "1", "--wld", "--json", &lost]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(
+        (v["wld"].as_str(), v["best_move"].is_null()),
+        (Some("loss"), true)
+    );
+    assert!(v.get("pass").is_none(), "{v}");
+}
+
+/// A side that must pass and a finished game: JSON says which
+/// (`"pass": true`, `"game_over": true`; both were only `"best_move":
+/// null`), and `--all-moves` says why no move is listed (it printed an
+/// empty `  moves: ` line).
+#[test]
+fn a_pass_and_a_finished_game_are_told_apart() {
+    // Black (to move) cannot flank white's corner disc; white plays c1.
+    let pass = format!("OX-{} X", "X".repeat(61));
+    // White has no disc left.
+    let over = format!("{}-- O", "X".repeat(62));
+    let json = |obf: &str| -> serde_json::Value {
+        let out = wthor(&["solve", "--threads", "1", "--json", "--all-moves", obf]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        serde_json::from_str(stdout(&out).trim()).unwrap()
+    };
+    let v = json(&pass);
+    assert_eq!(
+        (v["pass"].as_bool(), v.get("game_over")),
+        (Some(true), None),
+        "{v}"
+    );
+    assert!(
+        v["best_move"].is_null() && v["moves"] == serde_json::json!([]),
+        "{v}"
+    );
+    let v = json(&over);
+    assert_eq!(
+        (v.get("pass"), v["game_over"].as_bool()),
+        (None, Some(true)),
+        "{v}"
+    );
+    // A position with moves says neither.
+    let v = json(FFO1);
+    assert!(
+        v.get("pass").is_none() && v.get("game_over").is_none(),
+        "{v}"
+    );
+
+    let text = |obf: &str| stdout(&wthor(&["solve", "--threads", "1", "--all-moves", obf]));
+    assert_eq!(
+        text(&pass),
+        "black to move: +58 (pass), 1 empty\n  moves: none (pass)\n"
+    );
+    assert_eq!(
+        text(&over),
+        "white to move: -64 (game over), 2 empties\n  moves: none (game over)\n"
+    );
+}
+
+/// Text after the side to move is refused unless it is OBF's `;`
+/// annotations or a `%` comment (it was silently ignored); `%` lines of a
+/// file are comments.
+#[test]
+fn trailing_text_after_a_position_is_refused() {
+    let bare = &FFO1[..66];
+    let out = wthor(&["solve", "--threads", "1", &format!("{bare} extra")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "wthor: the position argument: trailing text after the side to move: \"extra\" (an OBF \
+         line may end with `; annotations` or a `% comment`, nothing else)\n"
+    );
+    for fine in [bare.to_owned(), FFO1.to_owned(), format!("{bare} % FFO #1")] {
+        let out = wthor(&["solve", "--threads", "1", &fine]);
+        assert_eq!(
+            stdout(&out),
+            "black to move: +18 (g8), 14 empties\n",
+            "{fine}: {}",
+            stderr(&out)
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.obf");
+    std::fs::write(&file, format!("% FFO #1\n{FFO1}\n{bare} X\n")).unwrap();
+    let out = wthor(&["solve", "--threads", "1", "--file", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("p.obf: line 3: trailing text after the side to move: \"X\""),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `--move` past the record's moves says how many it has (it said "the
+/// record does not hold 61 moves legal"); a game identity without a
+/// database says it needs one (it said "2001: cannot read").
+#[test]
+fn a_move_past_the_record_and_an_identity_without_a_database() {
+    let fixture = crate::workspace_root().join("testdata/WTH_2001.wtb");
+    let fixture = fixture.to_str().unwrap();
+    let out = wthor(&["solve", "--game", fixture, "3", "--move", "61"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "wthor: {fixture} game 3: the game has 60 moves: no position after move 61 (--move \
+             takes 0 to 60)\n"
+        )
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wthor"))
+        .args(["solve", "--game", "2001:3", "--empties", "14"])
+        .current_dir(crate::workspace_root())
+        .env_remove("WTHOR_DIR")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "wthor: --game \"2001:3\": a game identity needs a database to look it up in (give --db \
+         DIR or set WTHOR_DIR), and it is not PATH:INDEX of a file\n"
+    );
+    // PATH:INDEX still names a file's game without a database.
+    let out = wthor(&[
+        "solve",
+        "--threads",
+        "1",
+        "--game",
+        &format!("{fixture}:3"),
+        "--empties",
+        "14",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

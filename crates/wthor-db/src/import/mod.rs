@@ -9,7 +9,10 @@
 //!    [`read_input`](crate::text::read::read_input) and each game
 //!    [`prepare`]d in parallel, the lines and games that fail gathered as
 //!    [`Rejected`] (the callers write nothing when some are, unless told
-//!    to skip them); [`notes`] lists the odd records.
+//!    to skip them); [`notes`] lists the odd records, and
+//!    [`Gathered::warnings`] what is odd in the WTHOR inputs (a damaged
+//!    file, numbers without names), which a front end may refuse
+//!    ([`ImportObserver::stop_after_reading`]: `wthor import --strict`).
 //! 1. [`prepare`]: a game read from some input ([`Incoming`]: moves, names,
 //!    year, recorded score, where it came from) is replayed; an illegal one
 //!    is rejected ([`Rejection`], with its move). The moves are turned by
@@ -60,8 +63,8 @@ pub use plan::{
 };
 pub(crate) use prepare::turned_to_f5;
 pub use prepare::{
-    Gathered, Incoming, Prepared, RejectReason, Rejected, Rejection, Source, Theoretical, notes,
-    prepare, read_all,
+    Gathered, Incoming, InputWarning, Prepared, RejectReason, Rejected, Rejection, Source,
+    Theoretical, notes, prepare, read_all,
 };
 pub use run::{ImportObserver, ImportOutcome, ImportRun, RunError, run};
 pub use solve::{

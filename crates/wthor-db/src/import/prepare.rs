@@ -3,11 +3,13 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use othello_core::replay::{GameStatus, replay_moves};
 use othello_core::symmetry::Symmetry;
 use othello_core::{Board8, IllegalReason, Move, Size, Square};
+
+use wthor_format::{FileKind, NameKind};
 
 use crate::text::read::{LineError, NamesFiles, ReadError};
 
@@ -273,6 +275,10 @@ pub struct Gathered {
     /// The games left out: first the lines that are no game (input by
     /// input), then the games that cannot be played, in input order.
     pub rejected: Vec<Rejected>,
+    /// What is odd in the WTHOR inputs, whose games are still imported: a
+    /// damaged file read up to its last whole record, numbers without
+    /// names (imported as `?`). Input by input.
+    pub warnings: Vec<InputWarning>,
 }
 
 impl Gathered {
@@ -282,6 +288,94 @@ impl Gathered {
     #[must_use]
     pub fn blocked(&self, skip_illegal: bool) -> bool {
         !self.rejected.is_empty() && !skip_illegal
+    }
+
+    /// Whether an input had a format warning ([`InputWarning::Format`]):
+    /// what a strict import refuses (`wthor import --strict`, through
+    /// [`ImportObserver::stop_after_reading`](super::ImportObserver::stop_after_reading)).
+    #[must_use]
+    pub fn damaged(&self) -> bool {
+        self.warnings
+            .iter()
+            .any(|w| matches!(w, InputWarning::Format { .. }))
+    }
+}
+
+/// What is odd in a WTHOR input whose games are still imported
+/// ([`Gathered::warnings`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InputWarning {
+    /// A format warning of the game file: cut inside a record or a header
+    /// count above its records (the whole records are read, the rest
+    /// ignored), or another quirk of its header.
+    Format {
+        /// The input.
+        path: PathBuf,
+        /// The parser's warning.
+        warning: wthor_format::Warning,
+    },
+    /// Games whose player (or tournament) number has no name: there is no
+    /// names file of that kind beside the input (nor one given), or none
+    /// read with it holds the number. Their names are imported as `?`.
+    Unnamed {
+        /// The input.
+        path: PathBuf,
+        /// Players or tournaments.
+        kind: NameKind,
+        /// The numbers without a name, in increasing order.
+        numbers: Vec<u16>,
+        /// The games (records) that name one of them.
+        games: usize,
+        /// Whether there was no names file of that kind at all.
+        no_file: bool,
+    },
+}
+
+impl fmt::Display for InputWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputWarning::Format { path, warning } => write!(f, "{}: {warning}", path.display()),
+            InputWarning::Unnamed {
+                path,
+                kind,
+                numbers,
+                games,
+                no_file,
+            } => {
+                let (what, file, option) = match kind {
+                    NameKind::Players => ("player", "players file", "--players"),
+                    NameKind::Tournaments => ("tournament", "tournaments file", "--tournaments"),
+                };
+                const SHOWN: usize = 8;
+                let mut list: Vec<String> = numbers
+                    .iter()
+                    .take(SHOWN)
+                    .map(ToString::to_string)
+                    .collect();
+                if numbers.len() > SHOWN {
+                    list.push(format!("… ({} more)", numbers.len() - SHOWN));
+                }
+                let plural = if numbers.len() == 1 { "" } else { "s" };
+                let games = if *games == 1 {
+                    "1 game".to_owned()
+                } else {
+                    format!("{games} games")
+                };
+                let why = if *no_file {
+                    format!("there is no {file} beside it")
+                } else {
+                    format!("no {file} read with it names them")
+                };
+                write!(
+                    f,
+                    "{}: {what} number{plural} {} ({games}) without a name: {why}; imported as \"?\" \
+                     ({option} FILE names them)",
+                    path.display(),
+                    list.join(", ")
+                )
+            }
+        }
     }
 }
 
@@ -301,8 +395,12 @@ pub fn read_all(
     use rayon::prelude::*;
     let mut incoming = Vec::new();
     let mut rejected = Vec::new();
+    let mut warnings = Vec::new();
     for input in inputs {
         let read = crate::text::read::read_input(input, names, limit)?;
+        if FileKind::from_path(input) == Some(FileKind::Games8) {
+            warnings.extend(wthor_warnings(input, names, &read.games));
+        }
         incoming.extend(read.games);
         rejected.extend(read.unreadable.into_iter().map(|u| Rejected {
             source: u.source,
@@ -331,7 +429,86 @@ pub fn read_all(
         read,
         games,
         rejected,
+        warnings,
     })
+}
+
+/// The warnings of the WTHOR game file `path` whose games `read` were read
+/// (with `names`): its format warnings, and per kind the numbers of those
+/// games that came without a name (`?`, the reader's name for a number
+/// its names file does not hold), looked up in the file's records.
+fn wthor_warnings(path: &Path, names: &NamesFiles, read: &[Incoming]) -> Vec<InputWarning> {
+    let mut options = crate::OpenOptions::default();
+    options.read.check_moves = false;
+    let Ok(db) = crate::DatabaseBuilder::new()
+        .options(options)
+        .source(path)
+        .skip_damaged(true)
+        .open()
+    else {
+        // (The reader opened it; nothing more to say if this fails.)
+        return Vec::new();
+    };
+    let Some(f) = db.files().iter().position(|f| f.path() == path) else {
+        return Vec::new();
+    };
+    let mut out: Vec<InputWarning> = db.files()[f]
+        .warnings()
+        .iter()
+        .map(|w| InputWarning::Format {
+            path: path.to_owned(),
+            warning: w.clone(),
+        })
+        .collect();
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let has_file = |kind: FileKind, given: &Option<PathBuf>| {
+        given.is_some()
+            || std::fs::read_dir(dir.unwrap_or(Path::new(".")))
+                .into_iter()
+                .flatten()
+                .filter_map(Result::ok)
+                .any(|e| FileKind::from_path(&e.path()) == Some(kind))
+    };
+    for (kind, file_kind, given) in [
+        (NameKind::Players, FileKind::Players, &names.players),
+        (
+            NameKind::Tournaments,
+            FileKind::Tournaments,
+            &names.tournaments,
+        ),
+    ] {
+        let mut numbers = std::collections::BTreeSet::new();
+        let mut games = 0;
+        for g in read.iter().filter(|g| g.source.record) {
+            let id = crate::GameId::new(f, g.source.line);
+            let unnamed: Vec<u16> = match kind {
+                NameKind::Players => [(&g.black, db.black(id)), (&g.white, db.white(id))]
+                    .into_iter()
+                    .filter(|(name, _)| name.as_str() == "?")
+                    .map(|(_, n)| n.number)
+                    .collect(),
+                NameKind::Tournaments => [(g.tournament.as_deref(), db.tournament(id))]
+                    .into_iter()
+                    .filter(|(name, _)| *name == Some("?"))
+                    .map(|(_, n)| n.number)
+                    .collect(),
+            };
+            if !unnamed.is_empty() {
+                games += 1;
+                numbers.extend(unnamed);
+            }
+        }
+        if games > 0 {
+            out.push(InputWarning::Unnamed {
+                path: path.to_owned(),
+                kind,
+                numbers: numbers.into_iter().collect(),
+                games,
+                no_file: !has_file(file_kind, given),
+            });
+        }
+    }
+    out
 }
 
 /// Odd records: each game's note, and the same moves twice (unless the

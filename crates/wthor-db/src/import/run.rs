@@ -18,9 +18,20 @@ use crate::verify::load_cache;
 /// default that does nothing.
 pub trait ImportObserver {
     /// The inputs were read (step 0): the games to import, the rejected
-    /// lines and games, and the notes on odd records ([`notes`]).
+    /// lines and games, the warnings of the WTHOR inputs
+    /// ([`Gathered::warnings`]), and the notes on odd records ([`notes`]).
     fn gathered(&mut self, gathered: &Gathered, notes: &[String]) {
         let _ = (gathered, notes);
+    }
+
+    /// Whether the import stops once the inputs are read, as when games
+    /// are rejected (nothing planned nor written, [`ImportOutcome::Blocked`]):
+    /// a front end's own rule on what was read, e.g. `wthor import
+    /// --strict` refusing a damaged WTHOR input ([`Gathered::damaged`]).
+    /// Asked after [`gathered`](Self::gathered). Default: it goes on.
+    fn stop_after_reading(&mut self, gathered: &Gathered) -> bool {
+        let _ = gathered;
+        false
     }
 
     /// The import was planned (step 2); nothing is written yet.
@@ -68,8 +79,10 @@ pub struct ImportRun<'a> {
 /// How an import ended, when it did not fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImportOutcome {
-    /// Some games were rejected and `skip_illegal` was not given: nothing
-    /// planned nor written.
+    /// Some games were rejected and `skip_illegal` was not given, or the
+    /// observer stopped the import after reading
+    /// ([`ImportObserver::stop_after_reading`]): nothing planned nor
+    /// written.
     Blocked,
     /// A dry run: planned, nothing written.
     DryRun,
@@ -100,7 +113,7 @@ pub enum RunError {
 
 /// Imports `run.inputs` into `run.into`: [`read_all`] and [`notes`]
 /// (told to `observer.gathered`), nothing more when games were rejected
-/// without `skip_illegal`; [`plan`] (told to `observer.planned`), nothing
+/// without `skip_illegal` or when `observer.stop_after_reading`; [`plan`] (told to `observer.planned`), nothing
 /// more in a dry run or when no game is left; then the cache loaded and
 /// [`finish`] (the solving's [`Progress`] told to `progress`, from the
 /// worker threads).
@@ -116,7 +129,7 @@ pub fn run(
     let gathered = read_all(request.inputs, &request.names, request.limit)?;
     let notes = notes(&gathered.games, request.options.keep_duplicates);
     observer.gathered(&gathered, &notes);
-    if gathered.blocked(request.skip_illegal) {
+    if gathered.blocked(request.skip_illegal) || observer.stop_after_reading(&gathered) {
         return Ok(ImportOutcome::Blocked);
     }
     let mut plan = plan(request.into, &gathered.games, &request.options)?;
