@@ -176,7 +176,7 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
     };
     let exact = info.empties <= EXACT_EMPTIES as usize || (solve && !too_deep);
     let answer = Explorer {
-        obf: position.to_obf(),
+        obf: next_obf(&position),
         opening: opening_at(&position).map(opening_name),
         position: info,
         totals: report.totals.into(),
@@ -345,6 +345,13 @@ pub(super) fn read_position(
         position,
         last,
     })
+}
+
+/// The OBF text of a position with the side that plays next to move:
+/// the other side when the side to move must pass (as `toMove` of its
+/// `position` says, and the rows' movers are).
+pub(super) fn next_obf(position: &Position) -> String {
+    position.forced_pass().unwrap_or(*position).to_obf()
 }
 
 /// The line of a position, its move number from its discs.

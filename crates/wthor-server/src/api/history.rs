@@ -10,7 +10,7 @@ use wthor_db::text::GameRecord;
 
 use super::St;
 use super::error::ApiError;
-use super::explorer::{Read, read_position};
+use super::explorer::{Read, next_obf, read_position};
 use super::query::{HistoryQuery, Params};
 use super::response::{HistoryAnswer, HistoryYear, MoveHistoryRow, Serialized, YearMove};
 use crate::state::{AppState, CacheKey, Kept, run_blocking};
@@ -65,7 +65,7 @@ fn history_of(st: &AppState, query: HistoryQuery) -> Result<HistoryAnswer, ApiEr
         })
         .collect::<Result<Vec<_>, ApiError>>()?;
     Ok(HistoryAnswer {
-        obf: position.to_obf(),
+        obf: next_obf(&position),
         reached: history.reached(),
         first_means: FIRST_MEANS,
         years: history

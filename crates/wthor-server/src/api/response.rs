@@ -185,7 +185,8 @@ pub struct OpeningName {
 pub struct Explorer {
     /// The position explored.
     pub position: PositionInfo,
-    /// Its OBF text (side to move as the query sees it).
+    /// Its OBF text, the side that plays next to move (the other side
+    /// when the side to move must pass: as [`PositionInfo::to_move`]).
     pub obf: String,
     /// The named opening at this position, in any orientation.
     pub opening: Option<OpeningName>,
@@ -425,7 +426,8 @@ impl NoveltyInfo {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HistoryAnswer {
-    /// The position's OBF text.
+    /// The position's OBF text, the side that plays next to move (as the
+    /// explorer's).
     pub obf: String,
     /// Games reaching it (with the filters), over all years.
     pub reached: u64,
