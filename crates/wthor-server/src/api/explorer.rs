@@ -7,12 +7,12 @@ use axum::http::{HeaderName, HeaderValue};
 use othello_core::notation::{parse_transcript, push_transcript};
 use othello_core::position::forced_pass;
 use othello_core::{Board, Move, Size, Square};
-use wthor_db::openings;
 use wthor_db::position_line::PositionLine;
 use wthor_db::query::{AnyBoardError, Position, SortKey};
 use wthor_db::stats::{
     MoveRatings, SOLVE_MAX_EMPTIES, Solved, SolvedField, StatsOptions, StatsReport,
 };
+use wthor_db::{GameId, openings};
 
 use super::error::ApiError;
 use super::query::{ExplorerQuery, Params, to_query};
@@ -161,18 +161,10 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         .zip(&ratings)
         .map(|((row, n), r)| ExplorerRow::new(row, n as u64, r.as_ref()))
         .collect();
-    let mut f = filters;
-    f.sort = Some(if by_rating {
-        SortKey::Rating
-    } else {
-        SortKey::Year
-    });
-    f.descending = true;
-    f.limit = Some(top);
     let games = if top == 0 {
         Vec::new()
     } else {
-        records(st, &search_ids(st, &to_query(&f, "play")?)?)
+        records(st, &listed_games(st, filters, top, by_rating)?)
     };
     let exact = info.empties <= EXACT_EMPTIES as usize || (solve && !too_deep);
     let answer = Explorer {
@@ -194,6 +186,33 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         squares,
     };
     Ok((answer, ask))
+}
+
+/// The games of the explorer's list: the `top` latest (the newest year
+/// first, within a year the last of the database's order first: the
+/// history's `latest` is the first of them), or with `by_rating` the `top`
+/// highest rated (the mean of both players' ratings).
+fn listed_games(
+    st: &AppState,
+    mut filters: wthor_db::query::Filters,
+    top: usize,
+    by_rating: bool,
+) -> Result<Vec<GameId>, ApiError> {
+    if by_rating {
+        filters.sort = Some(SortKey::Rating);
+        filters.descending = true;
+        filters.limit = Some(top);
+        return search_ids(st, &to_query(&filters, "play")?);
+    }
+    // The library's sort by year keeps a year's games in database order
+    // (descending too): the latest are that order reversed.
+    filters.sort = None;
+    filters.limit = None;
+    let mut ids = search_ids(st, &to_query(&filters, "play")?)?;
+    let files = st.database().files();
+    ids.sort_unstable_by_key(|&id| std::cmp::Reverse((files[id.file()].year(), id)));
+    ids.truncate(top);
+    Ok(ids)
 }
 
 /// The moves' values into the answer: each row's value (the square it

@@ -83,7 +83,7 @@ pub struct ExplorerQuery {
     /// Exact scores up to the solver's cap.
     #[serde(deserialize_with = "flag")]
     pub solve: bool,
-    /// How many of the latest games reaching the position.
+    /// How many of the latest games reaching the position (newest first).
     pub games: Count<10, 100>,
     /// The top games instead of the latest: by the mean of both players'
     /// ratings, highest first.

@@ -208,7 +208,9 @@ pub struct Explorer {
     /// `wthor stats --next`'s rows, then the legal moves nobody played
     /// (no games).
     pub moves: Vec<ExplorerRow>,
-    /// The latest games reaching the position.
+    /// The latest games reaching the position, newest first (the newest
+    /// year first, the last in file order first within a year), or the
+    /// top rated with `top=1`.
     pub games: Vec<GameRecord>,
     /// Whether the position index answered.
     pub indexed: bool,
