@@ -1,6 +1,7 @@
 //! `/api/v1/explorer`: the explorer table of a position, with its values.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue};
@@ -17,8 +18,8 @@ use wthor_db::{GameId, openings};
 use super::error::ApiError;
 use super::query::{ExplorerQuery, Params, to_query};
 use super::response::{Explorer, ExplorerRow, OpeningName, PositionInfo, Serialized, ValuesInfo};
-use super::{St, query, records, search_ids, stats};
-use crate::state::{AppState, CacheKey, Kept, NotKept, run_blocking};
+use super::{St, opening_suggestions, query, records, search_ids, stats};
+use crate::state::{AppState, CacheKey, Config, Kept, NotKept, run_filtered};
 use crate::values::{EXACT_EMPTIES, Values};
 
 /// The header that says where an explorer answer's values come from:
@@ -51,9 +52,12 @@ pub(super) async fn explorer(
 /// The explorer's answer with its values, serialised; not kept when the
 /// values are not what was asked (stopped by the time).
 async fn explore_and_value(st: &Arc<AppState>, query: ExplorerQuery) -> Result<Kept, NotKept> {
-    let (mut answer, ask) = run_blocking(st, move |s| explore(s, query)).await?;
+    let (mut answer, ask) = run_filtered(st, move |s| explore(s, query)).await?;
     let values = match ask.board {
-        Some((p, o)) => Some(st.values.values(p, o, ask.exact, st.config.time_cap).await),
+        Some((p, o)) => {
+            let (budget, cap) = values_time(&st.config, ask.solve);
+            Some(st.values.values(p, o, ask.exact, budget, cap).await)
+        }
         None => None,
     };
     let source = match &values {
@@ -76,6 +80,25 @@ async fn explore_and_value(st: &Arc<AppState>, query: ExplorerQuery) -> Result<K
     }
 }
 
+/// The time of a request's values, and the longest it waits for them
+/// (its wait for a search's turn included): the values' time by default,
+/// the whole time cap for an explicit solve (the exact search of 21 to 24
+/// empties takes seconds of a core, minutes on some positions); the wait
+/// as long again beyond it as by default (at least 1 s), so that the
+/// search's own end comes first.
+fn values_time(config: &Config, solve: bool) -> (Duration, Duration) {
+    let budget = if solve {
+        config.time_cap.max(config.value_time)
+    } else {
+        config.value_time
+    };
+    let slack = config
+        .time_cap
+        .saturating_sub(config.value_time)
+        .max(Duration::from_secs(1));
+    (budget, budget + slack)
+}
+
 /// What the explorer's values need besides its answer.
 struct ValuesAsk {
     /// The discs of the side that plays next and of the other side, when
@@ -84,6 +107,9 @@ struct ValuesAsk {
     /// Whether exact scores are due (20 empties or fewer, or `solve=1` up
     /// to the cap).
     exact: bool,
+    /// Whether they were asked for (`solve=1`, within the cap): the
+    /// values then get the whole time cap.
+    solve: bool,
     /// The move of each row of the answer.
     squares: Vec<Square>,
 }
@@ -114,17 +140,20 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         .map(|b| forced_pass(b).unwrap_or(*b))
         .filter(|b| b.legal_moves() != 0);
     // The library's one cap, and its words.
+    // A 10x10 position is never solved; a finished one (an empty board
+    // too, as `wthor solve` reads it: game over) has nothing to solve,
+    // whatever its empties.
     let too_deep = solve && info.empties > SOLVE_MAX_EMPTIES as usize;
-    let solved = if too_deep {
-        Solved::TooManyEmpties(info.empties as u32)
-            .note()
-            .map(SolvedField::No)
-    } else if solve && position.as_eight().is_none() {
+    let solved = if solve && position.as_eight().is_none() {
         Solved::TenByTen.note().map(SolvedField::No)
     } else if solve && board.is_none() {
         Some(SolvedField::No(
             "not solved: the game is over (no legal move)".to_owned(),
         ))
+    } else if too_deep {
+        Solved::TooManyEmpties(info.empties as u32)
+            .note()
+            .map(SolvedField::No)
     } else {
         // Said once the values are there.
         None
@@ -161,6 +190,8 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         .zip(&ratings)
         .map(|((row, n), r)| ExplorerRow::new(row, n as u64, r.as_ref()))
         .collect();
+    // An opening name that names nothing: said, as the search says it.
+    let (suggestions, note) = (opening_suggestions(&filters), filters.opening_name_note());
     let games = if top == 0 {
         Vec::new()
     } else {
@@ -179,10 +210,13 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         moves: rows,
         games,
         indexed,
+        suggestions,
+        note,
     };
     let ask = ValuesAsk {
         board: board.map(|b| (b.player(), b.opponent())),
         exact,
+        solve: solve && !too_deep,
         squares,
     };
     Ok((answer, ask))

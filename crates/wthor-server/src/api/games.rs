@@ -33,6 +33,7 @@ pub(super) async fn game(
     // archive), kept with their game's answer.
     let gid = lookup(&st, &id)?;
     let key = CacheKey::Game(gid, query.clone());
+    let late_key = key.clone();
     let make = async {
         let mut detail = run_blocking(&st, move |s| game_detail(s, &id)).await?;
         let name = detail.record.game.clone();
@@ -53,15 +54,33 @@ pub(super) async fn game(
             .await?;
         }
         if query.analysis {
-            detail.analysis = Some(run_blocking(&st, move |s| analyse(s, &name)).await?);
+            // The answer is kept once the analysis ends even when this
+            // request's cap passed meanwhile (the work goes on, its turn
+            // held): asked again, the game is answered from the cache.
+            let runtime = tokio::runtime::Handle::current();
+            let (key, mut whole) = (late_key, detail.clone());
+            detail.analysis = Some(
+                run_blocking(&st, move |s| {
+                    let report = analyse(s, &name)?;
+                    whole.analysis = Some(report.clone());
+                    s.keep(&runtime, key, kept(&whole)?);
+                    Ok(report)
+                })
+                .await?,
+            );
         }
-        Ok(Kept {
-            json: Serialized::new(&detail)?.json().clone(),
-            values: "none",
-        })
+        Ok(kept(&detail)?)
     };
-    let (kept, _) = st.answer(key, make).await?;
-    Ok(Serialized::from_json(kept.json))
+    let (answer, _) = st.answer(key, make).await?;
+    Ok(Serialized::from_json(answer.json))
+}
+
+/// A game's answer as the cache keeps it.
+fn kept(detail: &GameDetail) -> Result<Kept, ApiError> {
+    Ok(Kept {
+        json: Serialized::new(detail)?.json().clone(),
+        values: "none",
+    })
 }
 
 fn lookup(st: &AppState, id: &str) -> Result<GameId, ApiError> {

@@ -214,6 +214,14 @@ pub struct Explorer {
     pub games: Vec<GameRecord>,
     /// Whether the position index answered.
     pub indexed: bool,
+    /// When `opening_name` names no opening: the closest names, as the
+    /// search's; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestions: Option<Vec<String>>,
+    /// When `opening_name` names no opening: the CLI's sentence, as the
+    /// search's; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// One next move of the explorer: the row of `wthor stats --next`

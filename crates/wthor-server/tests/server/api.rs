@@ -462,6 +462,27 @@ async fn search_suggests_opening_names() {
     assert_eq!(v["suggestions"], serde_json::json!([]));
 }
 
+/// The explorer says of an opening name that names nothing what the
+/// search says (its games and rows are none); a known name, nothing.
+#[tokio::test]
+async fn the_explorer_suggests_opening_names_as_the_search() {
+    for name in ["tigre", "xyzzy", "Tiger"] {
+        let search = format!("/api/v1/search?opening_name={name}&limit=1");
+        let s = ok_json(get(&search).await, &search);
+        let uri = format!("/api/v1/explorer?play=f5d6&opening_name={name}&games=1");
+        let e = ok_json(get(&uri).await, &uri);
+        assert_eq!(e.get("suggestions"), s.get("suggestions"), "{uri}");
+        assert_eq!(e.get("note"), s.get("note"), "{uri}");
+        if name == "tigre" {
+            assert_eq!(
+                e["note"],
+                "no opening is named \"tigre\"; the closest names: Tiger"
+            );
+            assert_eq!(e["totals"]["games"], 0, "{uri}");
+        }
+    }
+}
+
 /// A player's openings carry the player's own results beside black's:
 /// as black, black's wins are theirs; as white, black's losses are.
 #[tokio::test]
