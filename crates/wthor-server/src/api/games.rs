@@ -161,7 +161,8 @@ pub(super) async fn game_export(
 }
 
 /// `GET /api/v1/games/{id}/png?ply=N`: the position after N discs played
-/// (default: the end), drawn as `wthor show --png` draws it.
+/// (default: the end), drawn as `wthor show --png` draws it, named by the
+/// game and N.
 pub(super) async fn game_png(
     State(st): St,
     id: Result<Path<String>, PathRejection>,
@@ -169,8 +170,8 @@ pub(super) async fn game_png(
 ) -> Result<Response, ApiError> {
     let id = path_param(id, "game")?;
     let ply = ply.map(|query::Count(n)| n);
-    let name = format!("{id}.png");
-    let body = run_blocking(&st, move |s| {
+    let game = id.clone();
+    let (body, drawn) = run_blocking(&st, move |s| {
         let gid = lookup(s, &id)?;
         let view = s
             .database()
@@ -184,11 +185,8 @@ pub(super) async fn game_png(
         let lines = game_positions(size, &tokens).lines;
         // The position before the first move is always there.
         let plies = lines.len().saturating_sub(1);
-        let line = match ply {
-            None => lines.last(),
-            Some(n) => lines.get(n),
-        }
-        .ok_or_else(|| {
+        let drawn = ply.unwrap_or(plies);
+        let line = lines.get(drawn).ok_or_else(|| {
             ApiError::parameter(
                 "ply",
                 format!(
@@ -201,8 +199,13 @@ pub(super) async fn game_png(
         let picture = wthor_draw::Position::new(size, line.squares().to_vec(), line.to_move())
             .and_then(|p| p.with_last_move(line.last_move()))?;
         let svg = wthor_draw::svg(&picture, &wthor_draw::Options::default());
-        Ok(wthor_draw::png(&svg, 1.0)?)
+        Ok((wthor_draw::png(&svg, 1.0)?, drawn))
     })
     .await?;
-    Ok(attachment(body, "image/png", &name))
+    // The position's name: the game and the discs played (`2001_5-ply30.png`).
+    Ok(attachment(
+        body,
+        "image/png",
+        &format!("{game}-ply{drawn}.png"),
+    ))
 }

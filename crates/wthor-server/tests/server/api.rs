@@ -483,6 +483,27 @@ async fn the_explorer_suggests_opening_names_as_the_search() {
     }
 }
 
+/// A position's picture is named by its game and the discs played: a
+/// download per move, not one name for every move.
+#[tokio::test]
+async fn a_png_is_named_by_its_game_and_ply() {
+    let name = |a: &crate::Answer| {
+        a.headers["content-disposition"]
+            .to_str()
+            .unwrap()
+            .to_owned()
+    };
+    let at30 = get("/api/v1/games/2001:5/png?ply=30").await;
+    assert_eq!(at30.status, StatusCode::OK);
+    assert_eq!(name(&at30), "attachment; filename=\"2001_5-ply30.png\"");
+    let end = get("/api/v1/games/2001:5/png").await;
+    assert_eq!(name(&end), "attachment; filename=\"2001_5-ply60.png\"");
+    assert_eq!(
+        name(&get("/api/v1/games/2001:5/png?ply=0").await),
+        "attachment; filename=\"2001_5-ply0.png\""
+    );
+}
+
 /// A player's openings carry the player's own results beside black's:
 /// as black, black's wins are theirs; as white, black's losses are.
 #[tokio::test]

@@ -679,3 +679,56 @@ async fn an_empty_board_is_a_finished_game() {
         }
     }
 }
+
+/// A path that is no page: for a browser the site's page (its header and
+/// navigation; the page says "no such page"), 404; for a client of the
+/// API, JSON; the API's own paths JSON whatever they accept. A page's
+/// path with a trailing slash redirects to the page.
+#[tokio::test]
+async fn unknown_pages_are_the_site_s_page_for_a_browser() {
+    let html = [("accept", "text/html,application/xhtml+xml,*/*;q=0.8")];
+    for path in [
+        "/nosuchpage",
+        "/game/",
+        "/player/",
+        "/explorer/x",
+        "/game/2001:5/x",
+    ] {
+        let a = send(app(), "GET", path, &html).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(
+            a.headers["content-type"], "text/html; charset=utf-8",
+            "{path}"
+        );
+        let text = a.text();
+        assert!(
+            text.contains("<nav>") && text.contains("/assets/app.js"),
+            "{path}"
+        );
+        let json = send(app(), "GET", path, &[]).await;
+        assert_eq!(json.status, StatusCode::NOT_FOUND, "{path}");
+        assert!(
+            json.json()["error"]
+                .as_str()
+                .unwrap()
+                .ends_with("no such page")
+        );
+    }
+    for path in ["/api/v1/nothing", "/api/nothing", "/assets/nothing.js"] {
+        let a = send(app(), "GET", path, &html).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{path}");
+        assert!(a.json()["error"].is_string(), "{path}");
+    }
+    for (path, to) in [
+        ("/explorer/", "/explorer"),
+        ("/explorer/?play=f5d6", "/explorer?play=f5d6"),
+        ("/search/", "/search"),
+        ("/ratings/?year=2003", "/ratings?year=2003"),
+        ("/game/2001:5/", "/game/2001:5"),
+        ("/player/Takuji%20Nakamura/", "/player/Takuji%20Nakamura"),
+    ] {
+        let a = send(app(), "GET", path, &html).await;
+        assert_eq!(a.status, StatusCode::PERMANENT_REDIRECT, "{path}");
+        assert_eq!(a.headers["location"], to, "{path}");
+    }
+}
