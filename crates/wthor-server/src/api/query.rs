@@ -190,7 +190,7 @@ pub enum ExportFormat {
     Jsonl,
     /// `ggf`.
     Ggf,
-    /// `txt`: transcripts.
+    /// `txt` (or `transcript`, the CLI's name): transcripts.
     Txt,
 }
 
@@ -214,10 +214,10 @@ impl<'de> Deserialize<'de> for ExportFormat {
             "csv" => ExportFormat::Csv,
             "jsonl" => ExportFormat::Jsonl,
             "ggf" => ExportFormat::Ggf,
-            "txt" => ExportFormat::Txt,
+            "txt" | "transcript" => ExportFormat::Txt,
             other => {
                 return Err(serde::de::Error::custom(format_args!(
-                    "expected csv, jsonl, ggf or txt, got {:?}",
+                    "expected csv, jsonl, ggf or txt (transcript), got {:?}",
                     clip(other)
                 )));
             }

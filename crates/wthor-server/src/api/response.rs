@@ -536,9 +536,10 @@ pub struct PlayerPage {
 pub struct RatingYear {
     /// The year.
     pub year: u16,
-    /// The rating (Elo points, the mean rated human at 1500).
+    /// The rating (Elo points, the mean rated human at 1500), to a
+    /// hundredth.
     pub rating: f64,
-    /// Its standard deviation.
+    /// Its standard deviation, to a hundredth.
     pub sd: f64,
     /// Rated games that year.
     pub games: u32,
@@ -552,10 +553,11 @@ pub struct RatingYear {
 
 impl From<&wthor_db::ratings::YearRating> for RatingYear {
     fn from(y: &wthor_db::ratings::YearRating) -> RatingYear {
+        let hundredth = |x: f64| (x * 100.0).round() / 100.0;
         RatingYear {
             year: y.year,
-            rating: y.rating,
-            sd: y.sd,
+            rating: hundredth(y.rating),
+            sd: hundredth(y.sd),
             games: y.games,
             points: y.points,
             provisional: y.provisional,

@@ -231,6 +231,14 @@ async fn bad_inputs_are_4xx_with_a_message() {
             "embedded assets",
         ),
         (
+            "an unknown key of the explorer (docs/http-api.md's copy)",
+            "/api/v1/explorer?foo=bar".into(),
+            400,
+            "unknown parameter `foo`: this endpoint takes play, position, solve, games, top, \
+             and the filters player, black, white, exact, program, human, tournament, year, \
+             result, black_discs, theoretical, opening, as_played, opening_name, min_rating, size",
+        ),
+        (
             "bad UTF-8 in a path",
             "/api/v1/players/%ff%fe".into(),
             400,
