@@ -538,16 +538,25 @@ impl<B: Board> NextTarget<B> {
             return None;
         }
         let find = |board: &B| self.images.iter().position(|img| img == board);
-        // The side to move after the prefix (its discs and passes), or the
-        // other one when it must pass.
+        // The side to move after the prefix (its discs and passes).
         let to_move = if (r.moves + r.passes) % 2 == 0 {
             Color::Black
         } else {
             Color::White
         };
-        let (sym, mover) = match find(&r.board) {
-            Some(sym) => (sym, to_move),
-            None => (find(&forced_pass(&r.board)?)?, to_move.other()),
+        // The mover is the side that plays the next disc: the other one
+        // when the side to move must pass, whether the position was given
+        // before the pass (the board found as it is) or after it (found
+        // once passed).
+        let passed = forced_pass(&r.board);
+        let mover = if passed.is_some() {
+            to_move.other()
+        } else {
+            to_move
+        };
+        let sym = match find(&r.board) {
+            Some(sym) => sym,
+            None => find(&passed?)?,
         };
         let s = Symmetry::ALL[sym];
         let next = raw

@@ -2,14 +2,17 @@
 //! route of the site (the page reads its state from the URL), its script
 //! and stylesheet. Each file is answered with an ETag (a hash of its
 //! bytes) and `304 Not Modified` when the browser already has it; a name
-//! not in the list is a 404, never a file of the disk.
+//! not in the list is a 404, never a file of the disk. A path that is no
+//! page is a 404 too: for a browser the page itself (its header and
+//! navigation, and "no such page"), else JSON; a page's path with a
+//! trailing slash redirects to the page.
 
 use std::sync::{Arc, OnceLock};
 
 use axum::Router;
 use axum::extract::Path;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 
 use crate::api::error::ApiError;
@@ -106,8 +109,51 @@ pub(crate) fn routes() -> Router<Arc<AppState>> {
         .fallback(not_found)
 }
 
-async fn not_found(uri: Uri) -> ApiError {
-    ApiError::not_found(format!("{}: no such page", clip(uri.path())))
+/// A path that is no page nor file: a page's path with a trailing slash
+/// is redirected to the page (`/explorer/` to `/explorer`, its query
+/// kept); else 404, for a browser (`Accept: text/html`) the site's page,
+/// which says "no such page" under its header and navigation, for a
+/// client of the API the JSON error (the API's own paths answer JSON
+/// whatever they accept: `/api/…`).
+async fn not_found(uri: Uri, headers: HeaderMap) -> Response {
+    let path = uri.path();
+    if let Some(page) = path.strip_suffix('/').filter(|p| is_page(p)) {
+        let target = match uri.query() {
+            Some(q) => format!("{page}?{q}"),
+            None => page.to_owned(),
+        };
+        return Redirect::permanent(&target).into_response();
+    }
+    let html = headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.contains("text/html"));
+    if html {
+        let page = &ASSETS[0];
+        return (
+            StatusCode::NOT_FOUND,
+            [
+                (header::CONTENT_TYPE, HeaderValue::from_static(page.mime)),
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            ],
+            page.bytes,
+        )
+            .into_response();
+    }
+    ApiError::not_found(format!("{}: no such page", clip(path))).into_response()
+}
+
+/// Whether `path` is one of the site's pages (as [`routes`] routes them).
+fn is_page(path: &str) -> bool {
+    let one_segment = |prefix: &str| {
+        path.strip_prefix(prefix)
+            .is_some_and(|rest| !rest.is_empty() && !rest.contains('/'))
+    };
+    matches!(path, "/explorer" | "/search" | "/ratings")
+        || one_segment("/game/")
+        || one_segment("/player/")
+        || one_segment("/report/player/")
 }
 
 async fn page(headers: HeaderMap) -> Response {

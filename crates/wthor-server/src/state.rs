@@ -25,8 +25,10 @@ use crate::values::Evaluator;
 #[derive(Clone, Copy, Debug)]
 pub struct Config {
     /// The longest a query may take (waiting for its turn included); past
-    /// it the answer is 503. An export gets it whole, from its request to
-    /// its last byte.
+    /// it the answer is 503 (busy, with `Retry-After`, when it waited for
+    /// its turn all along). An export gets it whole, from its request to
+    /// its last byte; the values of an explicit solve (`solve=1`) get it
+    /// too.
     pub time_cap: Duration,
     /// Queries run at once (the others wait for their turn): each part
     /// of an export, an analysis, a page, a search.
@@ -45,7 +47,8 @@ pub struct Config {
     /// depend on them: see [`crate::values`]).
     pub engine: EngineOptions,
     /// The time the values of the explorer's moves may take in a request
-    /// (waiting for a turn included; see [`crate::values`]).
+    /// (waiting for a turn included; see [`crate::values`]), but for an
+    /// explicit solve's, which get [`time_cap`](Self::time_cap).
     pub value_time: Duration,
     /// Searches of the explorer's values run at once (apart from the
     /// queries' turns).
@@ -215,6 +218,14 @@ impl AppState {
         self.searcher.index().is_some()
     }
 
+    /// Keeps `kept` for `key` from outside the async side (a work on the
+    /// pool whose request may have passed its cap): a task of `runtime`
+    /// inserts it.
+    pub(crate) fn keep(&self, runtime: &tokio::runtime::Handle, key: CacheKey, kept: Kept) {
+        let cache = self.cache.clone();
+        runtime.spawn(async move { cache.insert(key, kept).await });
+    }
+
     /// The answer kept for `key`, or `make`'s, kept when complete: one
     /// computation per key at a time, the requests of the same key
     /// meanwhile waiting for it and answered with it (complete or not).
@@ -294,22 +305,51 @@ pub(crate) async fn on_pool<T: Send + 'static>(
         .unwrap_or_else(|_| Err("the work was dropped".to_owned()))
 }
 
+/// What a query past its time cap is told to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Advice {
+    /// Nothing: its work is what it is (a game, a page, an analysis).
+    None,
+    /// To narrow its filters (a search, an export, the explorer).
+    NarrowFilters,
+}
+
 /// Runs `work` on the pool once a turn is free, under the time cap: 503
-/// when the cap passes first (the work still finishes, its turn held
-/// until then, so that slow queries cannot pile up); 500 when it panics.
+/// when the cap passes first, "busy" with `Retry-After` while it waited
+/// for its turn, else the cap passed while it ran (the work still
+/// finishes, its turn held until then, so that slow queries cannot pile
+/// up); 500 when it panics.
 pub(crate) async fn run_blocking<T, F>(state: &Arc<AppState>, work: F) -> Result<T, ApiError>
 where
     T: Send + 'static,
     F: FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
 {
-    run_until(state, Instant::now() + state.config.time_cap, work).await
+    run_until(
+        state,
+        Instant::now() + state.config.time_cap,
+        Advice::None,
+        work,
+    )
+    .await
+}
+
+/// [`run_blocking`] for a query of filters: past the cap, the answer says
+/// to narrow them.
+pub(crate) async fn run_filtered<T, F>(state: &Arc<AppState>, work: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
+{
+    let deadline = Instant::now() + state.config.time_cap;
+    run_until(state, deadline, Advice::NarrowFilters, work).await
 }
 
 /// [`run_blocking`] with the time cap ending at `deadline` (an export's
-/// parts share the cap of its request).
+/// parts share the cap of its request) and `advice` past it.
 pub(crate) async fn run_until<T, F>(
     state: &Arc<AppState>,
     deadline: Instant,
+    advice: Advice,
     work: F,
 ) -> Result<T, ApiError>
 where
@@ -317,25 +357,45 @@ where
     F: FnOnce(&AppState) -> Result<T, ApiError> + Send + 'static,
 {
     let cap = state.config.time_cap;
-    let state = Arc::clone(state);
-    let limit = Arc::clone(&state.limit);
-    let job = async move {
-        let permit = limit
-            .acquire_owned()
-            .await
-            .map_err(|_| ApiError::unavailable("the server is stopping"))?;
-        on_pool(move || {
-            let _permit = permit;
-            work(&state)
-        })
-        .await
-        .map_err(|panic| ApiError::internal(format!("the query failed: {panic}")))?
+    let turn = tokio::time::timeout_at(deadline.into(), Arc::clone(&state.limit).acquire_owned());
+    let permit = match turn.await {
+        Ok(Ok(permit)) => permit,
+        Ok(Err(_)) => return Err(ApiError::unavailable("the server is stopping")),
+        // Every turn was taken all along: the request never ran.
+        Err(_) => return Err(busy(state)),
     };
+    let state = Arc::clone(state);
+    let job = on_pool(move || {
+        let _permit = permit;
+        work(&state)
+    });
     match tokio::time::timeout_at(deadline.into(), job).await {
-        Ok(answer) => answer,
+        Ok(answer) => {
+            answer.map_err(|panic| ApiError::internal(format!("the query failed: {panic}")))?
+        }
         Err(_) => Err(ApiError::unavailable(format!(
-            "the query took longer than its time cap of {} s: narrow it with filters",
-            cap.as_secs_f64()
+            "the query took longer than its time cap of {} s{}",
+            cap.as_secs_f64(),
+            match advice {
+                Advice::None => "",
+                Advice::NarrowFilters => ": narrow it with filters",
+            }
         ))),
+    }
+}
+
+/// The 503 of a request that waited for a turn the whole time cap: busy,
+/// to be retried after the cap (by then the queries running have ended,
+/// or passed their own caps).
+pub(crate) fn busy(state: &AppState) -> ApiError {
+    let cap = state.config.time_cap;
+    ApiError::Busy {
+        message: format!(
+            "the server is busy: all {} of its query turns stayed taken for the time cap ({} s); \
+             retry later",
+            state.config.concurrent.max(1),
+            cap.as_secs_f64()
+        ),
+        retry_after: cap.as_secs_f64().ceil().max(1.0) as u64,
     }
 }

@@ -12,7 +12,10 @@
 //!   would find.
 //! - **Within the request's time.** The values of a request get
 //!   [`Config::value_time`](crate::Config::value_time) from when it asks
-//!   for them, waiting for a turn included. The estimate is searched
+//!   for them, waiting for a turn included; those of an explicit solve
+//!   (`solve=1`) the whole [`Config::time_cap`](crate::Config::time_cap),
+//!   the exact search of 21 to 24 empties taking seconds to minutes of a
+//!   core (all moves exact: see `docs/http-api.md`). The estimate is searched
 //!   first (quick near the end, and what is answered when the exact
 //!   search does not finish); exact values are then searched with what
 //!   remains. A search stopped by the time answers with its deepest
@@ -131,7 +134,6 @@ pub(crate) struct Evaluator {
     engines: Arc<Mutex<Vec<Engine>>>,
     options: EngineOptions,
     turns: Arc<Semaphore>,
-    budget: Duration,
 }
 
 impl Evaluator {
@@ -141,15 +143,22 @@ impl Evaluator {
             engines: Arc::new(Mutex::new(Vec::new())),
             options: config.engine,
             turns: Arc::new(Semaphore::new(config.searches.max(1))),
-            budget: config.value_time,
         }
     }
 
     /// The values of the legal moves of the side to move, who owns `p`
     /// against `o` and has a move: exact when `exact` (else estimates),
-    /// within the time budget; `cap` bounds the wait for a turn too.
-    pub(crate) async fn values(&self, p: u64, o: u64, exact: bool, cap: Duration) -> Values {
-        match tokio::time::timeout(cap, self.within_budget(p, o, exact)).await {
+    /// within `budget` (the searches' time, from now); `cap` bounds the
+    /// wait for a turn too.
+    pub(crate) async fn values(
+        &self,
+        p: u64,
+        o: u64,
+        exact: bool,
+        budget: Duration,
+        cap: Duration,
+    ) -> Values {
+        match tokio::time::timeout(cap, self.within_budget(p, o, exact, budget)).await {
             Ok(values) => values,
             Err(_) => Values {
                 found: None,
@@ -163,8 +172,8 @@ impl Evaluator {
         }
     }
 
-    async fn within_budget(&self, p: u64, o: u64, exact: bool) -> Values {
-        let deadline = Instant::now() + self.budget;
+    async fn within_budget(&self, p: u64, o: u64, exact: bool, budget: Duration) -> Values {
+        let deadline = Instant::now() + budget;
         let mut searched = false;
         if exact && let Some(found) = self.cache.get(&(p, o, Goal::Exact)).await {
             return Values {
@@ -180,7 +189,7 @@ impl Evaluator {
             Err(Short::Time(found)) => {
                 let note = format!(
                     "the search ran out of its time ({} s) at depth {} of {ESTIMATE_DEPTH}",
-                    self.budget.as_secs_f64(),
+                    budget.as_secs_f64(),
                     found.depth
                 );
                 return Values {
@@ -220,7 +229,7 @@ impl Evaluator {
                 note: Some(match short {
                     Short::Time(_) => format!(
                         "the exact search did not finish within its time ({} s): estimates",
-                        self.budget.as_secs_f64()
+                        budget.as_secs_f64()
                     ),
                     Short::Failed(why) => format!("no exact values ({why}): estimates"),
                 }),

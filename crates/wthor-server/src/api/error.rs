@@ -1,6 +1,7 @@
 //! The one error type of the API, answered as a status and `{"error":
 //! "…"}`: malformed input is a 4xx naming the parameter and what was
-//! expected, a query past its time cap 503, and an internal fault (the
+//! expected, a query past its time cap 503 (busy, with `Retry-After`,
+//! when it waited for its turn all along), and an internal fault (the
 //! database, the system, a query that panicked) 500 with a message,
 //! logged ([`crate::AppState::on_fault`]). The library's errors convert
 //! with `From`, each to its status.
@@ -9,7 +10,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::{Request, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -52,9 +53,19 @@ pub enum ApiError {
     /// 414: a request target past [`crate::MAX_URI_BYTES`].
     #[error("the request is {0} bytes long: at most {max} are read", max = crate::MAX_URI_BYTES)]
     UriTooLong(usize),
-    /// 503: the time cap passed, or the server is stopping.
+    /// 503: the time cap passed while the query ran, or the server is
+    /// stopping.
     #[error("{0}")]
     Unavailable(String),
+    /// 503: the request waited for a turn the whole time cap (every turn
+    /// taken): answered with `Retry-After`.
+    #[error("{message}")]
+    Busy {
+        /// What happened.
+        message: String,
+        /// The seconds to wait before asking again.
+        retry_after: u64,
+    },
     /// 500: a fault of the server, not of the request (logged).
     #[error("internal error: {0}")]
     Internal(String),
@@ -107,7 +118,7 @@ impl ApiError {
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::UriTooLong(_) => StatusCode::URI_TOO_LONG,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -202,8 +213,16 @@ impl IntoResponse for ApiError {
             }),
         )
             .into_response();
-        if let ApiError::Internal(_) = self {
-            response.extensions_mut().insert(Fault(message));
+        match self {
+            ApiError::Internal(_) => {
+                response.extensions_mut().insert(Fault(message));
+            }
+            ApiError::Busy { retry_after, .. } => {
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from(retry_after));
+            }
+            _ => {}
         }
         response
     }

@@ -1,24 +1,25 @@
 //! `/api/v1/explorer`: the explorer table of a position, with its values.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue};
 use othello_core::notation::{parse_transcript, push_transcript};
 use othello_core::position::forced_pass;
 use othello_core::{Board, Move, Size, Square};
-use wthor_db::openings;
 use wthor_db::position_line::PositionLine;
 use wthor_db::query::{AnyBoardError, Position, SortKey};
 use wthor_db::stats::{
     MoveRatings, SOLVE_MAX_EMPTIES, Solved, SolvedField, StatsOptions, StatsReport,
 };
+use wthor_db::{GameId, openings};
 
 use super::error::ApiError;
 use super::query::{ExplorerQuery, Params, to_query};
 use super::response::{Explorer, ExplorerRow, OpeningName, PositionInfo, Serialized, ValuesInfo};
-use super::{St, query, records, search_ids, stats};
-use crate::state::{AppState, CacheKey, Kept, NotKept, run_blocking};
+use super::{St, opening_suggestions, query, records, search_ids, stats};
+use crate::state::{AppState, CacheKey, Config, Kept, NotKept, run_filtered};
 use crate::values::{EXACT_EMPTIES, Values};
 
 /// The header that says where an explorer answer's values come from:
@@ -51,9 +52,12 @@ pub(super) async fn explorer(
 /// The explorer's answer with its values, serialised; not kept when the
 /// values are not what was asked (stopped by the time).
 async fn explore_and_value(st: &Arc<AppState>, query: ExplorerQuery) -> Result<Kept, NotKept> {
-    let (mut answer, ask) = run_blocking(st, move |s| explore(s, query)).await?;
+    let (mut answer, ask) = run_filtered(st, move |s| explore(s, query)).await?;
     let values = match ask.board {
-        Some((p, o)) => Some(st.values.values(p, o, ask.exact, st.config.time_cap).await),
+        Some((p, o)) => {
+            let (budget, cap) = values_time(&st.config, ask.solve);
+            Some(st.values.values(p, o, ask.exact, budget, cap).await)
+        }
         None => None,
     };
     let source = match &values {
@@ -76,6 +80,25 @@ async fn explore_and_value(st: &Arc<AppState>, query: ExplorerQuery) -> Result<K
     }
 }
 
+/// The time of a request's values, and the longest it waits for them
+/// (its wait for a search's turn included): the values' time by default,
+/// the whole time cap for an explicit solve (the exact search of 21 to 24
+/// empties takes seconds of a core, minutes on some positions); the wait
+/// as long again beyond it as by default (at least 1 s), so that the
+/// search's own end comes first.
+fn values_time(config: &Config, solve: bool) -> (Duration, Duration) {
+    let budget = if solve {
+        config.time_cap.max(config.value_time)
+    } else {
+        config.value_time
+    };
+    let slack = config
+        .time_cap
+        .saturating_sub(config.value_time)
+        .max(Duration::from_secs(1));
+    (budget, budget + slack)
+}
+
 /// What the explorer's values need besides its answer.
 struct ValuesAsk {
     /// The discs of the side that plays next and of the other side, when
@@ -84,6 +107,9 @@ struct ValuesAsk {
     /// Whether exact scores are due (20 empties or fewer, or `solve=1` up
     /// to the cap).
     exact: bool,
+    /// Whether they were asked for (`solve=1`, within the cap): the
+    /// values then get the whole time cap.
+    solve: bool,
     /// The move of each row of the answer.
     squares: Vec<Square>,
 }
@@ -114,17 +140,20 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         .map(|b| forced_pass(b).unwrap_or(*b))
         .filter(|b| b.legal_moves() != 0);
     // The library's one cap, and its words.
+    // A 10x10 position is never solved; a finished one (an empty board
+    // too, as `wthor solve` reads it: game over) has nothing to solve,
+    // whatever its empties.
     let too_deep = solve && info.empties > SOLVE_MAX_EMPTIES as usize;
-    let solved = if too_deep {
-        Solved::TooManyEmpties(info.empties as u32)
-            .note()
-            .map(SolvedField::No)
-    } else if solve && position.as_eight().is_none() {
+    let solved = if solve && position.as_eight().is_none() {
         Solved::TenByTen.note().map(SolvedField::No)
     } else if solve && board.is_none() {
         Some(SolvedField::No(
             "not solved: the game is over (no legal move)".to_owned(),
         ))
+    } else if too_deep {
+        Solved::TooManyEmpties(info.empties as u32)
+            .note()
+            .map(SolvedField::No)
     } else {
         // Said once the values are there.
         None
@@ -161,22 +190,16 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         .zip(&ratings)
         .map(|((row, n), r)| ExplorerRow::new(row, n as u64, r.as_ref()))
         .collect();
-    let mut f = filters;
-    f.sort = Some(if by_rating {
-        SortKey::Rating
-    } else {
-        SortKey::Year
-    });
-    f.descending = true;
-    f.limit = Some(top);
+    // An opening name that names nothing: said, as the search says it.
+    let (suggestions, note) = (opening_suggestions(&filters), filters.opening_name_note());
     let games = if top == 0 {
         Vec::new()
     } else {
-        records(st, &search_ids(st, &to_query(&f, "play")?)?)
+        records(st, &listed_games(st, filters, top, by_rating)?)
     };
     let exact = info.empties <= EXACT_EMPTIES as usize || (solve && !too_deep);
     let answer = Explorer {
-        obf: position.to_obf(),
+        obf: next_obf(&position),
         opening: opening_at(&position).map(opening_name),
         position: info,
         totals: report.totals.into(),
@@ -187,13 +210,43 @@ fn explore(st: &AppState, query: ExplorerQuery) -> Result<(Explorer, ValuesAsk),
         moves: rows,
         games,
         indexed,
+        suggestions,
+        note,
     };
     let ask = ValuesAsk {
         board: board.map(|b| (b.player(), b.opponent())),
         exact,
+        solve: solve && !too_deep,
         squares,
     };
     Ok((answer, ask))
+}
+
+/// The games of the explorer's list: the `top` latest (the newest year
+/// first, within a year the last of the database's order first: the
+/// history's `latest` is the first of them), or with `by_rating` the `top`
+/// highest rated (the mean of both players' ratings).
+fn listed_games(
+    st: &AppState,
+    mut filters: wthor_db::query::Filters,
+    top: usize,
+    by_rating: bool,
+) -> Result<Vec<GameId>, ApiError> {
+    if by_rating {
+        filters.sort = Some(SortKey::Rating);
+        filters.descending = true;
+        filters.limit = Some(top);
+        return search_ids(st, &to_query(&filters, "play")?);
+    }
+    // The library's sort by year keeps a year's games in database order
+    // (descending too): the latest are that order reversed.
+    filters.sort = None;
+    filters.limit = None;
+    let mut ids = search_ids(st, &to_query(&filters, "play")?)?;
+    let files = st.database().files();
+    ids.sort_unstable_by_key(|&id| std::cmp::Reverse((files[id.file()].year(), id)));
+    ids.truncate(top);
+    Ok(ids)
 }
 
 /// The moves' values into the answer: each row's value (the square it
@@ -345,6 +398,13 @@ pub(super) fn read_position(
         position,
         last,
     })
+}
+
+/// The OBF text of a position with the side that plays next to move:
+/// the other side when the side to move must pass (as `toMove` of its
+/// `position` says, and the rows' movers are).
+pub(super) fn next_obf(position: &Position) -> String {
+    position.forced_pass().unwrap_or(*position).to_obf()
 }
 
 /// The line of a position, its move number from its discs.

@@ -11,7 +11,7 @@ use wthor_db::text::ExportOptions;
 use super::error::ApiError;
 use super::query::{ExportFormat, ExportQuery, Params, to_query};
 use super::{St, search_ids};
-use crate::state::{AppState, run_until};
+use crate::state::{Advice, AppState, run_until};
 
 /// The parts an export holds ready beyond the one its client is taking.
 const EXPORT_AHEAD: usize = 2;
@@ -29,7 +29,12 @@ pub(super) async fn export(
     let deadline = std::time::Instant::now() + st.config.time_cap;
     let format = query.format;
     let filters = to_query(&query.filters, "position_after")?;
-    let ids = Arc::new(run_until(&st, deadline, move |s| search_ids(s, &filters)).await?);
+    let ids = Arc::new(
+        run_until(&st, deadline, Advice::NarrowFilters, move |s| {
+            search_ids(s, &filters)
+        })
+        .await?,
+    );
     let (tx, rx) = tokio::sync::mpsc::channel::<bytes::Bytes>(EXPORT_AHEAD);
     let whole = Arc::new(std::sync::atomic::AtomicBool::new(false));
     tokio::spawn(stream_export(
@@ -104,7 +109,7 @@ async fn stream_export(
             format: format.format(),
             empties: None,
         };
-        match run_until(&st, deadline, move |s| {
+        match run_until(&st, deadline, Advice::NarrowFilters, move |s| {
             let mut out = Vec::new();
             wthor_db::text::export_rows(s.database(), &part_ids[start..end], &options, &mut out)?;
             Ok(out)

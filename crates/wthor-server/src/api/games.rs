@@ -33,6 +33,7 @@ pub(super) async fn game(
     // archive), kept with their game's answer.
     let gid = lookup(&st, &id)?;
     let key = CacheKey::Game(gid, query.clone());
+    let late_key = key.clone();
     let make = async {
         let mut detail = run_blocking(&st, move |s| game_detail(s, &id)).await?;
         let name = detail.record.game.clone();
@@ -53,15 +54,33 @@ pub(super) async fn game(
             .await?;
         }
         if query.analysis {
-            detail.analysis = Some(run_blocking(&st, move |s| analyse(s, &name)).await?);
+            // The answer is kept once the analysis ends even when this
+            // request's cap passed meanwhile (the work goes on, its turn
+            // held): asked again, the game is answered from the cache.
+            let runtime = tokio::runtime::Handle::current();
+            let (key, mut whole) = (late_key, detail.clone());
+            detail.analysis = Some(
+                run_blocking(&st, move |s| {
+                    let report = analyse(s, &name)?;
+                    whole.analysis = Some(report.clone());
+                    s.keep(&runtime, key, kept(&whole)?);
+                    Ok(report)
+                })
+                .await?,
+            );
         }
-        Ok(Kept {
-            json: Serialized::new(&detail)?.json().clone(),
-            values: "none",
-        })
+        Ok(kept(&detail)?)
     };
-    let (kept, _) = st.answer(key, make).await?;
-    Ok(Serialized::from_json(kept.json))
+    let (answer, _) = st.answer(key, make).await?;
+    Ok(Serialized::from_json(answer.json))
+}
+
+/// A game's answer as the cache keeps it.
+fn kept(detail: &GameDetail) -> Result<Kept, ApiError> {
+    Ok(Kept {
+        json: Serialized::new(detail)?.json().clone(),
+        values: "none",
+    })
 }
 
 fn lookup(st: &AppState, id: &str) -> Result<GameId, ApiError> {
@@ -142,7 +161,8 @@ pub(super) async fn game_export(
 }
 
 /// `GET /api/v1/games/{id}/png?ply=N`: the position after N discs played
-/// (default: the end), drawn as `wthor show --png` draws it.
+/// (default: the end), drawn as `wthor show --png` draws it, named by the
+/// game and N.
 pub(super) async fn game_png(
     State(st): St,
     id: Result<Path<String>, PathRejection>,
@@ -150,8 +170,8 @@ pub(super) async fn game_png(
 ) -> Result<Response, ApiError> {
     let id = path_param(id, "game")?;
     let ply = ply.map(|query::Count(n)| n);
-    let name = format!("{id}.png");
-    let body = run_blocking(&st, move |s| {
+    let game = id.clone();
+    let (body, drawn) = run_blocking(&st, move |s| {
         let gid = lookup(s, &id)?;
         let view = s
             .database()
@@ -165,11 +185,8 @@ pub(super) async fn game_png(
         let lines = game_positions(size, &tokens).lines;
         // The position before the first move is always there.
         let plies = lines.len().saturating_sub(1);
-        let line = match ply {
-            None => lines.last(),
-            Some(n) => lines.get(n),
-        }
-        .ok_or_else(|| {
+        let drawn = ply.unwrap_or(plies);
+        let line = lines.get(drawn).ok_or_else(|| {
             ApiError::parameter(
                 "ply",
                 format!(
@@ -182,8 +199,13 @@ pub(super) async fn game_png(
         let picture = wthor_draw::Position::new(size, line.squares().to_vec(), line.to_move())
             .and_then(|p| p.with_last_move(line.last_move()))?;
         let svg = wthor_draw::svg(&picture, &wthor_draw::Options::default());
-        Ok(wthor_draw::png(&svg, 1.0)?)
+        Ok((wthor_draw::png(&svg, 1.0)?, drawn))
     })
     .await?;
-    Ok(attachment(body, "image/png", &name))
+    // The position's name: the game and the discs played (`2001_5-ply30.png`).
+    Ok(attachment(
+        body,
+        "image/png",
+        &format!("{game}-ply{drawn}.png"),
+    ))
 }

@@ -10,10 +10,10 @@ use wthor_db::text::GameRecord;
 
 use super::St;
 use super::error::ApiError;
-use super::explorer::{Read, read_position};
+use super::explorer::{Read, next_obf, read_position};
 use super::query::{HistoryQuery, Params};
 use super::response::{HistoryAnswer, HistoryYear, MoveHistoryRow, Serialized, YearMove};
-use crate::state::{AppState, CacheKey, Kept, run_blocking};
+use crate::state::{AppState, CacheKey, Kept, run_filtered};
 
 /// What "first" means, in every answer (the archive has no dates).
 const FIRST_MEANS: &str = "first: the earliest year, then file order (the archive has no \
@@ -25,7 +25,7 @@ pub(super) async fn history(
 ) -> Result<Serialized<HistoryAnswer>, ApiError> {
     let key = CacheKey::History(Box::new(query.clone()));
     let make = async {
-        let answer = run_blocking(&st, move |s| history_of(s, query)).await?;
+        let answer = run_filtered(&st, move |s| history_of(s, query)).await?;
         Ok(Kept {
             json: Serialized::new(&answer)?.json().clone(),
             values: "none",
@@ -65,7 +65,7 @@ fn history_of(st: &AppState, query: HistoryQuery) -> Result<HistoryAnswer, ApiEr
         })
         .collect::<Result<Vec<_>, ApiError>>()?;
     Ok(HistoryAnswer {
-        obf: position.to_obf(),
+        obf: next_obf(&position),
         reached: history.reached(),
         first_means: FIRST_MEANS,
         years: history

@@ -126,6 +126,22 @@ fn records(st: &AppState, ids: &[GameId]) -> Vec<GameRecord> {
         .collect()
 }
 
+/// When `opening_name` names no opening: the closest names (as the CLI
+/// suggests them), none for a text like no name.
+fn opening_suggestions(filters: &wthor_db::query::Filters) -> Option<Vec<String>> {
+    let name = filters
+        .opening_name
+        .as_deref()
+        .filter(|name| wthor_db::openings::table().by_name(name).is_none())?;
+    Some(
+        wthor_db::openings::table()
+            .closest(name, OPENING_SUGGESTIONS)
+            .iter()
+            .map(|o| o.name().to_owned())
+            .collect(),
+    )
+}
+
 /// `n` and its noun, singular for 1 (`1 move`, `58 moves`).
 fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

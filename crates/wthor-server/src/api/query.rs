@@ -30,9 +30,13 @@ pub trait Endpoint: DeserializeOwned + Default + Clone + Hash + Eq + Send + 'sta
     /// (which it refuses, or takes as its own parameters).
     const FILTERS: Option<&'static [&'static str]> = None;
 
-    /// Why a filter it does not take is refused, when it has a word to
-    /// say (the explorer's); else the key is unknown to it.
-    const REFUSED: Option<&'static str> = None;
+    /// Why the filter `key`, which it does not take, is refused, when it
+    /// has a word to say (the explorer's: what to give instead); else the
+    /// key is unknown to it.
+    fn refused(key: &str) -> Option<&'static str> {
+        let _ = key;
+        None
+    }
 
     /// Where its filters go.
     fn filters_mut(&mut self) -> Option<&mut Filters> {
@@ -83,7 +87,7 @@ pub struct ExplorerQuery {
     /// Exact scores up to the solver's cap.
     #[serde(deserialize_with = "flag")]
     pub solve: bool,
-    /// How many of the latest games reaching the position.
+    /// How many of the latest games reaching the position (newest first).
     pub games: Count<10, 100>,
     /// The top games instead of the latest: by the mean of both players'
     /// ratings, highest first.
@@ -97,9 +101,20 @@ pub struct ExplorerQuery {
 impl Endpoint for ExplorerQuery {
     const FILTERS: Option<&'static [&'static str]> =
         Some(&["position", "position_after", "limit", "sort", "reverse"]);
-    const REFUSED: Option<&'static str> = Some(
-        "not a parameter of the explorer (give the moves with play=, a position with position=)",
-    );
+
+    fn refused(key: &str) -> Option<&'static str> {
+        Some(match key {
+            "limit" => {
+                "not a parameter of the explorer: the number of games listed is games= (at most 100)"
+            }
+            "sort" | "reverse" => {
+                "not a parameter of the explorer: its games are the latest, newest first, or with top=1 the top rated"
+            }
+            _ => {
+                "not a parameter of the explorer (give the moves with play=, a position with position=)"
+            }
+        })
+    }
 
     fn filters_mut(&mut self) -> Option<&mut Filters> {
         Some(&mut self.filters)
@@ -124,9 +139,17 @@ pub struct HistoryQuery {
 
 impl Endpoint for HistoryQuery {
     const FILTERS: Option<&'static [&'static str]> = ExplorerQuery::FILTERS;
-    const REFUSED: Option<&'static str> = Some(
-        "not a parameter of the history (give the moves with play=, a position with position=)",
-    );
+
+    fn refused(key: &str) -> Option<&'static str> {
+        Some(match key {
+            "limit" | "sort" | "reverse" => {
+                "not a parameter of the history: it counts every game reaching the position, year by year"
+            }
+            _ => {
+                "not a parameter of the history (give the moves with play=, a position with position=)"
+            }
+        })
+    }
 
     fn filters_mut(&mut self) -> Option<&mut Filters> {
         Some(&mut self.filters)
@@ -167,7 +190,7 @@ pub enum ExportFormat {
     Jsonl,
     /// `ggf`.
     Ggf,
-    /// `txt`: transcripts.
+    /// `txt` (or `transcript`, the CLI's name): transcripts.
     Txt,
 }
 
@@ -191,10 +214,10 @@ impl<'de> Deserialize<'de> for ExportFormat {
             "csv" => ExportFormat::Csv,
             "jsonl" => ExportFormat::Jsonl,
             "ggf" => ExportFormat::Ggf,
-            "txt" => ExportFormat::Txt,
+            "txt" | "transcript" => ExportFormat::Txt,
             other => {
                 return Err(serde::de::Error::custom(format_args!(
-                    "expected csv, jsonl, ggf or txt, got {:?}",
+                    "expected csv, jsonl, ggf or txt (transcript), got {:?}",
                     clip(other)
                 )));
             }
@@ -351,7 +374,9 @@ pub fn read<T: Endpoint>(raw: Option<&str>) -> Result<T, ApiError> {
             own.push((key, value));
         } else if takes_filter::<T>(&key) {
             filters.push((key, value));
-        } else if let (Some(why), true) = (T::REFUSED, Filters::keys().contains(&key.as_str())) {
+        } else if let (true, Some(why)) =
+            (Filters::keys().contains(&key.as_str()), T::refused(&key))
+        {
             return Err(ApiError::parameter(&key, why));
         } else {
             return Err(unknown::<T>(&key));

@@ -185,7 +185,8 @@ pub struct OpeningName {
 pub struct Explorer {
     /// The position explored.
     pub position: PositionInfo,
-    /// Its OBF text (side to move as the query sees it).
+    /// Its OBF text, the side that plays next to move (the other side
+    /// when the side to move must pass: as [`PositionInfo::to_move`]).
     pub obf: String,
     /// The named opening at this position, in any orientation.
     pub opening: Option<OpeningName>,
@@ -207,10 +208,20 @@ pub struct Explorer {
     /// `wthor stats --next`'s rows, then the legal moves nobody played
     /// (no games).
     pub moves: Vec<ExplorerRow>,
-    /// The latest games reaching the position.
+    /// The latest games reaching the position, newest first (the newest
+    /// year first, the last in file order first within a year), or the
+    /// top rated with `top=1`.
     pub games: Vec<GameRecord>,
     /// Whether the position index answered.
     pub indexed: bool,
+    /// When `opening_name` names no opening: the closest names, as the
+    /// search's; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestions: Option<Vec<String>>,
+    /// When `opening_name` names no opening: the CLI's sentence, as the
+    /// search's; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// One next move of the explorer: the row of `wthor stats --next`
@@ -425,7 +436,8 @@ impl NoveltyInfo {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HistoryAnswer {
-    /// The position's OBF text.
+    /// The position's OBF text, the side that plays next to move (as the
+    /// explorer's).
     pub obf: String,
     /// Games reaching it (with the filters), over all years.
     pub reached: u64,
@@ -524,9 +536,10 @@ pub struct PlayerPage {
 pub struct RatingYear {
     /// The year.
     pub year: u16,
-    /// The rating (Elo points, the mean rated human at 1500).
+    /// The rating (Elo points, the mean rated human at 1500), to a
+    /// hundredth.
     pub rating: f64,
-    /// Its standard deviation.
+    /// Its standard deviation, to a hundredth.
     pub sd: f64,
     /// Rated games that year.
     pub games: u32,
@@ -540,10 +553,11 @@ pub struct RatingYear {
 
 impl From<&wthor_db::ratings::YearRating> for RatingYear {
     fn from(y: &wthor_db::ratings::YearRating) -> RatingYear {
+        let hundredth = |x: f64| (x * 100.0).round() / 100.0;
         RatingYear {
             year: y.year,
-            rating: y.rating,
-            sd: y.sd,
+            rating: hundredth(y.rating),
+            sd: hundredth(y.sd),
             games: y.games,
             points: y.points,
             provisional: y.provisional,

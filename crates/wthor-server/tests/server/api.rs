@@ -462,6 +462,84 @@ async fn search_suggests_opening_names() {
     assert_eq!(v["suggestions"], serde_json::json!([]));
 }
 
+/// The explorer says of an opening name that names nothing what the
+/// search says (its games and rows are none); a known name, nothing.
+#[tokio::test]
+async fn the_explorer_suggests_opening_names_as_the_search() {
+    for name in ["tigre", "xyzzy", "Tiger"] {
+        let search = format!("/api/v1/search?opening_name={name}&limit=1");
+        let s = ok_json(get(&search).await, &search);
+        let uri = format!("/api/v1/explorer?play=f5d6&opening_name={name}&games=1");
+        let e = ok_json(get(&uri).await, &uri);
+        assert_eq!(e.get("suggestions"), s.get("suggestions"), "{uri}");
+        assert_eq!(e.get("note"), s.get("note"), "{uri}");
+        if name == "tigre" {
+            assert_eq!(
+                e["note"],
+                "no opening is named \"tigre\"; the closest names: Tiger"
+            );
+            assert_eq!(e["totals"]["games"], 0, "{uri}");
+        }
+    }
+}
+
+/// `size` selects no game (as `wthor search --size`): it is the size in
+/// which openings and transcripts are read.
+#[tokio::test]
+async fn size_selects_no_game() {
+    let all = ok_json(get("/api/v1/search?limit=1").await, "all");
+    let ten = ok_json(get("/api/v1/search?size=10&limit=1").await, "size=10");
+    assert_eq!(ten["total"], all["total"]);
+    // A position of that size selects its games.
+    let tens = ok_json(
+        get("/api/v1/search?size=10&position_after=d5&limit=500").await,
+        "10x10",
+    );
+    let games = tens["games"].as_array().unwrap();
+    assert!(!games.is_empty());
+    assert!(games.iter().all(|g| g["boardSize"] == 10));
+}
+
+/// A position's picture is named by its game and the discs played: a
+/// download per move, not one name for every move.
+#[tokio::test]
+async fn a_png_is_named_by_its_game_and_ply() {
+    let name = |a: &crate::Answer| {
+        a.headers["content-disposition"]
+            .to_str()
+            .unwrap()
+            .to_owned()
+    };
+    let at30 = get("/api/v1/games/2001:5/png?ply=30").await;
+    assert_eq!(at30.status, StatusCode::OK);
+    assert_eq!(name(&at30), "attachment; filename=\"2001_5-ply30.png\"");
+    let end = get("/api/v1/games/2001:5/png").await;
+    assert_eq!(name(&end), "attachment; filename=\"2001_5-ply60.png\"");
+    assert_eq!(
+        name(&get("/api/v1/games/2001:5/png?ply=0").await),
+        "attachment; filename=\"2001_5-ply0.png\""
+    );
+}
+
+/// `format=transcript`, the CLI's name of the format, is `txt`.
+#[tokio::test]
+async fn transcript_is_the_txt_format() {
+    for path in [
+        "/api/v1/export?player=saio&year=2003&format=",
+        "/api/v1/games/2001:5/export?format=",
+    ] {
+        let txt = get(&format!("{path}txt")).await;
+        let transcript = get(&format!("{path}transcript")).await;
+        assert_eq!(txt.status, StatusCode::OK, "{path}");
+        assert_eq!(transcript.status, StatusCode::OK, "{path}");
+        assert_eq!(txt.body, transcript.body, "{path}");
+        assert_eq!(
+            txt.headers["content-disposition"],
+            transcript.headers["content-disposition"]
+        );
+    }
+}
+
 /// A player's openings carry the player's own results beside black's:
 /// as black, black's wins are theirs; as white, black's losses are.
 #[tokio::test]

@@ -88,7 +88,25 @@ async fn bad_inputs_are_4xx_with_a_message() {
             "explorer limit",
             "/api/v1/explorer?limit=5".into(),
             400,
-            "limit: not a parameter",
+            "limit: not a parameter of the explorer: the number of games listed is games=",
+        ),
+        (
+            "explorer sort",
+            "/api/v1/explorer?sort=score".into(),
+            400,
+            "sort: not a parameter of the explorer: its games are the latest, newest first, or with top=1",
+        ),
+        (
+            "explorer position_after",
+            "/api/v1/explorer?position_after=f5".into(),
+            400,
+            "position_after: not a parameter of the explorer (give the moves with play=",
+        ),
+        (
+            "history limit",
+            "/api/v1/history?limit=5".into(),
+            400,
+            "limit: not a parameter of the history: it counts every game",
         ),
         (
             "bad solve flag",
@@ -213,6 +231,14 @@ async fn bad_inputs_are_4xx_with_a_message() {
             "embedded assets",
         ),
         (
+            "an unknown key of the explorer (docs/http-api.md's copy)",
+            "/api/v1/explorer?foo=bar".into(),
+            400,
+            "unknown parameter `foo`: this endpoint takes play, position, solve, games, top, \
+             and the filters player, black, white, exact, program, human, tournament, year, \
+             result, black_discs, theoretical, opening, as_played, opening_name, min_rating, size",
+        ),
+        (
             "bad UTF-8 in a path",
             "/api/v1/players/%ff%fe".into(),
             400,
@@ -239,27 +265,105 @@ async fn only_get_is_answered() {
     }
 }
 
+/// Every thread of rayon's pool (the server's work) held until dropped:
+/// a query given a turn meanwhile waits for a thread, past any cap, and
+/// holds its turn.
+struct PoolHeld(#[allow(dead_code)] Vec<std::sync::mpsc::Sender<()>>);
+
+fn hold_the_pool() -> PoolHeld {
+    let threads = rayon::current_num_threads();
+    let started = Arc::new(std::sync::Barrier::new(threads + 1));
+    let mut releases = Vec::new();
+    for _ in 0..threads {
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let started = Arc::clone(&started);
+        rayon::spawn(move || {
+            started.wait();
+            // Until the sender is dropped.
+            let _ = held.recv();
+        });
+        releases.push(release);
+    }
+    started.wait();
+    PoolHeld(releases)
+}
+
+/// A query past its time cap while it had its turn is a 503 saying so
+/// (to narrow the filters only when it takes filters); a request that
+/// waited for a turn all along is told the server is busy, with
+/// `Retry-After`. An analysis that ends after its request's cap is kept:
+/// asked again, the game is answered from the cache.
 #[tokio::test]
 async fn a_query_past_its_time_cap_is_503() {
     let db = wthor_db::Database::open(testdata()).unwrap();
-    // 1 ms: an analysis takes longer.
+    // 1 ns; two turns; an analysis of little search (quick once it runs).
     let config = Config {
-        time_cap: Duration::from_millis(1),
-        ..Config::default()
+        time_cap: Duration::from_nanos(1),
+        concurrent: 2,
+        analysis: wthor_db::analysis::AnalysisOptions {
+            empties: 8,
+            estimate_depth: 2,
+            ..Default::default()
+        },
+        ..crate::config()
     };
     let state = Arc::new(AppState::new(db, &IndexChoice::Never, config).0);
-    let a = send(
-        wthor_server::router(state),
-        "GET",
-        "/api/v1/games/2001:5?analysis=1",
-        &[],
-    )
-    .await;
+    let app = || wthor_server::router(Arc::clone(&state));
+    let message = |a: &crate::Answer| a.json()["error"].as_str().unwrap().to_owned();
+    let held = hold_the_pool();
+    // An analysis: its turn, no thread.
+    let uri = "/api/v1/games/2001:5?analysis=1";
+    let a = send(app(), "GET", uri, &[]).await;
     assert_eq!(a.status, StatusCode::SERVICE_UNAVAILABLE);
+    let m = message(&a);
     assert!(
-        a.json()["error"].as_str().unwrap().contains("time cap"),
+        m.contains("longer than its time cap of 0.000000001 s"),
+        "{m}"
+    );
+    assert!(!m.contains("filters"), "{m}");
+    assert!(a.headers.get("retry-after").is_none());
+    // The explorer's query: the other turn, no thread; told to narrow
+    // its filters.
+    let b = send(app(), "GET", "/api/v1/explorer?play=f5d6", &[]).await;
+    assert_eq!(b.status, StatusCode::SERVICE_UNAVAILABLE);
+    let m = message(&b);
+    assert!(
+        m.contains("longer than its time cap") && m.ends_with(": narrow it with filters"),
+        "{m}"
+    );
+    // Both turns held by the works waiting for a thread: busy.
+    for other in [
+        "/api/v1/search?limit=1",
+        "/api/v1/players/Takuji%20Nakamura",
+    ] {
+        let c = send(app(), "GET", other, &[]).await;
+        assert_eq!(c.status, StatusCode::SERVICE_UNAVAILABLE);
+        let m = message(&c);
+        assert!(
+            m.starts_with("the server is busy: all 2 of its query turns")
+                && m.ends_with("retry later"),
+            "{m}"
+        );
+        assert_eq!(c.headers["retry-after"], "1");
+    }
+    // The works run once the pool is free; the analysis, once ended, is
+    // kept: the game comes from the cache, with it (nothing else could
+    // end within 1 ns).
+    drop(held);
+    let mut kept = None;
+    for _ in 0..1200 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let d = send(app(), "GET", uri, &[]).await;
+        if d.status == StatusCode::OK {
+            kept = Some(d);
+            break;
+        }
+    }
+    let kept = kept.expect("the analysis was never kept");
+    assert!(
+        kept.json()["analysis"]["moves"].is_array(),
         "{}",
-        a.text()
+        kept.text()
     );
 }
 
@@ -558,4 +662,81 @@ async fn an_export_whose_client_stops_reading_is_cut() {
     }
     assert!(failed, "the cut export ended as if whole ({read} bytes)");
     assert!(read < whole.body.len(), "{read} of {}", whole.body.len());
+}
+
+/// A board without a disc is read as `wthor solve` reads it: a finished
+/// game (no legal move), never "too many empties" for a solve.
+#[tokio::test]
+async fn an_empty_board_is_a_finished_game() {
+    let obf = "-".repeat(64);
+    for solve in ["", "&solve=1"] {
+        let uri = format!("/api/v1/explorer?position={obf}%20X{solve}&games=0");
+        let a = get(&uri).await;
+        assert_eq!(a.status, StatusCode::OK, "{uri}: {}", a.text());
+        let v = a.json();
+        assert!(v["position"]["toMove"].is_null(), "{uri}: {v}");
+        assert!(v["moves"].as_array().unwrap().is_empty(), "{uri}");
+        assert!(v["values"].is_null(), "{uri}");
+        if solve.is_empty() {
+            assert!(v["solved"].is_null(), "{uri}");
+        } else {
+            assert_eq!(
+                v["solved"], "not solved: the game is over (no legal move)",
+                "{uri}"
+            );
+        }
+    }
+}
+
+/// A path that is no page: for a browser the site's page (its header and
+/// navigation; the page says "no such page"), 404; for a client of the
+/// API, JSON; the API's own paths JSON whatever they accept. A page's
+/// path with a trailing slash redirects to the page.
+#[tokio::test]
+async fn unknown_pages_are_the_site_s_page_for_a_browser() {
+    let html = [("accept", "text/html,application/xhtml+xml,*/*;q=0.8")];
+    for path in [
+        "/nosuchpage",
+        "/game/",
+        "/player/",
+        "/explorer/x",
+        "/game/2001:5/x",
+    ] {
+        let a = send(app(), "GET", path, &html).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{path}");
+        assert_eq!(
+            a.headers["content-type"], "text/html; charset=utf-8",
+            "{path}"
+        );
+        let text = a.text();
+        assert!(
+            text.contains("<nav>") && text.contains("/assets/app.js"),
+            "{path}"
+        );
+        let json = send(app(), "GET", path, &[]).await;
+        assert_eq!(json.status, StatusCode::NOT_FOUND, "{path}");
+        assert!(
+            json.json()["error"]
+                .as_str()
+                .unwrap()
+                .ends_with("no such page")
+        );
+    }
+    for path in ["/api/v1/nothing", "/api/nothing", "/assets/nothing.js"] {
+        let a = send(app(), "GET", path, &html).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{path}");
+        assert!(a.json()["error"].is_string(), "{path}");
+    }
+    for (path, to) in [
+        ("/explorer/", "/explorer"),
+        ("/explorer/?play=f5d6", "/explorer?play=f5d6"),
+        ("/search/", "/search"),
+        ("/ratings/?year=2003", "/ratings?year=2003"),
+        ("/game/2001:5/", "/game/2001:5"),
+        ("/player/Takuji%20Nakamura/", "/player/Takuji%20Nakamura"),
+    ] {
+        let a = send(app(), "GET", path, &html).await;
+        assert_eq!(a.status, StatusCode::PERMANENT_REDIRECT, "{path}");
+        assert_eq!(a.headers["location"], to, "{path}");
+    }
 }

@@ -125,3 +125,53 @@ async fn top_games_are_the_highest_mean_ratings() {
     assert_eq!(bad.status, axum::http::StatusCode::BAD_REQUEST);
     assert!(bad.json()["error"].as_str().unwrap().starts_with("top:"));
 }
+
+/// After a forced pass the next disc is the other side's: game 2001:22's
+/// white must pass after its 57th move and black (who won) plays e8. The
+/// row credits black, before the pass given as after it, and the answer's
+/// OBF has black to move, as `position.toMove`.
+#[tokio::test]
+async fn a_move_after_a_pass_is_credited_to_the_side_that_plays_it() {
+    let game = ok_json(get("/api/v1/games/2001:22").await, "2001:22");
+    let moves: Vec<&str> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(moves[57], "e8");
+    // White to move after 57 discs, with no move: black plays next.
+    let before = &game["positions"][57];
+    assert_eq!(before["toMove"], "black", "{before}");
+    assert!(game["blackScore"].as_u64().unwrap() > 32);
+    let (black, white) = (
+        game["blackRating"].as_f64().unwrap(),
+        game["whiteRating"].as_f64().unwrap(),
+    );
+    let play = moves[..57].concat();
+    let squares = before["squares"].as_str().unwrap();
+    for uri in [
+        format!("/api/v1/explorer?play={play}&games=0"),
+        format!("/api/v1/explorer?position={squares}%20O&games=0"),
+        format!("/api/v1/explorer?position={squares}%20X&games=0"),
+    ] {
+        let v = ok_json(get(&uri).await, &uri);
+        assert_eq!(v["position"]["toMove"], "black", "{uri}");
+        assert_eq!(v["obf"], format!("{squares} X"), "{uri}");
+        let row = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["move"] == "e8")
+            .unwrap_or_else(|| panic!("{uri}: no row e8"));
+        assert_eq!(row["games"], 1, "{uri}");
+        // The records' ratings and the rows' are both to a tenth.
+        assert_eq!(row["moverRating"].as_f64(), Some(black), "{uri}");
+        assert_eq!(row["opponentRating"].as_f64(), Some(white), "{uri}");
+        // A win: a performance above the opponent's rating.
+        assert!(row["performance"].as_f64().unwrap() > white, "{uri}: {row}");
+    }
+    let uri = format!("/api/v1/history?play={play}");
+    let h = ok_json(get(&uri).await, &uri);
+    assert_eq!(h["obf"], format!("{squares} X"));
+}

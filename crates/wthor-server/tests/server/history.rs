@@ -289,3 +289,62 @@ async fn a_game_s_novelty_is_the_library_s() {
     assert_eq!(ten["boardSize"], 10);
     assert!(ten.get("novelty").is_none());
 }
+
+/// The explorer's games are the latest first, the history's order
+/// reversed: the newest year first, within a year the last in file order
+/// first; the first of them is the history's `latest`.
+#[tokio::test]
+async fn the_explorer_s_games_are_the_latest_first() {
+    let start = "position=---------------------------OX------XO---------------------------%20X";
+    for (query, search) in [
+        ("", start),
+        ("play=f5d6c3", "position_after=f5d6c3"),
+        (
+            "play=f5d6c3&year=2003..2005",
+            "position_after=f5d6c3&year=2003..2005",
+        ),
+        (
+            "play=f5d6c3d3c4&player=nakamura",
+            "position_after=f5d6c3d3c4&player=nakamura",
+        ),
+    ] {
+        let h = ok_json(get(&format!("/api/v1/history?{query}")).await, query);
+        let e = ok_json(
+            get(&format!("/api/v1/explorer?{query}&games=100")).await,
+            query,
+        );
+        let listed = names(&e["games"]);
+        assert!(!listed.is_empty(), "{query}");
+        assert_eq!(listed[0], h["latest"]["game"].as_str().unwrap(), "{query}");
+        // The games reaching the position, oldest first (the library's
+        // sort by year keeps file order within a year): its last page,
+        // newest last.
+        let total = n(&ok_json(
+            get(&format!("/api/v1/search?{search}&limit=1")).await,
+            search,
+        )["total"]);
+        let from = total.saturating_sub(500);
+        let tail = ok_json(
+            get(&format!(
+                "/api/v1/search?{search}&sort=year&limit=500&offset={from}"
+            ))
+            .await,
+            search,
+        );
+        let latest: Vec<String> = names(&tail["games"])
+            .into_iter()
+            .rev()
+            .take(listed.len())
+            .collect();
+        assert_eq!(listed, latest, "{query}");
+    }
+}
+
+fn names(games: &Value) -> Vec<String> {
+    games
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_str().unwrap().to_owned())
+        .collect()
+}

@@ -406,3 +406,37 @@ async fn concurrent_requests_of_a_query_compute_it_once() {
     assert_eq!(a.body, b.body);
     assert_eq!(a.body, c.body);
 }
+
+/// An explicit solve's values get the whole time cap, not the values'
+/// time: with no time for the values (1 ns) but a time cap, a position
+/// of 22 empties (past the default exact part) is solved, every move's
+/// value the solver's; without `solve=1`, the same position gets the
+/// values' time, and only the first iteration of the estimate.
+#[tokio::test]
+async fn an_explicit_solve_gets_the_whole_time_cap() {
+    let db = wthor_db::Database::open(testdata()).unwrap();
+    let config = Config {
+        value_time: Duration::from_nanos(1),
+        time_cap: Duration::from_secs(600),
+        ..Config::default()
+    };
+    let state = Arc::new(AppState::new(db, &IndexChoice::Never, config).0);
+    // A fixture position of 22 empties quick to solve (a few thousand
+    // nodes); no pass before it.
+    let moves = game_moves("2004:7").await;
+    let play = moves[..38].concat();
+    // Without it, the values' time: the estimate's first iteration (not
+    // kept).
+    let uri = format!("/api/v1/explorer?play={play}&games=0");
+    let a = send(wthor_server::router(Arc::clone(&state)), "GET", &uri, &[]).await;
+    let v = ok_json(a, &uri);
+    assert_eq!(v["position"]["empties"], 22, "{uri}");
+    assert_eq!(v["values"]["complete"], false, "{v}");
+    assert!(v["solved"].is_null(), "{v}");
+    let uri = format!("/api/v1/explorer?play={play}&solve=1&games=0");
+    let a = send(wthor_server::router(Arc::clone(&state)), "GET", &uri, &[]).await;
+    let v = ok_json(a, &uri);
+    assert_eq!(v["solved"], true, "{v}");
+    assert_eq!(v["values"]["exact"], true, "{v}");
+    check_values(&v, &solved(&next_board(&v)), &uri);
+}
