@@ -48,8 +48,9 @@ pub(crate) struct Args {
     #[arg(long = "ratings", value_name = "FILE")]
     ratings_file: Option<std::path::PathBuf>,
     /// The longest a query may take, its wait for a turn included (past
-    /// it the answer is 503: busy); the explorer's values get half of it.
-    /// Raise it on a slow or busy machine.
+    /// it the answer is 503: busy, or too long); the explorer's values get
+    /// half of it, an explicit solve (`solve=1`) all of it. Raise it on a
+    /// slow or busy machine.
     #[arg(long, value_name = "SECONDS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     time_cap: u64,
