@@ -97,6 +97,97 @@ export function splitMoves(transcript) {
   return (transcript.toLowerCase().match(/[a-j](10|[1-9])/g) || []);
 }
 
+// ------------------------------------------------------- passes in a line
+
+// The start of a board of `size` (8 or 10): d4/e5 white, e4/d5 black on
+// 8x8, the same at the centre of 10x10; black to move.
+export function startPosition(size = 8) {
+  const sq = Array(size * size).fill("-");
+  const c = size / 2 - 1;
+  sq[c * size + c] = "O"; sq[c * size + c + 1] = "X";
+  sq[(c + 1) * size + c] = "X"; sq[(c + 1) * size + c + 1] = "O";
+  return { size, squares: sq.join(""), toMove: "black" };
+}
+
+// An OBF position ("---…XO… X") as a start for `colours`.
+export function obfPosition(obf) {
+  const [squares, side = "X"] = obf.trim().split(/\s+/);
+  const sq = [...squares].map((c) => ("xX*".includes(c) ? "X" : "oO".includes(c) ? "O" : "-")).join("");
+  return { size: Math.round(Math.sqrt(sq.length)), squares: sq, toMove: side.toUpperCase() === "O" ? "white" : "black" };
+}
+
+// The discs `square` turns over for `disc` ("X" or "O") on `board` (an
+// array), an empty list when the move is illegal.
+function flips(board, size, square, disc) {
+  if (board[square] !== "-") return [];
+  const other = disc === "X" ? "O" : "X";
+  const col = square % size, row = Math.floor(square / size), out = [];
+  for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+    const run = [];
+    let c = col + dc, r = row + dr;
+    while (c >= 0 && c < size && r >= 0 && r < size && board[r * size + c] === other) {
+      run.push(r * size + c); c += dc; r += dr;
+    }
+    if (run.length && c >= 0 && c < size && r >= 0 && r < size && board[r * size + c] === disc) out.push(...run);
+  }
+  return out;
+}
+
+// Who played each of `moves` (squares: "f5") from `start` ({ size,
+// squares, toMove }): "black" or "white", a side without a legal move
+// passing as the API and the archive do (a pass is forced, so a record
+// leaves it out). From a move that is not legal on, the colours simply
+// alternate (the game page shows such records up to the illegal move).
+export function colours(moves, start) {
+  const n = start.size;
+  const board = [...start.squares];
+  let disc = start.toMove === "white" ? "O" : "X";
+  const canMove = (d) => board.some((_, i) => flips(board, n, i, d).length > 0);
+  const out = [];
+  let legal = true;
+  for (const m of moves) {
+    const sq = squareIndex(m, n);
+    if (legal) {
+      let turned = flips(board, n, sq, disc);
+      const other = disc === "X" ? "O" : "X";
+      if (!turned.length && !canMove(disc)) { disc = other; turned = flips(board, n, sq, disc); }
+      if (turned.length) { board[sq] = disc; for (const t of turned) board[t] = disc; } else legal = false;
+    }
+    out.push(disc === "X" ? "black" : "white");
+    disc = disc === "X" ? "O" : "X";
+  }
+  return out;
+}
+
+// The moves of a line as rows of a two-column score sheet, black's move
+// then white's, a pass written where a side had to pass: [{ number,
+// black, white }], each side an index into `moves`, "pass" or null (the
+// row's side before the line starts or after it ends). `sides` are the
+// moves' colours (`colours`), `firstSide` the side to move where the line
+// starts and `firstPly` the moves made before it (0 from the start; from
+// a pasted position its discs less the start's).
+export function scoreSheet(moves, sides, { firstPly = 0, firstSide = "black" } = {}) {
+  // One slot per half-move, black's even: the moves and the passes
+  // between them.
+  let ply = firstPly + ((firstSide === "white") !== (firstPly % 2 === 1) ? 1 : 0);
+  const slots = [];
+  let side = firstSide;
+  moves.forEach((_, i) => {
+    if (sides[i] !== side) { slots.push({ ply, entry: "pass" }); ply++; }
+    slots.push({ ply, entry: i });
+    ply++;
+    side = sides[i] === "black" ? "white" : "black";
+  });
+  const rows = [];
+  for (const s of slots) {
+    const number = Math.floor(s.ply / 2) + 1;
+    let row = rows[rows.length - 1];
+    if (!row || row.number !== number) { row = { number, black: null, white: null }; rows.push(row); }
+    row[s.ply % 2 === 0 ? "black" : "white"] = s.entry;
+  }
+  return rows;
+}
+
 // ---------------------------------------------------------------- board
 
 // The picture of `wthor show` (crates/wthor-draw): frame, green board,

@@ -2,7 +2,7 @@
 
 import {
   main, el, svg, api, pct, num, count, fixed, signed, showError, splitMoves, drawBoard, resultBar, legend, filterForm, basePly, filtersOf, chips, gamesTable,
-  playerLink,
+  playerLink, colours, scoreSheet, startPosition, obfPosition,
   put,
 } from "./common.js";
 
@@ -127,6 +127,23 @@ export function explorerView() {
       tableBox.style.opacity = 1;
     }
   }
+  // The line as a score sheet: black's move then white's, a pass written
+  // where a side had none (the API inserts it), numbered from the pasted
+  // position's discs when there is one (its first move is white's when
+  // white is to move there: "3…"). Each move a link, its number beside it
+  // (outside the highlight of the last move).
+  function lineOf(size) {
+    const start = state.position ? obfPosition(state.position) : startPosition(size);
+    const sheet = scoreSheet(state.moves, colours(state.moves, start),
+      { firstPly: state.position ? basePly(state.position).ply : 0, firstSide: start.toMove });
+    const entry = (e) => (e === "pass" ? el("span", { class: "pass", title: "no legal move: a pass" }, "pass")
+      : el("a", { href: "#", class: e === state.moves.length - 1 ? "cur" : null,
+        onclick: (ev) => { ev.preventDefault(); go(state.moves.slice(0, e + 1), state.position); } }, state.moves[e]));
+    return sheet.flatMap((r) => [
+      r.black !== null ? el("span", { class: "ply" }, el("span", { class: "num" }, `${r.number}.`), entry(r.black)) : null,
+      r.white !== null ? el("span", { class: "ply" }, r.black === null ? el("span", { class: "num" }, `${r.number}…`) : null,
+        entry(r.white)) : null]);
+  }
   function render(data) {
     tableBox.style.opacity = 1;
     const hints = {};
@@ -135,18 +152,7 @@ export function explorerView() {
     back.disabled = state.moves.length === 0;
     fwd.disabled = state.forward.length === 0;
     opening.textContent = data.opening ? data.opening.name : "";
-    // Numbered from the pasted position's discs when there is one (its
-    // first move is white's when white is to move there: "3…").
-    const base = state.position ? basePly(state.position) : { ply: 0, white: false };
-    // Each move a link, its number beside it (outside the highlight of the
-    // last move).
-    put(line, ...state.moves.map((m, i) => {
-      const ply = base.ply + i + (base.white && base.ply % 2 === 0 ? 1 : 0);
-      const num = ply % 2 === 0 ? `${ply / 2 + 1}.` : i === 0 ? `${(ply + 1) / 2}…` : null;
-      return el("span", { class: "ply" }, num ? el("span", { class: "num" }, num) : null,
-        el("a", { href: "#", class: i === state.moves.length - 1 ? "cur" : null,
-          onclick: (ev) => { ev.preventDefault(); go(state.moves.slice(0, i + 1), state.position); } }, m));
-    }));
+    put(line, ...lineOf(data.position.size));
     const side = data.position.toMove ? `${data.position.toMove[0].toUpperCase()}${data.position.toMove.slice(1)} to move` : "Game over";
     status.textContent = `${side} · ${data.position.empties} empty squares${data.indexed ? " · index" : ""}`;
     const t = data.totals;

@@ -617,6 +617,24 @@ try {
   await page.$eval("table.games", (t) => t.closest(".panel").scrollIntoView());
   await shot(page, "17-explorer-top-games.png");
 
+  // 18. Passes (a QA pass): 2001:22 ends h1 (black), white passes, e8
+  // (black), f8, g8: the move lists write the pass and keep each move in
+  // its colour's column.
+  const passGame = await api("/api/v1/games/2001:22");
+  await page.goto(`${base}/game/2001:22`);
+  await page.waitForSelector(".moves-grid .pair");
+  const lastRows = await page.$$eval(".moves-grid .pair", (ps) => ps.slice(-3).map((p) => p.textContent.replace(/\s+/g, "")));
+  check(JSON.stringify(lastRows) === JSON.stringify(["29.h1pass", "30.e8f8", "31.g8"]),
+    `the game's moves write white's pass after h1 (${lastRows.join(" ")})`);
+  check(await page.$eval(".moves-grid a[data-ply=\"58\"]", (a) => a.textContent) === "e8", "the move after the pass is still move 58 of the record");
+  await page.goto(`${base}/explorer?play=${passGame.moves.join("")}`);
+  await page.waitForSelector(".line a.cur");
+  const passLine = (await page.textContent(".line")).replace(/\s+/g, "");
+  check(passLine.endsWith("28.f7d729.h1pass30.e8f831.g8"), `the explorer's line writes the pass (…${passLine.slice(-28)})`);
+  await page.click(".line a:text-is('e8')");
+  await page.waitForFunction((n) => new URLSearchParams(location.search).get("play").length === n, 2 * 58);
+  check(true, "a move after the pass in the line goes to its position");
+
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {
   console.log(`e2e: FAIL ${err.stack || err}`);
