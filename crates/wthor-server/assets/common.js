@@ -394,8 +394,8 @@ export function chips(filters) {
 export function gamesTable(games, { ply = null, ratings = false } = {}) {
   const rating = (r) => (r === null || r === undefined ? null : el("small", { class: "rating" }, ` ${r.toFixed(0)}`));
   const mean = (g) => (g.blackRating != null && g.whiteRating != null ? ((g.blackRating + g.whiteRating) / 2).toFixed(0) : "–");
-  return el("div", { class: "table-wrap" }, el("table", { class: "games" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Game"), el("th", { class: "n" }, "Year"), el("th", {}, "Black"),
+  return el("div", { class: "table-wrap games-wrap" }, el("table", { class: "games" },
+    el("thead", {}, el("tr", {}, el("th", {}, "Game"), el("th", { class: "n year" }, "Year"), el("th", {}, "Black"),
       el("th", { class: "n" }, "Score"), el("th", {}, "White"),
       ratings ? el("th", { class: "n", title: "the mean of both players' ratings in the game's year" }, "Mean") : null,
       el("th", {}, "Tournament"))),
@@ -404,12 +404,12 @@ export function gamesTable(games, { ply = null, ratings = false } = {}) {
       const size = g.boardSize * g.boardSize;
       return el("tr", { class: "clickable", onclick: (ev) => { if (!ev.target.closest("a")) navigate(href); } },
         el("td", {}, el("a", { href }, g.game)),
-        el("td", { class: "n" }, g.year),
-        el("td", {}, playerLink(g.blackPlayerName), ratings ? rating(g.blackRating) : null),
+        el("td", { class: "n year" }, g.year),
+        el("td", { class: "who" }, playerLink(g.blackPlayerName), ratings ? rating(g.blackRating) : null),
         el("td", { class: "n" }, `${g.blackScore}–${size - g.blackScore}`),
-        el("td", {}, playerLink(g.whitePlayerName), ratings ? rating(g.whiteRating) : null),
+        el("td", { class: "who" }, playerLink(g.whitePlayerName), ratings ? rating(g.whiteRating) : null),
         ratings ? el("td", { class: "n mean-rating" }, mean(g)) : null,
-        el("td", {}, g.tournamentName || ""));
+        el("td", { class: "tournament" }, g.tournamentName || ""));
     }))));
 }
 

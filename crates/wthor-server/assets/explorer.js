@@ -23,7 +23,7 @@ export function explorerView() {
   const line = el("div", { class: "line", "aria-label": "moves played" });
   const opening = el("div", { class: "opening-name" });
   const status = el("div", { class: "note" });
-  const tableBox = el("div", { class: "panel" }, el("p", { class: "loading" }, "Loading…"));
+  const tableBox = el("div", { class: "panel moves-panel" }, el("p", { class: "loading" }, "Loading…"));
   const gamesBox = el("div", { class: "panel" });
   const historyBox = el("div", { class: "panel history" });
   const pasteInput = el("input", { type: "text", placeholder: "Paste moves (f5d6c3…) or an OBF position", "aria-label": "moves or position" });
@@ -35,7 +35,7 @@ export function explorerView() {
     filterForm(params, (f) => { state.filters = f; state.notice = null; sync(false); }));
   if ([...state.filters].length) filtersPanel.open = true;
 
-  put(main, el("div", { class: "layout" },
+  put(main, el("div", { class: "layout explorer" },
     el("div", { class: "board-col" },
       boardBox,
       el("div", { class: "controls" }, start, back, fwd, flip),
@@ -162,19 +162,19 @@ export function explorerView() {
       el("td", { class: "mv" }, r.move),
       el("td", { class: "n" }, num(r.games),
         r.transpositions !== r.games ? el("div", { class: "trans", title: "games reaching the position after this move by any move order" }, `→ ${num(r.transpositions)}`) : null),
-      el("td", { class: "n hide-narrow" }, r.games ? pct(r.share) : "–"),
-      el("td", { class: "trend hide-narrow" }, trendChart(r.move, past)),
+      el("td", { class: "n c-share" }, r.games ? pct(r.share) : "–"),
+      el("td", { class: "trend c-trend" }, trendChart(r.move, past)),
       el("td", { class: "bar-cell" }, r.games ? resultBar(r.games, r.blackWins, r.draws, r.blackLosses)
         : el("span", { class: "note" }, "not played")),
-      el("td", { class: "n hide-narrow" }, fixed(r.meanBlackDiscs)),
-      el("td", { class: "n hide-narrow" }, fixed(r.meanBlackTheoretical)),
-      el("td", { class: "n hide-narrow mover-rating", title: r.moverRating === null ? null : "the mean rating of the players who made this move (in each game's year)" },
+      el("td", { class: "n c-discs" }, fixed(r.meanBlackDiscs)),
+      el("td", { class: "n c-theor" }, fixed(r.meanBlackTheoretical)),
+      el("td", { class: "n c-mover mover-rating", title: r.moverRating === null ? null : "the mean rating of the players who made this move (in each game's year)" },
         r.moverRating === null ? "–" : r.moverRating.toFixed(0)),
-      el("td", { class: "n hide-narrow performance", title: r.performance === null ? null
+      el("td", { class: "n c-perf performance", title: r.performance === null ? null
         : `performance over ${count(r.ratedGames, "game", "games")} against a mean opponent of ${r.opponentRating.toFixed(0)}` },
         r.performance === null ? "–" : r.performance.toFixed(0)),
       valued ? valueCell(r) : null,
-      el("td", { class: "hide-narrow note" }, r.name || "")));
+      el("td", { class: "c-opening note" }, r.name || "")));
     const solveButton = el("button", { onclick: async () => {
       const q = new URLSearchParams(state.filters);
       if (state.position) q.set("position", state.position);
@@ -195,16 +195,16 @@ export function explorerView() {
       chips(state.filters),
       yearRange(),
       legend(),
-      el("div", { class: "table-wrap" }, el("table", { class: "next-moves" },
+      el("div", { class: "table-wrap moves-wrap" }, el("table", { class: "next-moves" },
         el("thead", {}, el("tr", {},
-          el("th", {}, "Move"), el("th", { class: "n" }, "Games"), el("th", { class: "n hide-narrow" }, "Share"),
-          el("th", { class: "trend hide-narrow", title: "the move's share of the games that went on from this position, year by year (a dot: a year with games here)" }, "Trend"),
-          el("th", {}, "Results"), el("th", { class: "n hide-narrow", title: "black discs: the mean of black's discs at the end of the games" }, "Discs"),
-          el("th", { class: "n hide-narrow", title: "theoretical: the mean of black's discs after perfect play from each file's depth (24 empties in the archive)" }, "Theor."),
-          el("th", { class: "n hide-narrow", title: "the mean rating of the players who made the move, each in the game's year (the whole-history ratings)" }, "Mover"),
-          el("th", { class: "n hide-narrow", title: "the movers' performance: the rating at which their score against those opponents is the expected one (black's fitted first-move edge included; at most 800 from the mean opponent)" }, "Perf."),
+          el("th", {}, "Move"), el("th", { class: "n" }, "Games"), el("th", { class: "n c-share" }, "Share"),
+          el("th", { class: "trend c-trend", title: "the move's share of the games that went on from this position, year by year (a dot: a year with games here)" }, "Trend"),
+          el("th", {}, "Results"), el("th", { class: "n c-discs", title: "black discs: the mean of black's discs at the end of the games" }, "Discs"),
+          el("th", { class: "n c-theor", title: "theoretical: the mean of black's discs after perfect play from each file's depth (24 empties in the archive)" }, "Theor."),
+          el("th", { class: "n c-mover", title: "the mean rating of the players who made the move, each in the game's year (the whole-history ratings)" }, "Mover"),
+          el("th", { class: "n c-perf", title: "the movers' performance: the rating at which their score against those opponents is the expected one (black's fitted first-move edge included; at most 800 from the mean opponent)" }, "Perf."),
           valued ? el("th", { class: "n", title: "the disc difference the side to move ends with: exact (+4), or estimated (~+3.2) by a search of the depth shown (d14)" }, "Value") : null,
-          el("th", { class: "hide-narrow" }, "Opening"))),
+          el("th", { class: "c-opening" }, "Opening"))),
         el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 11, class: "note" },
           data.position.toMove ? "No game goes on from here with these filters." : "No legal move: the game is over."))))),
       valued ? valuesNote(data.values) : null,

@@ -47,15 +47,15 @@ export function searchView() {
             el("a", { href: `/api/v1/export?format=${f}&${q}`, download: `wthor.${f}` }, `Download ${f.toUpperCase()}`)))),
         chips(filtersOf(q)),
         data.suggestions ? openingNameNote(data, q) : null,
-        data.games.length ? el("div", { class: "table-wrap" }, el("table", { class: "games" },
+        data.games.length ? el("div", { class: "table-wrap games-wrap" }, el("table", { class: "games" },
           el("thead", {}, el("tr", {}, head.map(([label, key]) => el("th", {
-            class: `${key ? "sortable" : ""} ${["year", "score"].includes(label) ? "n" : ""}`,
+            class: `${key ? "sortable" : ""} ${["year", "score"].includes(label) ? "n" : ""} ${label === "year" ? "year" : ""}`,
             onclick: key ? sortBy(key) : null }, label + (q.get("sort") === key && key ? (q.get("reverse") ? " ▼" : " ▲") : ""))))),
           el("tbody", {}, data.games.map((g) => {
             const href = `/game/${encodeURIComponent(g.game)}`;
-            return el("tr", {}, el("td", {}, el("a", { href }, g.game)), el("td", { class: "n" }, g.year),
-              el("td", {}, playerLink(g.blackPlayerName)), el("td", { class: "n" }, `${g.blackScore}–${g.boardSize ** 2 - g.blackScore}`),
-              el("td", {}, playerLink(g.whitePlayerName)), el("td", {}, g.tournamentName || ""));
+            return el("tr", {}, el("td", {}, el("a", { href }, g.game)), el("td", { class: "n year" }, g.year),
+              el("td", { class: "who" }, playerLink(g.blackPlayerName)), el("td", { class: "n" }, `${g.blackScore}–${g.boardSize ** 2 - g.blackScore}`),
+              el("td", { class: "who" }, playerLink(g.whitePlayerName)), el("td", { class: "tournament" }, g.tournamentName || ""));
           })))) : el("p", { class: "note" }, "No game matches."),
         el("div", { class: "pager" },
           offset > 0 ? el("a", { href: page(Math.max(0, offset - limit)) }, "‹ Previous") : null,

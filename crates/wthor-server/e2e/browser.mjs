@@ -276,25 +276,42 @@ try {
   const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   check(overflow <= 0, `no sideways scrolling on a phone (${overflow} px)`);
   await shot(small, "7-phone.png", true);
-  // The games tables (explorer, search) scroll sideways inside their card:
-  // every column shown, the last one (Tournament) reached by scrolling.
-  for (const [path, columns] of [["/explorer?play=f5d6c3", "game,year,black,score,white,mean,tournament"],
-    ["/search?player=nakamura", "game,year,black,score,white,tournament"]]) {
+  // The games tables (explorer, search) on a phone: the game, both
+  // players and the score in view (names wrap; the year, which the game's
+  // id holds, gives way), the columns after them reached by scrolling
+  // sideways inside the card.
+  for (const [path, columns] of [["/explorer?play=f5d6c3", "game,black,score,white,mean,tournament"],
+    ["/search?player=nakamura", "game,black,score,white,tournament"]]) {
     await small.goto(`${base}${path}`);
     await small.waitForSelector("table.games tbody tr");
     const table = await small.$eval("table.games", (t) => {
       const wrap = t.closest(".table-wrap");
-      const heads = [...t.querySelectorAll("thead th")];
-      const shown = heads.filter((th) => th.getClientRects().length > 0).map((th) => th.textContent.replace(/[▲▼\s]/g, ""));
+      const heads = [...t.querySelectorAll("thead th")].filter((th) => th.getClientRects().length > 0);
+      const shown = heads.map((th) => th.textContent.replace(/[▲▼\s]/g, ""));
+      const box = wrap.getBoundingClientRect();
+      const inView = heads.filter((th) => th.getBoundingClientRect().right <= box.right + 1).map((th) => th.textContent.replace(/[▲▼\s]/g, ""));
       wrap.scrollLeft = wrap.scrollWidth;
-      const box = wrap.getBoundingClientRect(), last = heads[heads.length - 1].getBoundingClientRect();
-      return { shown, scrolls: getComputedStyle(wrap).overflowX, reached: last.left >= box.left - 1 && last.right <= box.right + 1,
+      const last = heads[heads.length - 1].getBoundingClientRect();
+      return { shown, inView, scrolls: getComputedStyle(wrap).overflowX, reached: last.left >= box.left - 1 && last.right <= box.right + 1,
         inside: wrap.getBoundingClientRect().right <= document.documentElement.clientWidth };
     });
     check(table.shown.join(",").toLowerCase() === columns,
-      `${path} on a phone: every column of the games table (${table.shown.join(", ")})`);
+      `${path} on a phone: the games table's columns (${table.shown.join(", ")})`);
+    check(table.inView.slice(0, 4).join(",").toLowerCase() === "game,black,score,white",
+      `${path} on a phone: the game, both players and the score in view without scrolling (${table.inView.join(", ")})`);
     check(table.scrolls === "auto" && table.reached && table.inside,
       `${path} on a phone: the games table scrolls sideways inside its card to its last column`);
+  }
+  // The ratings list and a player's opponents on a phone: every column in
+  // view.
+  for (const [path, sel] of [["/ratings", "table.ratings-table"], ["/player/Takuji%20Nakamura", "table.opponents"]]) {
+    await small.goto(`${base}${path}`);
+    await small.waitForSelector(`${sel} tbody tr`);
+    const cut = await small.$eval(sel, (t) => {
+      const box = (t.closest(".table-wrap") || t.parentElement).getBoundingClientRect();
+      return [...t.querySelectorAll("thead th")].filter((th) => th.getBoundingClientRect().right > box.right + 1).map((th) => th.textContent);
+    });
+    check(cut.length === 0, `${path} on a phone: every column of ${sel} in view (cut: ${cut.join(", ")})`);
   }
   await small.goto(`${base}/explorer?play=f5d6c3`);
   await small.waitForSelector("table.games tbody tr");
@@ -634,6 +651,26 @@ try {
   await page.click(".line a:text-is('e8')");
   await page.waitForFunction((n) => new URLSearchParams(location.search).get("play").length === n, 2 * 58);
   check(true, "a move after the pass in the line goes to its position");
+
+  // 19. The explorer's moves table at laptop widths: as wide as its card
+  // (no sideways scrolling), the move, its games and its value in view.
+  for (const width of [1024, 1180, 1280, 1400]) {
+    const wide = await newContext({ viewport: { width, height: 900 } });
+    const p = await wide.newPage();
+    await p.goto(`${base}/explorer?play=f5d6c3d3c4f4f6`);
+    await p.waitForSelector("table.next-moves tbody tr[data-move] td.val .v");
+    const fit = await p.$eval("table.next-moves", (t) => {
+      const wrap = t.closest(".table-wrap");
+      const box = wrap.getBoundingClientRect();
+      const heads = [...t.querySelectorAll("thead th")].filter((th) => th.getClientRects().length > 0);
+      return { over: wrap.scrollWidth - wrap.clientWidth, page: document.documentElement.scrollWidth - window.innerWidth,
+        inView: heads.filter((th) => th.getBoundingClientRect().right <= box.right + 1).map((th) => th.textContent) };
+    });
+    check(fit.over <= 0 && fit.page <= 0 && ["Move", "Games", "Value"].every((h) => fit.inView.includes(h)),
+      `${width} px: the moves table fits its card (${fit.over} px over; ${fit.inView.join(", ")})`);
+    if (width === 1024) await shot(p, "18-explorer-1024.png");
+    await wide.close();
+  }
 
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {
