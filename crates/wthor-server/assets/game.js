@@ -52,7 +52,8 @@ export async function gameView(id) {
             el("dt", {}, "Theoretical"), el("dd", { class: "theoretical" }, theoretical(game)),
             game.boardSize === 8 ? el("dt", {}, "Novelty") : null, game.boardSize === 8 ? noveltyBox : null,
             game.illegal ? el("dt", {}, "Replay") : null, game.illegal ? el("dd", { class: "error" }, game.illegal) : null),
-          el("div", { class: "downloads" }, explore, analyseButton,
+          // Only 8x8 games are analysed (the engine is 8x8's).
+          el("div", { class: "downloads" }, explore, game.boardSize === 8 ? analyseButton : null,
             el("a", { href: `/api/v1/games/${encodeURIComponent(id)}/export?format=ggf`, download: `${id}.ggf` }, "GGF"),
             el("a", { href: `/api/v1/games/${encodeURIComponent(id)}/export?format=txt`, download: `${id}.txt` }, "Transcript"),
             png)),
@@ -69,7 +70,12 @@ export async function gameView(id) {
     const b = [...pos.squares].filter((c) => c === "X").length, w = [...pos.squares].filter((c) => c === "O").length;
     info.textContent = `Move ${ply} of ${last} · black ${b}, white ${w}` +
       (pos.toMove ? ` · ${pos.toMove} to move` : " · game over");
-    explore.href = `/explorer?play=${game.moves.slice(0, ply).join("")}`;
+    // The explorer's board size is a filter: 10x10 games are explored on
+    // their own board.
+    const ask = new URLSearchParams();
+    if (ply) ask.set("play", game.moves.slice(0, ply).join(""));
+    if (game.boardSize !== 8) ask.set("size", String(game.boardSize));
+    explore.href = `/explorer${ask.size ? `?${ask}` : ""}`;
     png.href = `/api/v1/games/${encodeURIComponent(id)}/png?ply=${ply}`;
     const judged = analysis ? Object.fromEntries(analysis.moves.map((m) => [m.index, m])) : {};
     // A loss is marked ~ when it is an estimate (as `wthor analyze` does),

@@ -634,6 +634,9 @@ try {
   await page.$eval("table.games", (t) => t.closest(".panel").scrollIntoView());
   await shot(page, "17-explorer-top-games.png");
 
+  // Whether a wait ends within its time (a check of what it waits for).
+  const soft = (waiting) => waiting.then(() => true, () => false);
+
   // 18. Passes (a QA pass): 2001:22 ends h1 (black), white passes, e8
   // (black), f8, g8: the move lists write the pass and keep each move in
   // its colour's column.
@@ -671,6 +674,19 @@ try {
     if (width === 1024) await shot(p, "18-explorer-1024.png");
     await wide.close();
   }
+
+  // 20. A 10x10 game: its position explored on the 10x10 board; no
+  // analysis offered (only 8x8 games are analysed).
+  await page.goto(`${base}/game/${encodeURIComponent("WTH_2001.wtd:3")}?ply=3`);
+  await page.waitForSelector(".moves-grid a[data-ply]");
+  const tenHref = await page.getAttribute("a.button-link", "href");
+  const tenGame = await api(`/api/v1/games/${encodeURIComponent("WTH_2001.wtd:3")}`);
+  check(tenHref === `/explorer?play=${tenGame.moves.slice(0, 3).join("")}&size=10`, `a 10x10 game's explorer link has size=10 (${tenHref})`);
+  check(await page.$("button:text-is('Analyse')") === null, "a 10x10 game offers no analysis");
+  await page.click("a.button-link");
+  const tenShown = await soft(page.waitForSelector("table.next-moves tbody tr[data-move]", { timeout: 10000 }));
+  check(tenShown && await page.$("[role=alert], .error") === null && await page.$eval("svg.board", (b) => b.viewBox.baseVal.width) === 48 * 10 + 2 * 28,
+    "the explorer shows that 10x10 position");
 
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {
