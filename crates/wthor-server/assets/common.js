@@ -40,6 +40,7 @@ export async function api(path) {
   if (!r.ok) {
     const err = new Error(body.error || `${r.status}`);
     err.body = body;
+    err.status = r.status;
     throw err;
   }
   return body;
@@ -62,15 +63,35 @@ export function showError(where, err) {
   put(where, el("div", { class: "error", role: "alert" }, String(err.message || err)));
 }
 
-let route = () => {};
+let router = () => {};
 // The router of the pages (app.js), called on every change of URL.
 export function onRoute(f) {
-  route = f;
+  router = f;
+}
+
+// A page's own answer to the browser's Back and Forward within it (the
+// explorer's positions): called on popstate, it returns true when it
+// showed the URL itself, false to have the page drawn again. Cleared on
+// every change of page.
+let onPop = null;
+export function onHistory(f) {
+  onPop = f;
+}
+
+function route() {
+  onPop = null;
+  router();
 }
 
 export function navigate(url) {
   history.pushState(null, "", url);
   route();
+}
+
+// A flag of a URL as the API reads it: `1`, `true`, `yes` or empty for
+// true (`reverse=1`, `exact=true`).
+export function flag(params, key) {
+  return params.has(key) && ["", "1", "true", "yes"].includes(params.get(key).toLowerCase());
 }
 
 // Links inside the app do not reload the page.
@@ -82,7 +103,7 @@ document.addEventListener("click", (ev) => {
   ev.preventDefault();
   navigate(url.pathname + url.search);
 });
-window.addEventListener("popstate", () => route());
+window.addEventListener("popstate", () => { if (!(onPop && onPop())) route(); });
 
 // Squares: bit order a1, b1, …; column letter then row number.
 export function squareName(i, side) {

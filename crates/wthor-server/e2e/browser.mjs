@@ -688,6 +688,60 @@ try {
   check(tenShown && await page.$("[role=alert], .error") === null && await page.$eval("svg.board", (b) => b.viewBox.baseVal.width) === 48 * 10 + 2 * 28,
     "the explorer shows that 10x10 position");
 
+  // 21. Moves the API refuses are said, never dropped: a play= that is no
+  // transcript, a pasted line with a bad move; the text kept to mend.
+  await page.goto(`${base}/explorer?play=zz9`);
+  const zz = await page.textContent("[role=alert]", { timeout: 5000 }).catch(() => "");
+  const zzApi = (await (await fetch(`${base}/api/v1/explorer?play=zz9`)).json()).error;
+  check(zz.startsWith(zzApi), `play=zz9: the API's error (${zz})`);
+  check(await page.inputValue("form.paste input") === "zz9", "play=zz9: the text kept in the paste box");
+  await page.goto(`${base}/explorer?play=f5d6`);
+  await page.waitForSelector(".line a.cur");
+  await page.fill("form.paste input", "f5 d6 c3 xx d3");
+  await page.click("form.paste button");
+  const xx = await page.textContent("[role=alert]", { timeout: 5000 }).catch(() => "");
+  check(xx.includes("(move 4): not a square name") && new URL(page.url()).searchParams.get("play") === "f5d6"
+    && await page.inputValue("form.paste input") === "f5 d6 c3 xx d3",
+  `a pasted line with a bad move: the error, the line kept, the position unchanged (${xx})`);
+
+  // 22. Each move is a step of the browser's history: Back returns to the
+  // position before, Forward to the one after.
+  await page.goto(`${base}/explorer`);
+  for (const move of ["f5", "d6", "c3"]) {
+    await page.click(`svg.board rect.hit[data-square="${move}"]`);
+    await page.waitForFunction((m) => (new URLSearchParams(location.search).get("play") || "").endsWith(m), move);
+  }
+  const lineIs = (text) => soft(page.waitForFunction((t) => document.querySelector(".line")?.textContent.replace(/\s+/g, "") === t,
+    text, { timeout: 10000 }));
+  await page.goBack();
+  const back1 = await lineIs("1.f5d6") && new URLSearchParams(new URL(page.url()).search).get("play") === "f5d6";
+  await page.goBack();
+  const back2 = back1 && await lineIs("1.f5");
+  await page.goForward();
+  const forward = back2 && await lineIs("1.f5d6");
+  check(back1 && back2 && forward && new URL(page.url()).pathname === "/explorer",
+    `Back and Forward step through the moves played, within the explorer (${back1}, ${back2}, ${forward})`);
+
+  // 23. solve=1 in the URL solves; the Solve button puts it there.
+  const solvePlay = (await api("/api/v1/games/2003:18")).moves.slice(0, 38).join("");
+  await page.goto(`${base}/explorer?play=${solvePlay}`);
+  await page.waitForSelector("button:text-is('Solve')");
+  await page.click("button:text-is('Solve')");
+  const solveInUrl = await soft(page.waitForFunction(() => new URLSearchParams(location.search).get("solve") === "1", null, { timeout: 10000 }));
+  check(solveInUrl, "the Solve button puts solve=1 in the URL");
+  await page.waitForSelector("table.next-moves td.val.exact");
+  const solved = await api(`/api/v1/explorer?play=${solvePlay}&solve=1&games=0`);
+  const solvedShown = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) => [tr.dataset.move, tr.querySelector("td.val .v").textContent]));
+  check(solved.solved === true && JSON.stringify(solvedShown) === JSON.stringify(solved.moves.map((m) => [m.move, m.exact > 0 ? `+${m.exact}` : `${m.exact}`])),
+    `Solve: the exact scores, solve=1 in the URL (${solvedShown.map((r) => r.join(" ")).join(", ")})`);
+  await page.goto(`${base}/explorer?play=${solvePlay}&solve=1`);
+  await page.waitForSelector("table.next-moves tbody tr[data-move] td.val .v");
+  // The exact scores (the estimates first, without solve=1).
+  await soft(page.waitForSelector("table.next-moves td.val.exact", { timeout: 20000 }));
+  const loaded = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) => [tr.dataset.move, tr.querySelector("td.val .v").textContent]));
+  check(JSON.stringify(loaded) === JSON.stringify(solvedShown) && await page.$("button:text-is('Solve')") === null,
+    "a URL with solve=1 shows the exact scores");
+
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {
   console.log(`e2e: FAIL ${err.stack || err}`);
