@@ -349,7 +349,7 @@ export function filterForm(params, onApply, { extra = [] } = {}) {
     let input;
     if (Array.isArray(type)) {
       input = el("select", { name: key }, type.map((v) => el("option", { value: v }, v || "any")));
-      input.value = key === "kind" ? (params.get("human") ? "human" : params.get("program") ? "program" : "")
+      input.value = key === "kind" ? (flag(params, "human") ? "human" : flag(params, "program") ? "program" : "")
         : (params.get(key) || "");
     } else {
       input = el("input", { name: key, type: "text", value: params.getAll(key)[0] || "" });
@@ -360,7 +360,7 @@ export function filterForm(params, onApply, { extra = [] } = {}) {
     if (type === "name") attachSuggest(input);
   }
   const exact = el("input", { type: "checkbox", name: "exact" });
-  exact.checked = params.get("exact") === "true";
+  exact.checked = flag(params, "exact");
   grid.append(el("label", { class: "row" }, exact, "Whole names only"));
   for (const e of extra) grid.append(e);
   const read = () => {

@@ -742,6 +742,19 @@ try {
   check(JSON.stringify(loaded) === JSON.stringify(solvedShown) && await page.$("button:text-is('Solve')") === null,
     "a URL with solve=1 shows the exact scores");
 
+  // 24. The search past its last page: a sane range and the last page;
+  // reverse=1 and exact=1 ticked.
+  await page.goto(`${base}/search?year=2003&offset=5000`);
+  await page.waitForSelector(".past-end a", { timeout: 5000 }).catch(() => null);
+  const pastEnd = await page.evaluate(() => ({ pager: document.querySelector(".pager")?.textContent ?? "",
+    href: document.querySelector(".past-end a")?.getAttribute("href") ?? "" }));
+  check(!/5001/.test(pastEnd.pager) && new URLSearchParams(pastEnd.href.split("?")[1]).get("offset") === "1450",
+    `an offset past the end: no range past the total, a link to the last page (${pastEnd.href})`);
+  await page.goto(`${base}/search?player=Takuji%20Nakamura&sort=year&reverse=1&exact=1`);
+  await page.waitForSelector("table.games tbody tr");
+  const boxes = await page.$$eval(".filter-form input[type=checkbox]", (cs) => cs.map((c) => c.checked));
+  check(boxes.length === 2 && boxes.every(Boolean), `reverse=1 and exact=1 tick Descending and Whole names (${boxes})`);
+
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {
   console.log(`e2e: FAIL ${err.stack || err}`);
