@@ -308,7 +308,11 @@ export const FILTERS = [
   ["min_rating", "Both rated at least (1900)", "text"],
 ];
 
-export function attachSuggest(input, onPick) {
+// Suggestions of player names under `input`, picked with the mouse or the
+// arrows and Enter; with `enterPicks`, Enter alone picks the name typed
+// when it is suggested, else the first suggestion (the header's box goes to
+// a player; a filter's box leaves the text as typed, a part of names).
+export function attachSuggest(input, onPick, { enterPicks = false } = {}) {
   const box = el("ul", { class: "suggest", hidden: true });
   input.parentElement.classList.add("with-suggest");
   input.after(box);
@@ -337,6 +341,11 @@ export function attachSuggest(input, onPick) {
     if (ev.key === "ArrowDown") { at = (at + 1) % items.length; render(); ev.preventDefault(); }
     else if (ev.key === "ArrowUp") { at = (at - 1 + items.length) % items.length; render(); ev.preventDefault(); }
     else if (ev.key === "Enter" && at >= 0) { pick(at); ev.preventDefault(); }
+    else if (ev.key === "Enter" && enterPicks && items.length) {
+      const typed = input.value.trim().toLowerCase();
+      pick(Math.max(0, items.findIndex((p) => p.name.toLowerCase() === typed)));
+      ev.preventDefault();
+    }
     else if (ev.key === "Escape") close();
   });
   input.addEventListener("blur", () => setTimeout(close, 100));

@@ -755,6 +755,17 @@ try {
   const boxes = await page.$$eval(".filter-form input[type=checkbox]", (cs) => cs.map((c) => c.checked));
   check(boxes.length === 2 && boxes.every(Boolean), `reverse=1 and exact=1 tick Descending and Whole names (${boxes})`);
 
+  // 25. The header's player box: Enter with suggestions open goes to the
+  // player suggested; a name not found suggests names.
+  await page.fill("#find-player-input", "naka");
+  await page.waitForSelector(".top .suggest li");
+  await page.keyboard.press("Enter");
+  await soft(page.waitForFunction(() => document.querySelector("main h1")?.textContent === "Takuji Nakamura", null, { timeout: 10000 }));
+  check(decodeURIComponent(new URL(page.url()).pathname) === "/player/Takuji Nakamura", `Enter goes to the suggested player (${page.url()})`);
+  await page.goto(`${base}/player/naka`);
+  const meant = await page.textContent(".did-you-mean a", { timeout: 5000 }).catch(() => "");
+  check(meant === "Takuji Nakamura", `a name not found: did you mean ${meant}`);
+
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {
   console.log(`e2e: FAIL ${err.stack || err}`);
