@@ -766,6 +766,9 @@ try {
   const meant = await page.textContent(".did-you-mean a", { timeout: 5000 }).catch(() => "");
   check(meant === "Takuji Nakamura", `a name not found: did you mean ${meant}`);
 
+  // 26. The footer's API link: the current API.
+  check(await page.getAttribute("footer a", "href") === "/api/v1/search?limit=1", "the footer links to /api/v1/");
+
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {
   console.log(`e2e: FAIL ${err.stack || err}`);
