@@ -27,7 +27,8 @@ function route() {
   window.scrollTo(0, 0);
 }
 
-attachSuggest(document.getElementById("find-player-input"), (name) => navigate(`/player/${encodeURIComponent(name)}`));
+attachSuggest(document.getElementById("find-player-input"), (name) => navigate(`/player/${encodeURIComponent(name)}`),
+  { enterPicks: true });
 document.getElementById("find-player-suggest").remove();
 document.getElementById("find-player").addEventListener("submit", (ev) => {
   ev.preventDefault();

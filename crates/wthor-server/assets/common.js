@@ -40,6 +40,7 @@ export async function api(path) {
   if (!r.ok) {
     const err = new Error(body.error || `${r.status}`);
     err.body = body;
+    err.status = r.status;
     throw err;
   }
   return body;
@@ -62,15 +63,35 @@ export function showError(where, err) {
   put(where, el("div", { class: "error", role: "alert" }, String(err.message || err)));
 }
 
-let route = () => {};
+let router = () => {};
 // The router of the pages (app.js), called on every change of URL.
 export function onRoute(f) {
-  route = f;
+  router = f;
+}
+
+// A page's own answer to the browser's Back and Forward within it (the
+// explorer's positions): called on popstate, it returns true when it
+// showed the URL itself, false to have the page drawn again. Cleared on
+// every change of page.
+let onPop = null;
+export function onHistory(f) {
+  onPop = f;
+}
+
+function route() {
+  onPop = null;
+  router();
 }
 
 export function navigate(url) {
   history.pushState(null, "", url);
   route();
+}
+
+// A flag of a URL as the API reads it: `1`, `true`, `yes` or empty for
+// true (`reverse=1`, `exact=true`).
+export function flag(params, key) {
+  return params.has(key) && ["", "1", "true", "yes"].includes(params.get(key).toLowerCase());
 }
 
 // Links inside the app do not reload the page.
@@ -82,7 +103,7 @@ document.addEventListener("click", (ev) => {
   ev.preventDefault();
   navigate(url.pathname + url.search);
 });
-window.addEventListener("popstate", () => route());
+window.addEventListener("popstate", () => { if (!(onPop && onPop())) route(); });
 
 // Squares: bit order a1, b1, …; column letter then row number.
 export function squareName(i, side) {
@@ -95,6 +116,97 @@ export function squareIndex(name, side) {
 }
 export function splitMoves(transcript) {
   return (transcript.toLowerCase().match(/[a-j](10|[1-9])/g) || []);
+}
+
+// ------------------------------------------------------- passes in a line
+
+// The start of a board of `size` (8 or 10): d4/e5 white, e4/d5 black on
+// 8x8, the same at the centre of 10x10; black to move.
+export function startPosition(size = 8) {
+  const sq = Array(size * size).fill("-");
+  const c = size / 2 - 1;
+  sq[c * size + c] = "O"; sq[c * size + c + 1] = "X";
+  sq[(c + 1) * size + c] = "X"; sq[(c + 1) * size + c + 1] = "O";
+  return { size, squares: sq.join(""), toMove: "black" };
+}
+
+// An OBF position ("---…XO… X") as a start for `colours`.
+export function obfPosition(obf) {
+  const [squares, side = "X"] = obf.trim().split(/\s+/);
+  const sq = [...squares].map((c) => ("xX*".includes(c) ? "X" : "oO".includes(c) ? "O" : "-")).join("");
+  return { size: Math.round(Math.sqrt(sq.length)), squares: sq, toMove: side.toUpperCase() === "O" ? "white" : "black" };
+}
+
+// The discs `square` turns over for `disc` ("X" or "O") on `board` (an
+// array), an empty list when the move is illegal.
+function flips(board, size, square, disc) {
+  if (board[square] !== "-") return [];
+  const other = disc === "X" ? "O" : "X";
+  const col = square % size, row = Math.floor(square / size), out = [];
+  for (const [dc, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]]) {
+    const run = [];
+    let c = col + dc, r = row + dr;
+    while (c >= 0 && c < size && r >= 0 && r < size && board[r * size + c] === other) {
+      run.push(r * size + c); c += dc; r += dr;
+    }
+    if (run.length && c >= 0 && c < size && r >= 0 && r < size && board[r * size + c] === disc) out.push(...run);
+  }
+  return out;
+}
+
+// Who played each of `moves` (squares: "f5") from `start` ({ size,
+// squares, toMove }): "black" or "white", a side without a legal move
+// passing as the API and the archive do (a pass is forced, so a record
+// leaves it out). From a move that is not legal on, the colours simply
+// alternate (the game page shows such records up to the illegal move).
+export function colours(moves, start) {
+  const n = start.size;
+  const board = [...start.squares];
+  let disc = start.toMove === "white" ? "O" : "X";
+  const canMove = (d) => board.some((_, i) => flips(board, n, i, d).length > 0);
+  const out = [];
+  let legal = true;
+  for (const m of moves) {
+    const sq = squareIndex(m, n);
+    if (legal) {
+      let turned = flips(board, n, sq, disc);
+      const other = disc === "X" ? "O" : "X";
+      if (!turned.length && !canMove(disc)) { disc = other; turned = flips(board, n, sq, disc); }
+      if (turned.length) { board[sq] = disc; for (const t of turned) board[t] = disc; } else legal = false;
+    }
+    out.push(disc === "X" ? "black" : "white");
+    disc = disc === "X" ? "O" : "X";
+  }
+  return out;
+}
+
+// The moves of a line as rows of a two-column score sheet, black's move
+// then white's, a pass written where a side had to pass: [{ number,
+// black, white }], each side an index into `moves`, "pass" or null (the
+// row's side before the line starts or after it ends). `sides` are the
+// moves' colours (`colours`), `firstSide` the side to move where the line
+// starts and `firstPly` the moves made before it (0 from the start; from
+// a pasted position its discs less the start's).
+export function scoreSheet(moves, sides, { firstPly = 0, firstSide = "black" } = {}) {
+  // One slot per half-move, black's even: the moves and the passes
+  // between them.
+  let ply = firstPly + ((firstSide === "white") !== (firstPly % 2 === 1) ? 1 : 0);
+  const slots = [];
+  let side = firstSide;
+  moves.forEach((_, i) => {
+    if (sides[i] !== side) { slots.push({ ply, entry: "pass" }); ply++; }
+    slots.push({ ply, entry: i });
+    ply++;
+    side = sides[i] === "black" ? "white" : "black";
+  });
+  const rows = [];
+  for (const s of slots) {
+    const number = Math.floor(s.ply / 2) + 1;
+    let row = rows[rows.length - 1];
+    if (!row || row.number !== number) { row = { number, black: null, white: null }; rows.push(row); }
+    row[s.ply % 2 === 0 ? "black" : "white"] = s.entry;
+  }
+  return rows;
 }
 
 // ---------------------------------------------------------------- board
@@ -196,7 +308,11 @@ export const FILTERS = [
   ["min_rating", "Both rated at least (1900)", "text"],
 ];
 
-export function attachSuggest(input, onPick) {
+// Suggestions of player names under `input`, picked with the mouse or the
+// arrows and Enter; with `enterPicks`, Enter alone picks the name typed
+// when it is suggested, else the first suggestion (the header's box goes to
+// a player; a filter's box leaves the text as typed, a part of names).
+export function attachSuggest(input, onPick, { enterPicks = false } = {}) {
   const box = el("ul", { class: "suggest", hidden: true });
   input.parentElement.classList.add("with-suggest");
   input.after(box);
@@ -225,6 +341,11 @@ export function attachSuggest(input, onPick) {
     if (ev.key === "ArrowDown") { at = (at + 1) % items.length; render(); ev.preventDefault(); }
     else if (ev.key === "ArrowUp") { at = (at - 1 + items.length) % items.length; render(); ev.preventDefault(); }
     else if (ev.key === "Enter" && at >= 0) { pick(at); ev.preventDefault(); }
+    else if (ev.key === "Enter" && enterPicks && items.length) {
+      const typed = input.value.trim().toLowerCase();
+      pick(Math.max(0, items.findIndex((p) => p.name.toLowerCase() === typed)));
+      ev.preventDefault();
+    }
     else if (ev.key === "Escape") close();
   });
   input.addEventListener("blur", () => setTimeout(close, 100));
@@ -237,7 +358,7 @@ export function filterForm(params, onApply, { extra = [] } = {}) {
     let input;
     if (Array.isArray(type)) {
       input = el("select", { name: key }, type.map((v) => el("option", { value: v }, v || "any")));
-      input.value = key === "kind" ? (params.get("human") ? "human" : params.get("program") ? "program" : "")
+      input.value = key === "kind" ? (flag(params, "human") ? "human" : flag(params, "program") ? "program" : "")
         : (params.get(key) || "");
     } else {
       input = el("input", { name: key, type: "text", value: params.getAll(key)[0] || "" });
@@ -248,7 +369,7 @@ export function filterForm(params, onApply, { extra = [] } = {}) {
     if (type === "name") attachSuggest(input);
   }
   const exact = el("input", { type: "checkbox", name: "exact" });
-  exact.checked = params.get("exact") === "true";
+  exact.checked = flag(params, "exact");
   grid.append(el("label", { class: "row" }, exact, "Whole names only"));
   for (const e of extra) grid.append(e);
   const read = () => {
@@ -303,8 +424,8 @@ export function chips(filters) {
 export function gamesTable(games, { ply = null, ratings = false } = {}) {
   const rating = (r) => (r === null || r === undefined ? null : el("small", { class: "rating" }, ` ${r.toFixed(0)}`));
   const mean = (g) => (g.blackRating != null && g.whiteRating != null ? ((g.blackRating + g.whiteRating) / 2).toFixed(0) : "–");
-  return el("div", { class: "table-wrap" }, el("table", { class: "games" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Game"), el("th", { class: "n" }, "Year"), el("th", {}, "Black"),
+  return el("div", { class: "table-wrap games-wrap" }, el("table", { class: "games" },
+    el("thead", {}, el("tr", {}, el("th", {}, "Game"), el("th", { class: "n year" }, "Year"), el("th", {}, "Black"),
       el("th", { class: "n" }, "Score"), el("th", {}, "White"),
       ratings ? el("th", { class: "n", title: "the mean of both players' ratings in the game's year" }, "Mean") : null,
       el("th", {}, "Tournament"))),
@@ -313,12 +434,12 @@ export function gamesTable(games, { ply = null, ratings = false } = {}) {
       const size = g.boardSize * g.boardSize;
       return el("tr", { class: "clickable", onclick: (ev) => { if (!ev.target.closest("a")) navigate(href); } },
         el("td", {}, el("a", { href }, g.game)),
-        el("td", { class: "n" }, g.year),
-        el("td", {}, playerLink(g.blackPlayerName), ratings ? rating(g.blackRating) : null),
+        el("td", { class: "n year" }, g.year),
+        el("td", { class: "who" }, playerLink(g.blackPlayerName), ratings ? rating(g.blackRating) : null),
         el("td", { class: "n" }, `${g.blackScore}–${size - g.blackScore}`),
-        el("td", {}, playerLink(g.whitePlayerName), ratings ? rating(g.whiteRating) : null),
+        el("td", { class: "who" }, playerLink(g.whitePlayerName), ratings ? rating(g.whiteRating) : null),
         ratings ? el("td", { class: "n mean-rating" }, mean(g)) : null,
-        el("td", {}, g.tournamentName || ""));
+        el("td", { class: "tournament" }, g.tournamentName || ""));
     }))));
 }
 

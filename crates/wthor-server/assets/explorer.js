@@ -2,7 +2,7 @@
 
 import {
   main, el, svg, api, pct, num, count, fixed, signed, showError, splitMoves, drawBoard, resultBar, legend, filterForm, basePly, filtersOf, chips, gamesTable,
-  playerLink,
+  playerLink, flag, onHistory, colours, scoreSheet, startPosition, obfPosition,
   put,
 } from "./common.js";
 
@@ -11,19 +11,25 @@ import {
 export function explorerView() {
   const params = new URLSearchParams(location.search);
   const state = {
-    moves: splitMoves(params.get("play") || ""),
-    position: params.get("position") || "",
+    moves: [], // the moves shown, from the start or from `position`
+    position: "", // a pasted position (OBF) the moves start from
+    // What the URL or the paste box asked, sent to the API as typed until
+    // it answers: then the moves shown, or its error beside the last
+    // position shown (nothing the user typed is dropped in silence).
+    asked: params.has("play") || params.has("position")
+      ? { play: params.get("play") || "", position: params.get("position") || "" } : null,
     filters: filtersOf(params),
     flipped: params.get("flip") === "1",
     forward: [], // moves undone, for "forward"
-    notice: null, // an illegal play= refused: shown until the next move
+    notice: null, // the API's refusal of what was asked: shown until the next move
     top: params.get("top") === "1", // the games list: the top rated, not the latest
+    solve: flag(params, "solve"), // every move's exact score (up to 24 empties)
   };
   const boardBox = el("div");
   const line = el("div", { class: "line", "aria-label": "moves played" });
   const opening = el("div", { class: "opening-name" });
   const status = el("div", { class: "note" });
-  const tableBox = el("div", { class: "panel" }, el("p", { class: "loading" }, "Loading…"));
+  const tableBox = el("div", { class: "panel moves-panel" }, el("p", { class: "loading" }, "Loading…"));
   const gamesBox = el("div", { class: "panel" });
   const historyBox = el("div", { class: "panel history" });
   const pasteInput = el("input", { type: "text", placeholder: "Paste moves (f5d6c3…) or an OBF position", "aria-label": "moves or position" });
@@ -32,10 +38,10 @@ export function explorerView() {
   const start = el("button", { title: "Start (Home)", onclick: () => home() }, "«");
   const flip = el("button", { title: "Flip (f)", onclick: () => { state.flipped = !state.flipped; sync(true); } }, "Flip");
   const filtersPanel = el("details", { class: "panel filters" }, el("summary", {}, "Filters"),
-    filterForm(params, (f) => { state.filters = f; state.notice = null; sync(false); }));
+    filterForm(params, (f) => { state.filters = f; state.notice = null; sync(false, true); }));
   if ([...state.filters].length) filtersPanel.open = true;
 
-  put(main, el("div", { class: "layout" },
+  put(main, el("div", { class: "layout explorer" },
     el("div", { class: "board-col" },
       boardBox,
       el("div", { class: "controls" }, start, back, fwd, flip),
@@ -44,31 +50,51 @@ export function explorerView() {
         el("button", { type: "submit" }, "Go"))),
     el("div", {}, tableBox, filtersPanel, historyBox, gamesBox)));
 
+  // The position's parameters: what was asked while the API checks it,
+  // else the moves shown.
+  function where(p) {
+    const position = state.asked ? state.asked.position : state.position;
+    const play = state.asked ? state.asked.play : state.moves.join("");
+    if (position) p.set("position", position);
+    if (play) p.set("play", play);
+    return p;
+  }
   function url() {
-    const p = new URLSearchParams(state.filters);
-    if (state.position) p.set("position", state.position);
-    if (state.moves.length) p.set("play", state.moves.join(""));
+    const p = where(new URLSearchParams(state.filters));
     if (state.flipped) p.set("flip", "1");
     if (state.top) p.set("top", "1");
+    if (state.solve) p.set("solve", "1");
     const q = p.toString();
     return `/explorer${q ? "?" + q : ""}`;
   }
-  function go(moves, position) {
+  // Each position shown is a step of the browser's history (Back returns
+  // to the position before); a change of view (flip, the games' order, a
+  // refusal's correction) replaces the URL.
+  function remember(push) {
+    const to = url();
+    if (to === location.pathname + location.search) return;
+    if (push) history.pushState(null, "", to); else history.replaceState(null, "", to);
+  }
+  // The moves undone that "forward" replays, from the line shown to `moves`.
+  function forwardTo(moves, position) {
     const same = position === state.position;
     const isPrefix = (a, b) => a.length <= b.length && a.every((m, i) => m === b[i]);
     if (same && moves.length < state.moves.length && isPrefix(moves, state.moves)) {
-      state.forward = state.moves.slice(moves.length).concat(state.forward);
+      return state.moves.slice(moves.length).concat(state.forward);
     } else if (same && moves.length === state.moves.length + 1 && isPrefix(state.moves, moves)
       && moves[moves.length - 1] === state.forward[0]) {
-      state.forward = state.forward.slice(1);
-    } else {
-      state.forward = [];
+      return state.forward.slice(1);
     }
-    if (!same) history.pushState(null, "", url());
+    return isPrefix(moves, state.moves) && same ? state.forward : [];
+  }
+  function go(moves, position) {
+    state.forward = forwardTo(moves, position);
     state.moves = moves;
     state.position = position;
+    state.asked = null;
     state.notice = null;
-    sync(false);
+    state.solve = false; // solving is asked for one position
+    sync(false, true);
   }
   // A pasted position is the start of the line: Home goes back to it, and
   // from it to the start of the game.
@@ -79,31 +105,67 @@ export function explorerView() {
     if (d < 0 && state.moves.length) go(state.moves.slice(0, -1), state.position);
     if (d > 0 && state.forward.length) go(state.moves.concat([state.forward[0]]), state.position);
   }
+  // Moves or a position as typed, checked by the API: a text of the
+  // characters of a position (X, O, -) is a position (OBF), anything else
+  // moves from the start.
   function paste() {
     const text = pasteInput.value.trim();
     if (!text) return;
-    if (/^[-xXoO*]{64}(\s+[xXoO*])?$/.test(text) || /^[-xXoO*]{100}/.test(text)) go([], text.replace(/\s+/, " "));
-    else go(splitMoves(text), "");
+    state.asked = /^[-xXoO*.\s]+$/.test(text) ? { play: "", position: text.replace(/\s+/, " "), push: true }
+      : { play: text, position: "", push: true };
+    state.notice = null;
+    state.solve = false;
+    sync(false);
   }
+  // Back and Forward of the browser: the position of the URL, without
+  // drawing the page again (unless its filters changed: the filters'
+  // form is drawn from the URL).
+  onHistory(() => {
+    if (location.pathname !== "/explorer" && location.pathname !== "/") return false;
+    const p = new URLSearchParams(location.search);
+    if (filtersOf(p).toString() !== state.filters.toString()) return false;
+    const play = p.get("play") || "", position = p.get("position") || "";
+    const moves = splitMoves(play);
+    if (moves.join("") !== play) return false; // not a URL the page wrote
+    state.forward = forwardTo(moves, position);
+    state.moves = moves;
+    state.position = position;
+    state.asked = null;
+    state.notice = null;
+    state.flipped = p.get("flip") === "1";
+    state.top = p.get("top") === "1";
+    state.solve = flag(p, "solve");
+    sync(false);
+    return true;
+  });
   // The year range of the database (the history's years), once known.
   let seq = 0, current = null, past = null, span = null;
-  async function sync(onlyView) {
-    history.replaceState(null, "", url());
+  // The URL then the answer for the state; what was asked goes in the URL
+  // once the API took it (a new step of the history when pasted).
+  async function sync(onlyView, push = false) {
+    if (!state.asked) remember(push);
     if (onlyView && current) { render(current); return; }
     const mine = ++seq;
-    const q = new URLSearchParams(state.filters);
-    if (state.position) q.set("position", state.position);
-    if (state.moves.length) q.set("play", state.moves.join(""));
+    const q = where(new URLSearchParams(state.filters));
     // The history of the same position and filters, asked beside the
     // table: the table shows first, the trend column and the history
     // panel when it comes.
     const told = api(`/api/v1/history?${q}`).catch((err) => ({ failed: err }));
     q.set("games", "12");
     if (state.top) q.set("top", "1");
+    if (state.solve) q.set("solve", "1");
     tableBox.style.opacity = 0.6;
     try {
       const data = await api(`/api/v1/explorer?${q}`);
       if (mine !== seq) return;
+      const asked = state.asked;
+      if (asked) {
+        state.forward = [];
+        state.moves = splitMoves(state.asked.play);
+        state.position = state.asked.position;
+        state.asked = null;
+        remember(asked.push);
+      }
       current = data;
       past = null;
       render(data);
@@ -114,18 +176,45 @@ export function explorerView() {
       render(current);
     } catch (err) {
       if (mine !== seq) return;
-      // An illegal move: the board at the moves before it, with the error.
-      const legal = err.body && err.body.legalPlay;
-      if (typeof legal === "string" && state.notice === null) {
-        state.notice = err.message;
-        state.moves = splitMoves(legal);
-        state.forward = [];
-        sync(false);
+      if (state.asked && err.status === 400) {
+        // What was asked, refused: the error, the text kept in the paste
+        // box to mend; an illegal move shows the board at the moves before
+        // it, a text that is no transcript (or a bad position) the
+        // position shown before.
+        const asked = state.asked;
+        state.asked = null;
+        const legal = err.body && err.body.legalPlay;
+        state.notice = { message: err.message, illegal: typeof legal === "string" };
+        state.solve = false;
+        pasteInput.value = asked.play || asked.position;
+        if (typeof legal === "string") {
+          state.forward = [];
+          state.moves = splitMoves(legal);
+          state.position = asked.position;
+        }
+        sync(false, asked.push && typeof legal === "string");
         return;
       }
       showError(tableBox, err);
       tableBox.style.opacity = 1;
     }
+  }
+  // The line as a score sheet: black's move then white's, a pass written
+  // where a side had none (the API inserts it), numbered from the pasted
+  // position's discs when there is one (its first move is white's when
+  // white is to move there: "3…"). Each move a link, its number beside it
+  // (outside the highlight of the last move).
+  function lineOf(size) {
+    const start = state.position ? obfPosition(state.position) : startPosition(size);
+    const sheet = scoreSheet(state.moves, colours(state.moves, start),
+      { firstPly: state.position ? basePly(state.position).ply : 0, firstSide: start.toMove });
+    const entry = (e) => (e === "pass" ? el("span", { class: "pass", title: "no legal move: a pass" }, "pass")
+      : el("a", { href: "#", class: e === state.moves.length - 1 ? "cur" : null,
+        onclick: (ev) => { ev.preventDefault(); go(state.moves.slice(0, e + 1), state.position); } }, state.moves[e]));
+    return sheet.flatMap((r) => [
+      r.black !== null ? el("span", { class: "ply" }, el("span", { class: "num" }, `${r.number}.`), entry(r.black)) : null,
+      r.white !== null ? el("span", { class: "ply" }, r.black === null ? el("span", { class: "num" }, `${r.number}…`) : null,
+        entry(r.white)) : null]);
   }
   function render(data) {
     tableBox.style.opacity = 1;
@@ -135,18 +224,7 @@ export function explorerView() {
     back.disabled = state.moves.length === 0;
     fwd.disabled = state.forward.length === 0;
     opening.textContent = data.opening ? data.opening.name : "";
-    // Numbered from the pasted position's discs when there is one (its
-    // first move is white's when white is to move there: "3…").
-    const base = state.position ? basePly(state.position) : { ply: 0, white: false };
-    // Each move a link, its number beside it (outside the highlight of the
-    // last move).
-    put(line, ...state.moves.map((m, i) => {
-      const ply = base.ply + i + (base.white && base.ply % 2 === 0 ? 1 : 0);
-      const num = ply % 2 === 0 ? `${ply / 2 + 1}.` : i === 0 ? `${(ply + 1) / 2}…` : null;
-      return el("span", { class: "ply" }, num ? el("span", { class: "num" }, num) : null,
-        el("a", { href: "#", class: i === state.moves.length - 1 ? "cur" : null,
-          onclick: (ev) => { ev.preventDefault(); go(state.moves.slice(0, i + 1), state.position); } }, m));
-    }));
+    put(line, ...lineOf(data.position.size));
     const side = data.position.toMove ? `${data.position.toMove[0].toUpperCase()}${data.position.toMove.slice(1)} to move` : "Game over";
     status.textContent = `${side} · ${data.position.empties} empty squares${data.indexed ? " · index" : ""}`;
     const t = data.totals;
@@ -156,32 +234,30 @@ export function explorerView() {
       el("td", { class: "mv" }, r.move),
       el("td", { class: "n" }, num(r.games),
         r.transpositions !== r.games ? el("div", { class: "trans", title: "games reaching the position after this move by any move order" }, `→ ${num(r.transpositions)}`) : null),
-      el("td", { class: "n hide-narrow" }, r.games ? pct(r.share) : "–"),
-      el("td", { class: "trend hide-narrow" }, trendChart(r.move, past)),
+      el("td", { class: "n c-share" }, r.games ? pct(r.share) : "–"),
+      el("td", { class: "trend c-trend" }, trendChart(r.move, past)),
       el("td", { class: "bar-cell" }, r.games ? resultBar(r.games, r.blackWins, r.draws, r.blackLosses)
         : el("span", { class: "note" }, "not played")),
-      el("td", { class: "n hide-narrow" }, fixed(r.meanBlackDiscs)),
-      el("td", { class: "n hide-narrow" }, fixed(r.meanBlackTheoretical)),
-      el("td", { class: "n hide-narrow mover-rating", title: r.moverRating === null ? null : "the mean rating of the players who made this move (in each game's year)" },
+      el("td", { class: "n c-discs" }, fixed(r.meanBlackDiscs)),
+      el("td", { class: "n c-theor" }, fixed(r.meanBlackTheoretical)),
+      el("td", { class: "n c-mover mover-rating", title: r.moverRating === null ? null : "the mean rating of the players who made this move (in each game's year)" },
         r.moverRating === null ? "–" : r.moverRating.toFixed(0)),
-      el("td", { class: "n hide-narrow performance", title: r.performance === null ? null
+      el("td", { class: "n c-perf performance", title: r.performance === null ? null
         : `performance over ${count(r.ratedGames, "game", "games")} against a mean opponent of ${r.opponentRating.toFixed(0)}` },
         r.performance === null ? "–" : r.performance.toFixed(0)),
       valued ? valueCell(r) : null,
-      el("td", { class: "hide-narrow note" }, r.name || "")));
-    const solveButton = el("button", { onclick: async () => {
-      const q = new URLSearchParams(state.filters);
-      if (state.position) q.set("position", state.position);
-      if (state.moves.length) q.set("play", state.moves.join(""));
-      q.set("solve", "1"); q.set("games", "12");
+      el("td", { class: "c-opening note" }, r.name || "")));
+    const solveButton = el("button", { class: "solve", onclick: () => {
       solveButton.disabled = true; solveButton.textContent = "Solving…";
-      try { current = await api(`/api/v1/explorer?${q}`); render(current); } catch (err) { showError(tableBox, err); }
+      state.solve = true;
+      sync(false);
     } }, "Solve");
     const atStart = !state.position && state.moves.length === 0;
     const first = data.moves.length ? data.moves[0].move : null;
     put(tableBox, ...[
-      state.notice ? el("div", { class: "error", role: "alert" },
-        `${state.notice}. The board shows the position after the moves before it.`) : null,
+      state.notice ? el("div", { class: "error", role: "alert" }, `${state.notice.message}. `,
+        state.notice.illegal ? "The board shows the position after the moves before it."
+          : "Nothing of it was played: the board shows the position before.") : null,
       el("div", { class: "summary" },
         el("div", {}, el("span", { class: "lbl" }, "games reaching this position"), el("span", { class: "big" }, num(data.reached))),
         el("div", {}, el("span", { class: "lbl" }, "ended here"), el("span", { class: "big" }, num(data.ended))),
@@ -189,16 +265,16 @@ export function explorerView() {
       chips(state.filters),
       yearRange(),
       legend(),
-      el("div", { class: "table-wrap" }, el("table", { class: "next-moves" },
+      el("div", { class: "table-wrap moves-wrap" }, el("table", { class: "next-moves" },
         el("thead", {}, el("tr", {},
-          el("th", {}, "Move"), el("th", { class: "n" }, "Games"), el("th", { class: "n hide-narrow" }, "Share"),
-          el("th", { class: "trend hide-narrow", title: "the move's share of the games that went on from this position, year by year (a dot: a year with games here)" }, "Trend"),
-          el("th", {}, "Results"), el("th", { class: "n hide-narrow", title: "black discs: the mean of black's discs at the end of the games" }, "Discs"),
-          el("th", { class: "n hide-narrow", title: "theoretical: the mean of black's discs after perfect play from each file's depth (24 empties in the archive)" }, "Theor."),
-          el("th", { class: "n hide-narrow", title: "the mean rating of the players who made the move, each in the game's year (the whole-history ratings)" }, "Mover"),
-          el("th", { class: "n hide-narrow", title: "the movers' performance: the rating at which their score against those opponents is the expected one (black's fitted first-move edge included; at most 800 from the mean opponent)" }, "Perf."),
+          el("th", {}, "Move"), el("th", { class: "n" }, "Games"), el("th", { class: "n c-share" }, "Share"),
+          el("th", { class: "trend c-trend", title: "the move's share of the games that went on from this position, year by year (a dot: a year with games here)" }, "Trend"),
+          el("th", {}, "Results"), el("th", { class: "n c-discs", title: "black discs: the mean of black's discs at the end of the games" }, "Discs"),
+          el("th", { class: "n c-theor", title: "theoretical: the mean of black's discs after perfect play from each file's depth (24 empties in the archive)" }, "Theor."),
+          el("th", { class: "n c-mover", title: "the mean rating of the players who made the move, each in the game's year (the whole-history ratings)" }, "Mover"),
+          el("th", { class: "n c-perf", title: "the movers' performance: the rating at which their score against those opponents is the expected one (black's fitted first-move edge included; at most 800 from the mean opponent)" }, "Perf."),
           valued ? el("th", { class: "n", title: "the disc difference the side to move ends with: exact (+4), or estimated (~+3.2) by a search of the depth shown (d14)" }, "Value") : null,
-          el("th", { class: "hide-narrow" }, "Opening"))),
+          el("th", { class: "c-opening" }, "Opening"))),
         el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 11, class: "note" },
           data.position.toMove ? "No game goes on from here with these filters." : "No legal move: the game is over."))))),
       valued ? valuesNote(data.values) : null,
@@ -237,7 +313,7 @@ export function explorerView() {
     state.notice = null;
     const field = filtersPanel.querySelector("input[name=year]");
     if (field) field.value = f.get("year") || "";
-    sync(false);
+    sync(false, true);
   }
   // One click from a year range: two years (their arrows step a year)
   // and the whole range back.

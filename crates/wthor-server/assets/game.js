@@ -1,7 +1,7 @@
 // wthor serve: the game viewer.
 
 import {
-  main, el, svg, api, num, count, showError, drawBoard, playerLink,
+  main, el, svg, api, num, count, showError, drawBoard, playerLink, colours, scoreSheet,
   put,
 } from "./common.js";
 
@@ -16,6 +16,7 @@ export async function gameView(id) {
   let ply = Math.min(Math.max(parseInt(params.get("ply") ?? String(last), 10) || 0, 0), last);
   let flipped = false, analysis = null, novelty = null;
   const size = game.boardSize * game.boardSize;
+  const sheet = scoreSheet(game.moves, colours(game.moves, game.positions[0]));
   const boardBox = el("div");
   const movesBox = el("div", { class: "moves-grid" });
   const graphBox = el("div");
@@ -51,7 +52,8 @@ export async function gameView(id) {
             el("dt", {}, "Theoretical"), el("dd", { class: "theoretical" }, theoretical(game)),
             game.boardSize === 8 ? el("dt", {}, "Novelty") : null, game.boardSize === 8 ? noveltyBox : null,
             game.illegal ? el("dt", {}, "Replay") : null, game.illegal ? el("dd", { class: "error" }, game.illegal) : null),
-          el("div", { class: "downloads" }, explore, analyseButton,
+          // Only 8x8 games are analysed (the engine is 8x8's).
+          el("div", { class: "downloads" }, explore, game.boardSize === 8 ? analyseButton : null,
             el("a", { href: `/api/v1/games/${encodeURIComponent(id)}/export?format=ggf`, download: `${id}.ggf` }, "GGF"),
             el("a", { href: `/api/v1/games/${encodeURIComponent(id)}/export?format=txt`, download: `${id}.txt` }, "Transcript"),
             png)),
@@ -68,7 +70,12 @@ export async function gameView(id) {
     const b = [...pos.squares].filter((c) => c === "X").length, w = [...pos.squares].filter((c) => c === "O").length;
     info.textContent = `Move ${ply} of ${last} · black ${b}, white ${w}` +
       (pos.toMove ? ` · ${pos.toMove} to move` : " · game over");
-    explore.href = `/explorer?play=${game.moves.slice(0, ply).join("")}`;
+    // The explorer's board size is a filter: 10x10 games are explored on
+    // their own board.
+    const ask = new URLSearchParams();
+    if (ply) ask.set("play", game.moves.slice(0, ply).join(""));
+    if (game.boardSize !== 8) ask.set("size", String(game.boardSize));
+    explore.href = `/explorer${ask.size ? `?${ask}` : ""}`;
     png.href = `/api/v1/games/${encodeURIComponent(id)}/png?ply=${ply}`;
     const judged = analysis ? Object.fromEntries(analysis.moves.map((m) => [m.index, m])) : {};
     // A loss is marked ~ when it is an estimate (as `wthor analyze` does),
@@ -84,10 +91,11 @@ export async function gameView(id) {
         el("span", {}, m, novel ? el("sup", { class: "novelty-mark", "aria-label": "novelty" }, "N") : null), j && j.loss > 0 ? el("small", { title: j.exact ? `loses ${count(j.loss, "disc", "discs")} (exact)`
           : `loses about ${count(j.loss, "disc", "discs")} (an estimate: the midgame search, depth ${j.depth})` }, `−${j.loss}${j.exact ? "" : "~"}`) : null);
     };
-    const pairs = [];
-    for (let i = 0; i < game.moves.length; i += 2)
-      pairs.push(el("div", { class: "pair" }, el("span", { class: "num" }, `${i / 2 + 1}.`), link(game.moves[i], i),
-        i + 1 < game.moves.length ? link(game.moves[i + 1], i + 1) : el("span")));
+    // Black's move then white's, a forced pass written out.
+    const cell = (e) => (e === "pass" ? el("span", { class: "pass", title: "no legal move: a pass" }, "pass")
+      : e === null ? el("span") : link(game.moves[e], e));
+    const pairs = sheet.map((r) => el("div", { class: "pair" }, el("span", { class: "num" }, `${r.number}.`),
+      cell(r.black), cell(r.white)));
     put(movesBox, ...pairs,
       novelty && novelty.kind === "novelty" ? el("p", { class: "note novelty-legend" },
         el("sup", { class: "novelty-mark" }, "N"), ` the novelty (move ${novelty.move}): ${NOVELTY}.`) : null);

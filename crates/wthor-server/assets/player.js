@@ -10,7 +10,11 @@ import {
 export async function playerView(name) {
   put(main, el("p", { class: "loading" }, "Loading…"));
   let p;
-  try { p = await api(`/api/v1/players/${encodeURIComponent(name)}`); } catch (err) { showError(main, err); return; }
+  try { p = await api(`/api/v1/players/${encodeURIComponent(name)}`); } catch (err) {
+    showError(main, err);
+    if (err.status === 404) main.append(await didYouMean(name));
+    return;
+  }
   const r = p.record;
   // Each opening by its name (its moves beside it), and the player's own
   // results with it: wins, draws, losses, as in the chart by year.
@@ -220,4 +224,21 @@ function yearChart(years) {
     el("span", {}, el("i", { style: "background:var(--draw)" }), "draws"),
     el("span", {}, el("i", { style: "background:var(--loss)" }), "losses"),
     el("span", {}, "· hover a bar for its numbers")));
+}
+
+// The players a name not found may have meant: the names with a word
+// starting with it (as the header's suggestions), else with one of its
+// words ("Takuji Nakamurx": Takuji's names), as links.
+async function didYouMean(name) {
+  const find = (prefix) => api(`/api/v1/players?prefix=${encodeURIComponent(prefix)}&limit=10`).catch(() => []);
+  let found = await find(name);
+  if (!found.length) {
+    const words = name.split(/\s+/).filter((w) => w.length >= 2);
+    const seen = new Set();
+    for (const w of words) for (const p of await find(w)) if (!seen.has(p.name)) { seen.add(p.name); found.push(p); }
+    found = found.sort((a, b) => b.games - a.games).slice(0, 10);
+  }
+  if (!found.length) return el("p", { class: "note did-you-mean" }, "No player's name has a word starting with it.");
+  return el("div", { class: "panel did-you-mean" }, el("h2", {}, "Did you mean"),
+    el("ul", {}, found.map((p) => el("li", {}, playerLink(p.name), el("span", { class: "note" }, ` · ${count(p.games, "game", "games")}`)))));
 }

@@ -1,7 +1,7 @@
 // wthor serve: the search page.
 
 import {
-  main, el, api, num, showError, navigate, filterForm, filtersOf, chips, playerLink,
+  main, el, api, num, showError, navigate, filterForm, filtersOf, chips, playerLink, flag,
   put,
 } from "./common.js";
 
@@ -13,7 +13,7 @@ export function searchView() {
   const sortSel = el("select", { name: "sort" }, ["", "year", "black", "white", "tournament", "score"].map((v) => el("option", { value: v }, v || "database order")));
   sortSel.value = params.get("sort") || "";
   const rev = el("input", { type: "checkbox" });
-  rev.checked = params.get("reverse") === "true";
+  rev.checked = flag(params, "reverse");
   const form = filterForm(params, (f) => {
     if (sortSel.value) f.set("sort", sortSel.value);
     if (sortSel.value && rev.checked) f.set("reverse", "true");
@@ -27,7 +27,7 @@ export function searchView() {
     const offset = parseInt(p.get("offset") || "0", 10) || 0;
     const q = filtersOf(p);
     if (p.get("sort")) q.set("sort", p.get("sort"));
-    if (p.get("reverse")) q.set("reverse", p.get("reverse"));
+    if (flag(p, "reverse")) q.set("reverse", "true");
     put(results, el("p", { class: "loading" }, "Searching…"));
     try {
       const data = await api(`/api/v1/search?${q}&limit=${limit}&offset=${offset}`);
@@ -36,9 +36,15 @@ export function searchView() {
         const n = new URLSearchParams(q);
         const same = n.get("sort") === key;
         n.set("sort", key);
-        if (same && n.get("reverse") !== "true") n.set("reverse", "true"); else n.delete("reverse");
+        if (same && !flag(n, "reverse")) n.set("reverse", "true"); else n.delete("reverse");
         navigate(`/search?${n}`);
       };
+      // An offset past the last game (a link kept from a larger search):
+      // said, with the last page.
+      const last = Math.floor(Math.max(data.total - 1, 0) / limit) * limit;
+      const pastTheEnd = (total) => el("p", { class: "note past-end" },
+        `This page starts after the last of the ${num(total)} games: `,
+        el("a", { href: page(last) }, `the last page (${num(last + 1)}–${num(total)})`), ".");
       const head = [["game", null], ["year", "year"], ["black", "black"], ["score", "score"], ["white", "white"], ["tournament", "tournament"]];
       put(results, ...[
         el("div", { class: "game-head" },
@@ -47,19 +53,19 @@ export function searchView() {
             el("a", { href: `/api/v1/export?format=${f}&${q}`, download: `wthor.${f}` }, `Download ${f.toUpperCase()}`)))),
         chips(filtersOf(q)),
         data.suggestions ? openingNameNote(data, q) : null,
-        data.games.length ? el("div", { class: "table-wrap" }, el("table", { class: "games" },
+        data.games.length ? el("div", { class: "table-wrap games-wrap" }, el("table", { class: "games" },
           el("thead", {}, el("tr", {}, head.map(([label, key]) => el("th", {
-            class: `${key ? "sortable" : ""} ${["year", "score"].includes(label) ? "n" : ""}`,
-            onclick: key ? sortBy(key) : null }, label + (q.get("sort") === key && key ? (q.get("reverse") ? " ▼" : " ▲") : ""))))),
+            class: `${key ? "sortable" : ""} ${["year", "score"].includes(label) ? "n" : ""} ${label === "year" ? "year" : ""}`,
+            onclick: key ? sortBy(key) : null }, label + (q.get("sort") === key && key ? (flag(q, "reverse") ? " ▼" : " ▲") : ""))))),
           el("tbody", {}, data.games.map((g) => {
             const href = `/game/${encodeURIComponent(g.game)}`;
-            return el("tr", {}, el("td", {}, el("a", { href }, g.game)), el("td", { class: "n" }, g.year),
-              el("td", {}, playerLink(g.blackPlayerName)), el("td", { class: "n" }, `${g.blackScore}–${g.boardSize ** 2 - g.blackScore}`),
-              el("td", {}, playerLink(g.whitePlayerName)), el("td", {}, g.tournamentName || ""));
-          })))) : el("p", { class: "note" }, "No game matches."),
+            return el("tr", {}, el("td", {}, el("a", { href }, g.game)), el("td", { class: "n year" }, g.year),
+              el("td", { class: "who" }, playerLink(g.blackPlayerName)), el("td", { class: "n" }, `${g.blackScore}–${g.boardSize ** 2 - g.blackScore}`),
+              el("td", { class: "who" }, playerLink(g.whitePlayerName)), el("td", { class: "tournament" }, g.tournamentName || ""));
+          })))) : data.total ? pastTheEnd(data.total) : el("p", { class: "note" }, "No game matches."),
         el("div", { class: "pager" },
-          offset > 0 ? el("a", { href: page(Math.max(0, offset - limit)) }, "‹ Previous") : null,
-          el("span", { class: "note" }, data.total ? `${offset + 1}–${Math.min(offset + limit, data.total)} of ${num(data.total)}` : ""),
+          offset > 0 && data.games.length ? el("a", { href: page(Math.max(0, offset - limit)) }, "‹ Previous") : null,
+          el("span", { class: "note" }, data.games.length ? `${num(offset + 1)}–${num(offset + data.games.length)} of ${num(data.total)}` : ""),
           offset + limit < data.total ? el("a", { href: page(offset + limit) }, "Next ›") : null)].filter(Boolean));
     } catch (err) { showError(results, err); }
   }

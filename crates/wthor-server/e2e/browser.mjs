@@ -276,25 +276,42 @@ try {
   const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   check(overflow <= 0, `no sideways scrolling on a phone (${overflow} px)`);
   await shot(small, "7-phone.png", true);
-  // The games tables (explorer, search) scroll sideways inside their card:
-  // every column shown, the last one (Tournament) reached by scrolling.
-  for (const [path, columns] of [["/explorer?play=f5d6c3", "game,year,black,score,white,mean,tournament"],
-    ["/search?player=nakamura", "game,year,black,score,white,tournament"]]) {
+  // The games tables (explorer, search) on a phone: the game, both
+  // players and the score in view (names wrap; the year, which the game's
+  // id holds, gives way), the columns after them reached by scrolling
+  // sideways inside the card.
+  for (const [path, columns] of [["/explorer?play=f5d6c3", "game,black,score,white,mean,tournament"],
+    ["/search?player=nakamura", "game,black,score,white,tournament"]]) {
     await small.goto(`${base}${path}`);
     await small.waitForSelector("table.games tbody tr");
     const table = await small.$eval("table.games", (t) => {
       const wrap = t.closest(".table-wrap");
-      const heads = [...t.querySelectorAll("thead th")];
-      const shown = heads.filter((th) => th.getClientRects().length > 0).map((th) => th.textContent.replace(/[▲▼\s]/g, ""));
+      const heads = [...t.querySelectorAll("thead th")].filter((th) => th.getClientRects().length > 0);
+      const shown = heads.map((th) => th.textContent.replace(/[▲▼\s]/g, ""));
+      const box = wrap.getBoundingClientRect();
+      const inView = heads.filter((th) => th.getBoundingClientRect().right <= box.right + 1).map((th) => th.textContent.replace(/[▲▼\s]/g, ""));
       wrap.scrollLeft = wrap.scrollWidth;
-      const box = wrap.getBoundingClientRect(), last = heads[heads.length - 1].getBoundingClientRect();
-      return { shown, scrolls: getComputedStyle(wrap).overflowX, reached: last.left >= box.left - 1 && last.right <= box.right + 1,
+      const last = heads[heads.length - 1].getBoundingClientRect();
+      return { shown, inView, scrolls: getComputedStyle(wrap).overflowX, reached: last.left >= box.left - 1 && last.right <= box.right + 1,
         inside: wrap.getBoundingClientRect().right <= document.documentElement.clientWidth };
     });
     check(table.shown.join(",").toLowerCase() === columns,
-      `${path} on a phone: every column of the games table (${table.shown.join(", ")})`);
+      `${path} on a phone: the games table's columns (${table.shown.join(", ")})`);
+    check(table.inView.slice(0, 4).join(",").toLowerCase() === "game,black,score,white",
+      `${path} on a phone: the game, both players and the score in view without scrolling (${table.inView.join(", ")})`);
     check(table.scrolls === "auto" && table.reached && table.inside,
       `${path} on a phone: the games table scrolls sideways inside its card to its last column`);
+  }
+  // The ratings list and a player's opponents on a phone: every column in
+  // view.
+  for (const [path, sel] of [["/ratings", "table.ratings-table"], ["/player/Takuji%20Nakamura", "table.opponents"]]) {
+    await small.goto(`${base}${path}`);
+    await small.waitForSelector(`${sel} tbody tr`);
+    const cut = await small.$eval(sel, (t) => {
+      const box = (t.closest(".table-wrap") || t.parentElement).getBoundingClientRect();
+      return [...t.querySelectorAll("thead th")].filter((th) => th.getBoundingClientRect().right > box.right + 1).map((th) => th.textContent);
+    });
+    check(cut.length === 0, `${path} on a phone: every column of ${sel} in view (cut: ${cut.join(", ")})`);
   }
   await small.goto(`${base}/explorer?play=f5d6c3`);
   await small.waitForSelector("table.games tbody tr");
@@ -616,6 +633,141 @@ try {
   `Top rated lists the API's top games, by the mean rating (${means.slice(0, 4).join(", ")}…)`);
   await page.$eval("table.games", (t) => t.closest(".panel").scrollIntoView());
   await shot(page, "17-explorer-top-games.png");
+
+  // Whether a wait ends within its time (a check of what it waits for).
+  const soft = (waiting) => waiting.then(() => true, () => false);
+
+  // 18. Passes (a QA pass): 2001:22 ends h1 (black), white passes, e8
+  // (black), f8, g8: the move lists write the pass and keep each move in
+  // its colour's column.
+  const passGame = await api("/api/v1/games/2001:22");
+  await page.goto(`${base}/game/2001:22`);
+  await page.waitForSelector(".moves-grid .pair");
+  const lastRows = await page.$$eval(".moves-grid .pair", (ps) => ps.slice(-3).map((p) => p.textContent.replace(/\s+/g, "")));
+  check(JSON.stringify(lastRows) === JSON.stringify(["29.h1pass", "30.e8f8", "31.g8"]),
+    `the game's moves write white's pass after h1 (${lastRows.join(" ")})`);
+  check(await page.$eval(".moves-grid a[data-ply=\"58\"]", (a) => a.textContent) === "e8", "the move after the pass is still move 58 of the record");
+  await page.goto(`${base}/explorer?play=${passGame.moves.join("")}`);
+  await page.waitForSelector(".line a.cur");
+  const passLine = (await page.textContent(".line")).replace(/\s+/g, "");
+  check(passLine.endsWith("28.f7d729.h1pass30.e8f831.g8"), `the explorer's line writes the pass (…${passLine.slice(-28)})`);
+  await page.click(".line a:text-is('e8')");
+  await page.waitForFunction((n) => new URLSearchParams(location.search).get("play").length === n, 2 * 58);
+  check(true, "a move after the pass in the line goes to its position");
+
+  // 19. The explorer's moves table at laptop widths: as wide as its card
+  // (no sideways scrolling), the move, its games and its value in view.
+  for (const width of [1024, 1180, 1280, 1400]) {
+    const wide = await newContext({ viewport: { width, height: 900 } });
+    const p = await wide.newPage();
+    await p.goto(`${base}/explorer?play=f5d6c3d3c4f4f6`);
+    await p.waitForSelector("table.next-moves tbody tr[data-move] td.val .v");
+    const fit = await p.$eval("table.next-moves", (t) => {
+      const wrap = t.closest(".table-wrap");
+      const box = wrap.getBoundingClientRect();
+      const heads = [...t.querySelectorAll("thead th")].filter((th) => th.getClientRects().length > 0);
+      return { over: wrap.scrollWidth - wrap.clientWidth, page: document.documentElement.scrollWidth - window.innerWidth,
+        inView: heads.filter((th) => th.getBoundingClientRect().right <= box.right + 1).map((th) => th.textContent) };
+    });
+    check(fit.over <= 0 && fit.page <= 0 && ["Move", "Games", "Value"].every((h) => fit.inView.includes(h)),
+      `${width} px: the moves table fits its card (${fit.over} px over; ${fit.inView.join(", ")})`);
+    if (width === 1024) await shot(p, "18-explorer-1024.png");
+    await wide.close();
+  }
+
+  // 20. A 10x10 game: its position explored on the 10x10 board; no
+  // analysis offered (only 8x8 games are analysed).
+  await page.goto(`${base}/game/${encodeURIComponent("WTH_2001.wtd:3")}?ply=3`);
+  await page.waitForSelector(".moves-grid a[data-ply]");
+  const tenHref = await page.getAttribute("a.button-link", "href");
+  const tenGame = await api(`/api/v1/games/${encodeURIComponent("WTH_2001.wtd:3")}`);
+  check(tenHref === `/explorer?play=${tenGame.moves.slice(0, 3).join("")}&size=10`, `a 10x10 game's explorer link has size=10 (${tenHref})`);
+  check(await page.$("button:text-is('Analyse')") === null, "a 10x10 game offers no analysis");
+  await page.click("a.button-link");
+  const tenShown = await soft(page.waitForSelector("table.next-moves tbody tr[data-move]", { timeout: 10000 }));
+  check(tenShown && await page.$("[role=alert], .error") === null && await page.$eval("svg.board", (b) => b.viewBox.baseVal.width) === 48 * 10 + 2 * 28,
+    "the explorer shows that 10x10 position");
+
+  // 21. Moves the API refuses are said, never dropped: a play= that is no
+  // transcript, a pasted line with a bad move; the text kept to mend.
+  await page.goto(`${base}/explorer?play=zz9`);
+  const zz = await page.textContent("[role=alert]", { timeout: 5000 }).catch(() => "");
+  const zzApi = (await (await fetch(`${base}/api/v1/explorer?play=zz9`)).json()).error;
+  check(zz.startsWith(zzApi), `play=zz9: the API's error (${zz})`);
+  check(await page.inputValue("form.paste input") === "zz9", "play=zz9: the text kept in the paste box");
+  await page.goto(`${base}/explorer?play=f5d6`);
+  await page.waitForSelector(".line a.cur");
+  await page.fill("form.paste input", "f5 d6 c3 xx d3");
+  await page.click("form.paste button");
+  const xx = await page.textContent("[role=alert]", { timeout: 5000 }).catch(() => "");
+  check(xx.includes("(move 4): not a square name") && new URL(page.url()).searchParams.get("play") === "f5d6"
+    && await page.inputValue("form.paste input") === "f5 d6 c3 xx d3",
+  `a pasted line with a bad move: the error, the line kept, the position unchanged (${xx})`);
+
+  // 22. Each move is a step of the browser's history: Back returns to the
+  // position before, Forward to the one after.
+  await page.goto(`${base}/explorer`);
+  for (const move of ["f5", "d6", "c3"]) {
+    await page.click(`svg.board rect.hit[data-square="${move}"]`);
+    await page.waitForFunction((m) => (new URLSearchParams(location.search).get("play") || "").endsWith(m), move);
+  }
+  const lineIs = (text) => soft(page.waitForFunction((t) => document.querySelector(".line")?.textContent.replace(/\s+/g, "") === t,
+    text, { timeout: 10000 }));
+  await page.goBack();
+  const back1 = await lineIs("1.f5d6") && new URLSearchParams(new URL(page.url()).search).get("play") === "f5d6";
+  await page.goBack();
+  const back2 = back1 && await lineIs("1.f5");
+  await page.goForward();
+  const forward = back2 && await lineIs("1.f5d6");
+  check(back1 && back2 && forward && new URL(page.url()).pathname === "/explorer",
+    `Back and Forward step through the moves played, within the explorer (${back1}, ${back2}, ${forward})`);
+
+  // 23. solve=1 in the URL solves; the Solve button puts it there.
+  const solvePlay = (await api("/api/v1/games/2003:18")).moves.slice(0, 38).join("");
+  await page.goto(`${base}/explorer?play=${solvePlay}`);
+  await page.waitForSelector("button:text-is('Solve')");
+  await page.click("button:text-is('Solve')");
+  const solveInUrl = await soft(page.waitForFunction(() => new URLSearchParams(location.search).get("solve") === "1", null, { timeout: 10000 }));
+  check(solveInUrl, "the Solve button puts solve=1 in the URL");
+  await page.waitForSelector("table.next-moves td.val.exact");
+  const solved = await api(`/api/v1/explorer?play=${solvePlay}&solve=1&games=0`);
+  const solvedShown = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) => [tr.dataset.move, tr.querySelector("td.val .v").textContent]));
+  check(solved.solved === true && JSON.stringify(solvedShown) === JSON.stringify(solved.moves.map((m) => [m.move, m.exact > 0 ? `+${m.exact}` : `${m.exact}`])),
+    `Solve: the exact scores, solve=1 in the URL (${solvedShown.map((r) => r.join(" ")).join(", ")})`);
+  await page.goto(`${base}/explorer?play=${solvePlay}&solve=1`);
+  await page.waitForSelector("table.next-moves tbody tr[data-move] td.val .v");
+  // The exact scores (the estimates first, without solve=1).
+  await soft(page.waitForSelector("table.next-moves td.val.exact", { timeout: 20000 }));
+  const loaded = await page.$$eval("table.next-moves tbody tr[data-move]", (trs) => trs.map((tr) => [tr.dataset.move, tr.querySelector("td.val .v").textContent]));
+  check(JSON.stringify(loaded) === JSON.stringify(solvedShown) && await page.$("button:text-is('Solve')") === null,
+    "a URL with solve=1 shows the exact scores");
+
+  // 24. The search past its last page: a sane range and the last page;
+  // reverse=1 and exact=1 ticked.
+  await page.goto(`${base}/search?year=2003&offset=5000`);
+  await page.waitForSelector(".past-end a", { timeout: 5000 }).catch(() => null);
+  const pastEnd = await page.evaluate(() => ({ pager: document.querySelector(".pager")?.textContent ?? "",
+    href: document.querySelector(".past-end a")?.getAttribute("href") ?? "" }));
+  check(!/5001/.test(pastEnd.pager) && new URLSearchParams(pastEnd.href.split("?")[1]).get("offset") === "1450",
+    `an offset past the end: no range past the total, a link to the last page (${pastEnd.href})`);
+  await page.goto(`${base}/search?player=Takuji%20Nakamura&sort=year&reverse=1&exact=1`);
+  await page.waitForSelector("table.games tbody tr");
+  const boxes = await page.$$eval(".filter-form input[type=checkbox]", (cs) => cs.map((c) => c.checked));
+  check(boxes.length === 2 && boxes.every(Boolean), `reverse=1 and exact=1 tick Descending and Whole names (${boxes})`);
+
+  // 25. The header's player box: Enter with suggestions open goes to the
+  // player suggested; a name not found suggests names.
+  await page.fill("#find-player-input", "naka");
+  await page.waitForSelector(".top .suggest li");
+  await page.keyboard.press("Enter");
+  await soft(page.waitForFunction(() => document.querySelector("main h1")?.textContent === "Takuji Nakamura", null, { timeout: 10000 }));
+  check(decodeURIComponent(new URL(page.url()).pathname) === "/player/Takuji Nakamura", `Enter goes to the suggested player (${page.url()})`);
+  await page.goto(`${base}/player/naka`);
+  const meant = await page.textContent(".did-you-mean a", { timeout: 5000 }).catch(() => "");
+  check(meant === "Takuji Nakamura", `a name not found: did you mean ${meant}`);
+
+  // 26. The footer's API link: the current API.
+  check(await page.getAttribute("footer a", "href") === "/api/v1/search?limit=1", "the footer links to /api/v1/");
 
   check(errors.length === 0, `no JavaScript error (${errors.join("; ")})`);
 } catch (err) {
