@@ -278,6 +278,10 @@ export function explorerView() {
         el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { colspan: 11, class: "note" },
           data.position.toMove ? "No game goes on from here with these filters." : "No legal move: the game is over."))))),
       valued ? valuesNote(data.values) : null,
+      // An opening_name that names no opening: the API says so, with the
+      // closest names (as the search page shows them).
+      data.suggestions && data.note ? el("p", { class: "note opening-suggestions" },
+        `${data.note[0].toUpperCase()}${data.note.slice(1)}.`) : null,
       atStart && first && data.position.legalMoves.length > 1 ? el("p", { class: "note start-note" },
         `The archive stores every game from ${first}: the ${data.position.legalMoves.length} first moves ` +
         `(${data.position.legalMoves.join(", ")}) are one move under the board's symmetries, so they are one row here.`) : null,

@@ -471,6 +471,13 @@ try {
   const links = await page.$$eval(".opening-suggestions a", (as) => as.map((a) => a.textContent));
   check(tigre.suggestions.length > 0 && JSON.stringify(links) === JSON.stringify(tigre.suggestions),
     `the search suggests ${links.join(", ")} for "tigre"`);
+  // The explorer too says that the name names nothing (it showed 0 games
+  // without a word).
+  await page.goto(`${base}/explorer?play=f5d6&opening_name=tigre`);
+  await page.waitForSelector(".opening-suggestions", { timeout: 5000 }).catch(() => null);
+  const explorerNote = await page.$eval(".opening-suggestions", (p) => p.textContent).catch(() => "");
+  check(explorerNote.includes("tigre") && tigre.suggestions.every((name) => explorerNote.includes(name)),
+    `the explorer says "${explorerNote}" for "tigre"`);
 
   // 16. The values of the moves: a row for every legal move (those nobody
   // played too, with a value and no games), the best move starred,
