@@ -240,6 +240,24 @@ fn ten_by_ten_and_illegal_games_are_refused() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `analyze` of the fixture games of `years` from `empties` empties, the
+/// estimates at 2 plies (quick), logged to `log`: its output.
+fn analyse_into(log: &std::path::Path, years: &str, empties: &str) -> std::process::Output {
+    wthor(&[
+        "analyze",
+        "--db",
+        "testdata",
+        "--year",
+        years,
+        "--empties",
+        empties,
+        "--estimate-depth",
+        "2",
+        "--results",
+        log.to_str().unwrap(),
+    ])
+}
+
 /// The lines of a results file, as JSON.
 fn logged(path: &std::path::Path) -> Vec<serde_json::Value> {
     std::fs::read_to_string(path)
@@ -378,22 +396,8 @@ fn accuracy_warns_of_logged_games_not_in_the_database() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("a.jsonl");
     let l = log.to_str().unwrap();
-    check(
-        &[
-            "analyze",
-            "--db",
-            "testdata",
-            "--year",
-            "2001",
-            "--empties",
-            "10",
-            "--estimate-depth",
-            "2",
-            "--results",
-            l,
-        ],
-        0,
-    );
+    let out = analyse_into(&log, "2001", "10");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let games = logged(&log).len();
     let other = dir.path().join("db");
     std::fs::create_dir(&other).unwrap();
@@ -432,22 +436,8 @@ fn accuracy_counts_the_games_the_filters_select() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("a.jsonl");
     let l = log.to_str().unwrap();
-    check(
-        &[
-            "analyze",
-            "--db",
-            "testdata",
-            "--year",
-            "2001..2002",
-            "--empties",
-            "10",
-            "--estimate-depth",
-            "2",
-            "--results",
-            l,
-        ],
-        0,
-    );
+    let out = analyse_into(&log, "2001..2002", "10");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let rows = |extra: &[&str]| -> Vec<serde_json::Value> {
         let mut args = vec![
             "stats",
@@ -521,22 +511,8 @@ fn accuracy_reports_a_damaged_line_and_keeps_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("a.jsonl");
     let l = log.to_str().unwrap();
-    check(
-        &[
-            "analyze",
-            "--db",
-            "testdata",
-            "--year",
-            "2001",
-            "--empties",
-            "8",
-            "--estimate-depth",
-            "2",
-            "--results",
-            l,
-        ],
-        0,
-    );
+    let out = analyse_into(&log, "2001", "8");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let before = check(
         &[
             "stats",
@@ -839,21 +815,7 @@ fn old_logs_resume_and_merge_with_their_estimates_marked_old() {
     let new = dir.path().join("new.jsonl");
     let old = dir.path().join("old.jsonl");
     let merged = dir.path().join("merged.jsonl");
-    let batch = |log: &std::path::Path| {
-        wthor(&[
-            "analyze",
-            "--db",
-            "testdata",
-            "--year",
-            "2001",
-            "--empties",
-            "8",
-            "--estimate-depth",
-            "2",
-            "--results",
-            log.to_str().unwrap(),
-        ])
-    };
+    let batch = |log: &std::path::Path| analyse_into(log, "2001", "8");
     let out = batch(&new);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let lines = logged(&new);

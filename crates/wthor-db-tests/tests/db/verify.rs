@@ -164,16 +164,20 @@ mod log {
     use std::fs::OpenOptions;
     use std::io::Write;
 
-    #[test]
-    fn results_log_resumes_and_drops_a_truncated_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.jsonl");
-        let key = |i| RecordKey {
+    /// The key of record `i` of a 1977 file.
+    fn key(i: usize) -> RecordKey {
+        RecordKey {
             file: "WTH_1977.wtb".into(),
             created: "2007-05-22".into(),
             index: i,
             hash: "00".into(),
-        };
+        }
+    }
+
+    #[test]
+    fn results_log_resumes_and_drops_a_truncated_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
         {
             let (mut log, w) = ResultsLog::open(&path).unwrap();
             assert!(w.is_empty());
@@ -230,12 +234,6 @@ mod log {
     fn a_whole_last_record_without_its_newline_is_kept() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.jsonl");
-        let key = |i| RecordKey {
-            file: "WTH_1977.wtb".into(),
-            created: "2007-05-22".into(),
-            index: i,
-            hash: "00".into(),
-        };
         // As `append` writes it (through a `Value`: keys sorted).
         let line = |i| serde_json::to_value(key(i)).unwrap().to_string();
         std::fs::write(&path, format!("{}\n{}", line(0), line(1))).unwrap();
