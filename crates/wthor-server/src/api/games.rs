@@ -62,12 +62,18 @@ pub(super) async fn game(
             detail.analysis = Some(
                 run_blocking(&st, move |s| {
                     let report = analyse(s, &name)?;
+                    if let Some(n) = whole.novelty.as_mut() {
+                        n.judged_by(&report);
+                    }
                     whole.analysis = Some(report.clone());
                     s.keep(&runtime, key, kept(&whole)?);
                     Ok(report)
                 })
                 .await?,
             );
+            if let (Some(n), Some(report)) = (detail.novelty.as_mut(), detail.analysis.as_ref()) {
+                n.judged_by(report);
+            }
         }
         Ok(kept(&detail)?)
     };

@@ -390,7 +390,8 @@ pub struct NoveltyInfo {
     pub unique_from: Option<usize>,
     /// The novelty move's value for the side that played it, in discs
     /// (a multi-PV search of the position before it:
-    /// `wthor_db::novelty::move_value`); `null` without a novelty.
+    /// `wthor_db::novelty::move_value`; the analysis's judgement of the
+    /// move when `analysis=1` is asked too); `null` without a novelty.
     pub value: Option<i32>,
     /// The best value of the position before the move minus the move's
     /// (0: a best move); `null` without a novelty.
@@ -404,6 +405,26 @@ pub struct NoveltyInfo {
 }
 
 impl NoveltyInfo {
+    /// The novelty move's value and loss as the game's analysis `report`
+    /// judged it, when the analysis was asked too: the page then shows
+    /// one value for the move, not the multi-PV search's of another depth
+    /// beside the analysis's (a2 of 2005:3 read "losing 15 discs" at 14
+    /// plies in the novelty line and -7 at 18 in the move list).
+    pub(crate) fn judged_by(&mut self, report: &wthor_db::analysis::Report) {
+        // A record holds no pass: move `ply` (from 1) is record index
+        // `ply - 1`.
+        let Some(m) = self
+            .ply
+            .and_then(|ply| report.moves.iter().find(|m| m.index + 1 == ply))
+        else {
+            return;
+        };
+        self.value = Some(m.played);
+        self.loss = Some(m.loss);
+        self.exact = Some(m.exact);
+        self.value_depth = m.depth;
+    }
+
     /// The answer for a game's novelty, `moves` its moves named, `value`
     /// its move's value.
     pub(crate) fn new(n: &Novelty, moves: &[String], value: Option<MoveValue>) -> NoveltyInfo {

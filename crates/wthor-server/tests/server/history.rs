@@ -290,6 +290,27 @@ async fn a_game_s_novelty_is_the_library_s() {
     assert!(ten.get("novelty").is_none());
 }
 
+/// With the analysis asked too, the novelty move's value and loss are the
+/// analysis's judgement of that move (one value for the move on the game
+/// page, not two searches of other depths).
+#[tokio::test]
+async fn with_the_analysis_the_novelty_s_value_is_the_analysis_s() {
+    let uri = "/api/v1/games/2005:3?novelty=1&analysis=1";
+    let v = ok_json(get(uri).await, uri);
+    let nv = &v["novelty"];
+    assert_eq!(nv["kind"], "novelty", "{uri}");
+    let ply = n(&nv["move"]);
+    let moves = v["analysis"]["moves"].as_array().unwrap();
+    let judged = moves
+        .iter()
+        .find(|m| n(&m["index"]) + 1 == ply)
+        .unwrap_or_else(|| panic!("{uri}: move {ply} not judged"));
+    assert_eq!(nv["value"], judged["played"], "{uri}");
+    assert_eq!(nv["loss"], judged["loss"], "{uri}");
+    assert_eq!(nv["exact"], judged["exact"], "{uri}");
+    assert_eq!(nv["valueDepth"], judged["depth"], "{uri}");
+}
+
 /// The explorer's games are the latest first, the history's order
 /// reversed: the newest year first, within a year the last in file order
 /// first; the first of them is the history's `latest`.
