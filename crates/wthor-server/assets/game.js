@@ -177,6 +177,7 @@ export async function gameView(id) {
     try {
       const r = await api(`/api/v1/games/${encodeURIComponent(id)}?analysis=1`);
       analysis = r.analysis;
+      if (novelty) { novelty = judgedNovelty(novelty, analysis); put(noveltyBox, noveltyText(novelty)); }
       analyseButton.textContent = "Analysed";
       draw();
     } catch (err) {
@@ -190,7 +191,7 @@ export async function gameView(id) {
     if (game.boardSize !== 8) return;
     try {
       const r = await api(`/api/v1/games/${encodeURIComponent(id)}?novelty=1`);
-      novelty = r.novelty || null;
+      novelty = judgedNovelty(r.novelty || null, analysis);
       put(noveltyBox, noveltyText(novelty));
       draw();
     } catch (err) {
@@ -205,6 +206,16 @@ export async function gameView(id) {
   };
   draw();
   loadNovelty();
+}
+
+// The novelty move's value as the game's analysis judged it, once the game
+// is analysed: one value for the move on the page, not a multi-PV search of
+// another depth beside the move list's (the API does the same when asked
+// for both at once).
+function judgedNovelty(n, a) {
+  if (!n || !a || n.kind !== "novelty") return n;
+  const m = a.moves.find((j) => j.index + 1 === n.move);
+  return m ? { ...n, value: m.played, loss: m.loss, exact: m.exact, valueDepth: m.depth } : n;
 }
 
 // A game's novelty in words: where it left the play of earlier years.

@@ -611,6 +611,12 @@ try {
   await page.waitForSelector("svg.graph line.novelty-line", { state: "attached", timeout: 120000 });
   const lineTitle = await page.$eval("svg.graph line.novelty-line title", (t) => t.textContent);
   check(lineTitle.startsWith(`Novelty at move ${wantNovelty.move}`), `and on the graph (${lineTitle})`);
+  // Analysed, the facts give the move the analysis's value (the move list's).
+  const both = (await api(`/api/v1/games/${novelGame}?novelty=1&analysis=1`)).novelty;
+  const analysedFact = await page.textContent(".novelty-fact");
+  check(analysedFact.includes(`Its value ${both.value > 0 ? "+" : ""}${both.value} (`)
+    && analysedFact.includes(both.loss === 0 ? "a best move" : `losing ${both.loss} disc`),
+  `analysed, the facts give the analysis's value and loss (${analysedFact})`);
   await shot(page, "16-game-novelty.png");
 
   // 17. Ratings in the explorer (issue 39): the movers' rating and
