@@ -90,8 +90,11 @@ class Filters(TypedDict, total=False):
     - ``size``: 8 or 10, the board of ``opening`` and
       ``position_after`` (10 selects the 10x10 games; default 8).
     - ``sort``: ascending by ``"year"``, ``"black"``, ``"white"``,
-      ``"tournament"`` (names) or ``"score"`` (black's discs), ties in
-      database order; ``limit``: at most that many games, after sorting.
+      ``"tournament"`` (names), ``"score"`` (black's discs) or
+      ``"rating"`` (the mean of both players' ratings in the game's year;
+      a game with an unrated player, a 10x10 game for one, sorts lowest),
+      ties in database order; ``limit``: at most that many games, after
+      sorting.
 
     Bad filters raise ``NotationError`` for a bad OBF or transcript (its
     message names the keyword and the character), ``IllegalMoveError``
@@ -798,8 +801,9 @@ class Board:
         12 plies, so that the value repeats; a time limit does not). A depth
         at least the empties gives the exact score (``exact`` True);
         ``all_moves`` adds every legal move's value. The GIL is released
-        while searching. A 10x10 board, a depth of 0 or above 60, 0 nodes
-        or 0 ms raise ``ValueError``."""
+        while searching; Ctrl-C stops the search and raises
+        ``KeyboardInterrupt``. A 10x10 board, a depth of 0 or above 60, 0
+        nodes or 0 ms raise ``ValueError``."""
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -848,10 +852,10 @@ def solve(
 ) -> Solution:
     """Solves an 8x8 position (OBF or ``Board``) exactly, the GIL released.
 
-    ``threads`` defaults to every core; ``tt_bits`` sizes the hash table
-    (``2**tt_bits`` entries of 32 bytes); ``all_best=False`` finds one best
-    move only (faster). Raises ``NotationError`` for bad OBF, ``ValueError``
-    for a 10x10 position.
+    ``threads`` (1 to 256) defaults to every core; ``tt_bits`` sizes the
+    hash table (``2**tt_bits`` entries of 32 bytes); ``all_best=False``
+    finds one best move only (faster). Raises ``NotationError`` for bad OBF,
+    ``ValueError`` for a 10x10 position or threads out of range.
     """
 
 def read_games(path: StrPath, *, errors: Literal["raise", "skip"] = "raise") -> List[Dict[str, object]]:

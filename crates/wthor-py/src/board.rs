@@ -310,8 +310,10 @@ impl PyBoard {
     /// milliseconds (the first reached stops it; none given: 12 plies, so
     /// that the value repeats); a depth at least the empties gives the
     /// exact score (``exact=True``). ``all_moves`` adds every legal move's
-    /// value. The GIL is released while searching. A 10x10 board or a
-    /// limit out of range raises ``ValueError``.
+    /// value. The GIL is released while searching; Ctrl-C (a signal the
+    /// interpreter handles) stops the search and raises
+    /// ``KeyboardInterrupt``. A 10x10 board or a limit out of range raises
+    /// ``ValueError``.
     #[pyo3(signature = (depth = None, nodes = None, time_ms = None, all_moves = false))]
     fn evaluate(
         &self,
@@ -327,6 +329,9 @@ impl PyBoard {
                 "evaluate() judges 8x8 positions: there is no 10x10 evaluation",
             ));
         };
+        if time_ms == Some(0) {
+            return Err(PyValueError::new_err("time_ms=0: give at least 1 ms"));
+        }
         let mut limits = Limits {
             depth,
             nodes,
@@ -339,9 +344,12 @@ impl PyBoard {
         if all_moves {
             query = query.all_moves();
         }
-        let a = py
-            .detach(|| midgame::analyze(b.player(), b.opponent(), query))
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let query = query.stop(std::sync::Arc::clone(&stop));
+        let a = interruptible(py, &stop, || {
+            midgame::analyze(b.player(), b.opponent(), query)
+        })?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let name = |sq: u8| Square::new_unchecked(sq).name(Size::Eight).to_string();
         Ok(PyEvaluation {
             value: a.value,
@@ -392,10 +400,13 @@ pub struct PyEvaluation {
 impl PyEvaluation {
     fn __repr__(&self) -> String {
         format!(
-            "Evaluation(value={:+.2}, exact={}, best_move={:?}, depth={}, nodes={})",
+            "Evaluation(value={:+.2}, exact={}, best_move={}, depth={}, nodes={})",
             self.value,
             if self.exact { "True" } else { "False" },
-            self.best_move,
+            // As Python writes it: 'd3' or None.
+            self.best_move
+                .as_ref()
+                .map_or_else(|| "None".to_owned(), |m| format!("'{m}'")),
             self.depth,
             self.nodes
         )
@@ -461,7 +472,12 @@ pub fn solve(
         ..SolverOptions::default()
     };
     if let Some(t) = threads {
-        options.threads = t.max(1);
+        if !(1..=MAX_THREADS).contains(&t) {
+            return Err(PyValueError::new_err(format!(
+                "threads={t}: give 1 to {MAX_THREADS}, or None for all cores"
+            )));
+        }
+        options.threads = t;
     }
     let mut solver = match Solver::try_new(options) {
         Ok(solver) => solver,
@@ -486,5 +502,51 @@ pub fn solve(
             .map(|m| Square::new_unchecked(m).name(Size::Eight).to_string())
             .collect(),
         nodes,
+    })
+}
+
+/// The most threads a search takes (as `wthor --threads`).
+const MAX_THREADS: usize = 256;
+
+/// `f()` on another thread, the GIL released, while this one checks the
+/// interpreter's signals every 20 ms: on Ctrl-C `stop` is raised (the
+/// search `f` runs polls it and returns soon) and the signal's exception
+/// (``KeyboardInterrupt``) is returned once `f` has ended.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    stop: &std::sync::atomic::AtomicBool,
+    f: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    use std::sync::atomic::Ordering;
+    use std::time::Duration;
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(f);
+        let mut interrupted = None;
+        loop {
+            py.detach(|| {
+                for _ in 0..20 {
+                    if handle.is_finished() {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            });
+            if handle.is_finished() {
+                break;
+            }
+            if interrupted.is_none()
+                && let Err(e) = py.check_signals()
+            {
+                stop.store(true, Ordering::Relaxed);
+                interrupted = Some(e);
+            }
+        }
+        let value = handle
+            .join()
+            .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("the search panicked"))?;
+        match interrupted {
+            Some(e) => Err(e),
+            None => Ok(value),
+        }
     })
 }

@@ -179,7 +179,7 @@ def test_evaluate_is_the_midgame_search_and_exact_near_the_end(testdata):
     assert not a.exact and a.depth == 12 and (a.value, a.best_move) == (b.value, b.best_move)
     assert a.best_move in far.legal_moves() and abs(a.value) < 64
     assert far.evaluate(nodes=1000).nodes >= 1
-    assert "Evaluation(value=" in repr(a)
+    assert "Evaluation(value=" in repr(a) and f"best_move='{a.best_move}'" in repr(a)
 
 
 def test_evaluate_refuses_what_it_cannot_judge():
@@ -191,5 +191,38 @@ def test_evaluate_refuses_what_it_cannot_judge():
         wthor.Board().evaluate(depth=61)
     with pytest.raises(ValueError, match="0 nodes"):
         wthor.Board().evaluate(nodes=0)
-    with pytest.raises(ValueError, match="time limit of 0"):
+    with pytest.raises(ValueError, match="time_ms=0: give at least 1 ms"):
         wthor.Board().evaluate(time_ms=0)
+    for threads in (0, 257):
+        with pytest.raises(ValueError, match=f"threads={threads}: give 1 to 256"):
+            wthor.solve(FFO_1, threads=threads)
+
+
+def test_ctrl_c_stops_a_long_evaluation():
+    # A search of a thousand seconds, interrupted: KeyboardInterrupt, soon
+    # (it ran to its end, Ctrl-C ignored). The 120 s bound only keeps a
+    # failure from hanging the tests.
+    import signal
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, wthor\n"
+        "print('searching', flush=True)\n"
+        "try:\n"
+        "    wthor.Board().evaluate(time_ms=1_000_000)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+        "    sys.exit(3)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "searching"
+        import time
+
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 3 and "interrupted" in out, (proc.returncode, out)
