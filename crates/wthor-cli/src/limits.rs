@@ -59,10 +59,8 @@ pub(crate) fn fits(bits: u32, tables: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// The most threads `--threads` takes: more than the cores only slow a
-/// search down (a 20-empty solve on 1000 threads of 2 cores took 5 s
-/// instead of 0.3 s), and a batch makes a solver table per thread.
-pub(crate) const MAX_THREADS: usize = 256;
+// The most threads `--threads` takes: the library's bound.
+use othello_core::solver::MAX_THREADS;
 
 /// `--threads N`: from 1 to [`MAX_THREADS`] (leaving the option out means
 /// all cores).

@@ -1,7 +1,7 @@
 //! `wthor.Board` (8x8 and 10x10) and `wthor.solve` (8x8).
 
 use othello_core::notation::parse_transcript;
-use othello_core::solver::{Solver, SolverOptions};
+use othello_core::solver::{MAX_THREADS, Solver, SolverOptions};
 use othello_core::symmetry::Symmetry;
 use othello_core::{Bitboard, Board, Color, Move, Size, Square};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -504,9 +504,6 @@ pub fn solve(
         nodes,
     })
 }
-
-/// The most threads a search takes (as `wthor --threads`).
-const MAX_THREADS: usize = 256;
 
 /// `f()` on another thread, the GIL released, while this one checks the
 /// interpreter's signals every 20 ms: on Ctrl-C `stop` is raised (the

@@ -525,20 +525,17 @@ fn estimators(games: &[&GameAnalysis]) -> String {
 /// # Errors
 /// The empties of the log and the way to resume it.
 fn refuse_other_empties(previous: &[&GameAnalysis], args: &Args) -> anyhow::Result<()> {
-    let mut other: Vec<(u8, usize)> = Vec::new();
+    // The games of each other number of empties, fewest empties first.
+    let mut other = std::collections::BTreeMap::<u8, usize>::new();
     for g in previous.iter().filter(|g| g.empties != args.empties) {
-        match other.iter_mut().find(|(e, _)| *e == g.empties) {
-            Some((_, k)) => *k += 1,
-            None => other.push((g.empties, 1)),
-        }
+        *other.entry(g.empties).or_default() += 1;
     }
     if other.is_empty() {
         return Ok(());
     }
-    other.sort_unstable();
     let held: Vec<String> = other
         .iter()
-        .map(|&(e, k)| {
+        .map(|(&e, &k)| {
             format!(
                 "{} from {}",
                 count(k, "game", "games"),
@@ -550,8 +547,8 @@ fn refuse_other_empties(previous: &[&GameAnalysis], args: &Args) -> anyhow::Resu
         .results
         .as_deref()
         .map_or_else(String::new, |p| format!("{}: ", p.display()));
-    let resume = match other.as_slice() {
-        [(e, _)] => format!("resume it with --empties {e}, or "),
+    let resume = match other.keys().collect::<Vec<_>>()[..] {
+        [e] => format!("resume it with --empties {e}, or "),
         _ => String::new(),
     };
     anyhow::bail!(
